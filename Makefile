@@ -1,0 +1,37 @@
+# Two commands do all set-up on a fresh machine with Python 3.11 and make:
+#   make run   - create .venv, install the project, run the main job over raw/ into warehouse/
+#   make test  - the same set-up with the dev extra, then the whole test suite
+PYTHON ?= $(shell command -v python3.11 || command -v python3)
+VENV := .venv
+PY := $(VENV)/bin/python
+export DAGSTER_HOME ?= $(CURDIR)/.dagster_home
+
+.PHONY: run test dev verify clean
+
+$(VENV)/bin/python:
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip
+
+$(VENV)/.installed: $(VENV)/bin/python pyproject.toml
+	$(PY) -m pip install -q -e .
+	touch $@
+
+$(VENV)/.installed-dev: $(VENV)/bin/python pyproject.toml
+	$(PY) -m pip install -q -e '.[dev]'
+	touch $@ $(VENV)/.installed
+
+run: $(VENV)/.installed
+	$(PY) -m pipeline run
+
+test: $(VENV)/.installed-dev
+	$(PY) -m pytest
+
+dev: $(VENV)/.installed
+	$(PY) -m pipeline run
+	$(VENV)/bin/dagster dev -w workspace.yaml -h 127.0.0.1 -p $${DAGSTER_PORT:-3000}
+
+verify: $(VENV)/.installed
+	$(PY) -m pipeline verify $(RELEASE)
+
+clean:
+	rm -rf warehouse/_work warehouse/_staging warehouse/release=* warehouse/LATEST warehouse/.publish.lock .dagster_home

@@ -1,0 +1,15 @@
+"""Listings of ML-conference abstracts -> versioned, validated, deduplicated Parquet releases.
+
+Where each rule lives:
+  parsing.py     decode a listing file, split it into paragraphs, read the header (venue, year)
+  cleaning.py    raw abstract -> clean text (LaTeX, markdown, Unicode repair)
+  language.py    seeded, evidence-gated language detection
+  quarantine.py  which paragraphs are not abstracts, and why
+  extraction/    URLs and reported result metrics (pure functions, text in, rows out)
+  dedup.py       exact and near-duplicate clusters, stable paper ids
+  tables.py      building the published tables from per-listing rows
+  release.py     immutable numbered releases, manifest, changelog, LATEST
+  defs/          Dagster wiring only (assets, checks, sensor, schedule)
+"""
+
+CODE_VERSION = "0.1.0"

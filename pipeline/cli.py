@@ -1,0 +1,134 @@
+"""Command line: ``python -m pipeline run`` (the main job) and ``python -m pipeline verify [N]``.
+
+``run`` does what the sensor and automation do under ``dagster dev``, in one process, against the Dagster
+instance in ``DAGSTER_HOME`` (default ``.dagster_home/``): it syncs the ``listings`` partitions with the raw
+folder, materialises every new or changed listing partition, then the dataset tables and the release, and
+prints what it did. Exit status 0 on success, 1 when a run or check failed, 2 on bad usage.
+"""
+
+import argparse
+import json
+import sys
+
+import dagster as dg
+
+from pipeline import CODE_VERSION, config, release
+
+
+def _latest_metadata(instance: dg.DagsterInstance, asset: str, partition: str | None = None) -> dict:
+    records = instance.fetch_materializations(
+        dg.AssetRecordsFilter(asset_key=dg.AssetKey(asset), asset_partitions=[partition] if partition else None),
+        limit=1,
+    ).records
+    if not records:
+        return {}
+    meta = records[0].asset_materialization.metadata
+    return {k: getattr(v, "value", v) for k, v in meta.items()}
+
+
+def sync_partitions(instance: dg.DagsterInstance) -> tuple[dict[str, str], list[str], list[str]]:
+    """Make the ``listings`` partitions equal to the raw folder's files.
+
+    Returns ``(current, added, removed)``: ``current`` maps partition key → sha256 of the file.
+    """
+    from pipeline.defs.partitions import listings_partitions, partition_key, scan_raw_dir
+
+    current = {partition_key(n): sha for n, sha in scan_raw_dir(config.raw_dir()).items()}
+    existing = set(instance.get_dynamic_partitions(listings_partitions.name))
+    added = sorted(set(current) - existing)
+    removed = sorted(existing - set(current))
+    if added:
+        instance.add_dynamic_partitions(listings_partitions.name, added)
+    for key in removed:
+        instance.delete_dynamic_partition(listings_partitions.name, key)
+    return current, added, removed
+
+
+def stale_partitions(instance: dg.DagsterInstance, current: dict[str, str]) -> list[str]:
+    """Partition keys whose ``abstracts`` were never materialised for this file content and code version,
+    or whose work file is gone."""
+    from pipeline.defs.io import work_file
+
+    stale = []
+    for key, sha in sorted(current.items()):
+        meta = _latest_metadata(instance, "abstracts", key)
+        fresh = (meta.get("listing_sha256") == sha and meta.get("code_version", CODE_VERSION) == CODE_VERSION
+                 and work_file("abstracts", key).exists() and work_file("listing_records", key).exists())
+        if not fresh:
+            stale.append(key)
+    return stale
+
+
+def run(verbose: bool = False) -> int:
+    """The main job: every asset over the raw folder into the warehouse. Returns the exit status."""
+    config.ensure_dagster_home()
+    from pipeline.definitions import defs
+
+    raw, wh = config.raw_dir(), config.warehouse_dir()
+    if not raw.is_dir():
+        print(f"error: raw folder {raw} does not exist (set PIPELINE_RAW_DIR)", file=sys.stderr)
+        return 2
+    instance = dg.DagsterInstance.get()
+    current, added, removed = sync_partitions(instance)
+    print(f"raw folder {raw}: {len(current)} listings ({len(added)} new, {len(removed)} removed)")
+    if not current:
+        print("error: no listing files to process", file=sys.stderr)
+        return 1
+    stale = stale_partitions(instance, current)
+    run_config = {"loggers": {"console": {"config": {"log_level": "INFO" if verbose else "WARNING"}}}}
+    listing_job = defs.resolve_job_def("listing_job")
+    for i, key in enumerate(stale, 1):
+        result = listing_job.execute_in_process(partition_key=key, instance=instance, run_config=run_config,
+                                             raise_on_error=False)
+        if not result.success:
+            print(f"error: listing partition {key!r} failed; see `dagster dev` or the log above", file=sys.stderr)
+            return 1
+        if verbose or len(stale) <= 20 or i % 20 == 0 or i == len(stale):
+            print(f"  processed {i}/{len(stale)}: {key}")
+    print(f"listings processed: {len(stale)} (unchanged, reused: {len(current) - len(stale)})")
+    result = defs.resolve_job_def("publish_job").execute_in_process(instance=instance, run_config=run_config,
+                                                                        raise_on_error=False)
+    for ev in result.get_asset_check_evaluations():
+        if not ev.passed:
+            print(f"error: asset check {ev.asset_key.to_user_string()}:{ev.check_name} failed: "
+                  f"{ {k: getattr(v, 'value', v) for k, v in ev.metadata.items()} }", file=sys.stderr)
+    if not result.success:
+        print("error: publishing failed (a blocking check failed or a step raised); no release was made",
+              file=sys.stderr)
+        return 1
+    meta = _latest_metadata(instance, "release")
+    lineage = release.read_table(wh, "listing_lineage")
+    counts = dict(lineage.group_by("status").len().iter_rows()) if lineage is not None else {}
+    status = "published" if meta.get("created") else "unchanged, no new release"
+    print(f"abstracts: {lineage.height if lineage is not None else 0} paragraphs -> "
+          f"{counts.get('published', 0)} published, {counts.get('duplicate', 0)} duplicate, "
+          f"{counts.get('quarantined', 0)} quarantined")
+    print(f"release {meta.get('release')} ({status}); changes {json.dumps(meta.get('changes'))}; "
+          f"{release.release_dir(wh, meta.get('release'))}")
+    return 0
+
+
+def verify(number: int | None) -> int:
+    """Re-check a release's files against its manifest; print problems; 0 when intact, 1 otherwise."""
+    wh = config.warehouse_dir()
+    problems = release.verify(wh, number)
+    target = number if number is not None else release.latest_release(wh)
+    if problems:
+        for p in problems:
+            print(f"MISMATCH {p}")
+        return 1
+    print(f"release {target} in {wh}: every file matches its manifest")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m pipeline", description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    p_run = sub.add_parser("run", help="materialise every asset over the raw folder into the warehouse")
+    p_run.add_argument("-v", "--verbose", action="store_true", help="print every processed partition")
+    p_verify = sub.add_parser("verify", help="re-check a release's files against its manifest")
+    p_verify.add_argument("release", nargs="?", type=int, help="release number (default: LATEST)")
+    args = parser.parse_args(argv)
+    if args.command == "run":
+        return run(args.verbose)
+    return verify(args.release)

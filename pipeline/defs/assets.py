@@ -1,0 +1,224 @@
+"""Assets: per-listing work (partitioned by ``listings``), the published tables, and the release.
+
+Each asset calls pure functions from ``pipeline`` and writes its output under ``<warehouse>/_work``.
+"""
+
+
+import json
+
+import dagster as dg
+import polars as pl
+
+from pipeline import CODE_VERSION, config, dedup, records, release, tables
+from pipeline.defs.io import markdown_table, table_metadata, work_file, write_work
+from pipeline.defs.partitions import listing_name, listings_partitions
+from schemas import MODELS, validate
+
+OWNERS = ["team:data"]
+TABLE_DESCRIPTIONS = {
+    "papers": "One row per distinct paper: the canonical abstract of its duplicate cluster, raw and clean, "
+              "language, counts, stable paper_id, first/last-changed release (design §6).",
+    "paper_urls": "One row per URL of a paper: normalised url, url_raw, kind, host, offsets in abstract_raw.",
+    "paper_metrics": "One row per reported result metric: value, unit, kind, metric, dataset, subject, "
+                     "baseline, direction, qualifier, span and offsets in the clean abstract.",
+    "listing_lineage": "One row per raw paragraph of every listing: published, duplicate (of what, how "
+                       "similar) or quarantined (why). Rows in = rows out.",
+}
+
+
+@dg.asset(
+    partitions_def=listings_partitions,
+    group_name="listing",
+    kinds={"polars", "parquet"},
+    owners=OWNERS,
+    code_version=CODE_VERSION,
+)
+def listing_records(context: dg.AssetExecutionContext) -> dg.MaterializeResult:
+    """One listing file decoded and split: one row per paragraph (the header is metadata, not a row).
+
+    Columns: pipeline.records.RECORD_SCHEMA (listing, listing_sha256, encoding, venue, year, paragraph,
+    line, raw_sha256, abstract_raw, decode_error). An undecodable file becomes one row with paragraph 0 and
+    the reason (quarantined downstream). Raises dagster.Failure when the partition's file is gone.
+    """
+    name = listing_name(context.partition_key)
+    path = config.raw_dir() / name
+    if not path.is_file():
+        raise dg.Failure(f"listing {name!r}: partition exists but {path} is missing; the sensor or "
+                         "`python -m pipeline run` removes partitions of deleted files")
+    frame, warnings = records.listing_records(path.read_bytes(), name)
+    for w in warnings:
+        context.log.warning(w)
+    out = work_file("listing_records", context.partition_key)
+    write_work(frame, out)
+    context.log.info(f"{name}: {frame.height} paragraphs, venue={frame['venue'][0] if frame.height else '-'}")
+    sha = frame["listing_sha256"][0] if frame.height else ""
+    return dg.MaterializeResult(
+        metadata={**table_metadata(frame, out), "listing": name, "listing_sha256": sha,
+                  "warnings": dg.MetadataValue.json(warnings)},
+        data_version=dg.DataVersion(sha),
+    )
+
+
+@dg.asset(
+    partitions_def=listings_partitions,
+    deps=[listing_records],
+    group_name="listing",
+    kinds={"polars", "parquet"},
+    owners=OWNERS,
+    code_version=CODE_VERSION,
+)
+def abstracts(context: dg.AssetExecutionContext) -> dg.MaterializeResult:
+    """Per-abstract work for one listing: clean text, language, URLs, metrics, hashes, quarantine reason.
+
+    Columns: pipeline.records.ABSTRACT_SCHEMA (listing_records' columns plus abstract, language,
+    language_score, n_words, content_hash, quarantine_reason, urls (list of structs), metrics (list of
+    structs), lsh_keys (list of uint64)).
+    """
+    recs = pl.read_parquet(work_file("listing_records", context.partition_key))
+    frame = records.abstract_rows(recs)
+    out = work_file("abstracts", context.partition_key)
+    write_work(frame, out)
+    quarantined = frame.filter(pl.col("quarantine_reason").is_not_null())
+    name = listing_name(context.partition_key)
+    context.log.info(f"{name}: {frame.height - quarantined.height} abstracts, {quarantined.height} quarantined "
+                     f"{dict(quarantined.group_by('quarantine_reason').len().iter_rows())}")
+    sha = recs["listing_sha256"][0] if recs.height else ""
+    return dg.MaterializeResult(
+        metadata={**table_metadata(frame, out), "listing": name, "listing_sha256": sha,
+                  "quarantined": quarantined.height},
+        data_version=dg.DataVersion(f"{sha}:{CODE_VERSION}"),
+    )
+
+
+def _current_abstracts(context: dg.AssetExecutionContext) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """Every registered listing's ``abstracts`` and ``listing_records`` work files, concatenated."""
+    keys = sorted(context.instance.get_dynamic_partitions(listings_partitions.name))
+    missing = [k for k in keys if not work_file("abstracts", k).exists()]
+    if missing:
+        raise dg.Failure(f"listings not processed yet (materialise their partitions first): "
+                         f"{[listing_name(k) for k in missing][:20]}")
+    if not keys:
+        raise dg.Failure(f"no listings registered: put listing files in {config.raw_dir()} and run the "
+                         "sensor or `python -m pipeline run`")
+    abstracts_df = pl.concat([pl.read_parquet(work_file("abstracts", k)) for k in keys])
+    records_df = pl.concat([pl.read_parquet(work_file("listing_records", k)) for k in keys])
+    return abstracts_df, records_df
+
+
+def _accounting(records_df: pl.DataFrame, lineage: pl.DataFrame) -> pl.DataFrame:
+    """Per listing: paragraphs read vs lineage rows by status; rows where they do not add up."""
+    read = records_df.group_by("listing").agg(pl.len().alias("read"))
+    out = lineage.group_by("listing").agg(
+        *[(pl.col("status") == s).sum().alias(s) for s in ("published", "duplicate", "quarantined")])
+    both = read.join(out, on="listing", how="full", coalesce=True).fill_null(0)
+    return both.with_columns(ok=pl.col("read") == pl.col("published") + pl.col("duplicate") + pl.col("quarantined"))
+
+
+def _check_result(table: str, df: pl.DataFrame) -> dg.AssetCheckResult:
+    failures = validate(df, MODELS[table])
+    if failures is None:
+        return dg.AssetCheckResult(asset_key=table, check_name="schema", passed=True,
+                                   metadata={"rows": df.height})
+    shown = failures.head(50)
+    return dg.AssetCheckResult(
+        asset_key=table, check_name="schema", passed=False,
+        metadata={
+            "failures": failures.height,
+            "by_rule": dg.MetadataValue.json(
+                {f"{c}: {k}": n for c, k, n in failures.group_by("column", "check").len().sort("len").iter_rows()}),
+            "failing_rows": dg.MetadataValue.md(markdown_table(shown, len(shown))),
+        },
+        description=f"{failures.height} rows break the {MODELS[table].__name__} model",
+    )
+
+
+@dg.multi_asset(
+    specs=[
+        dg.AssetSpec(name, deps=[abstracts], description=desc, group_name="dataset", kinds={"polars", "parquet"},
+                     owners=OWNERS, code_version=CODE_VERSION,
+                     automation_condition=dg.AutomationCondition.eager())
+        for name, desc in TABLE_DESCRIPTIONS.items()
+    ],
+    check_specs=[
+        *[dg.AssetCheckSpec("schema", asset=name, blocking=True,
+                            description=f"Pandera model schemas.{MODELS[name].__name__}: every column and rule")
+          for name in TABLE_DESCRIPTIONS],
+        dg.AssetCheckSpec("accounting", asset="listing_lineage", blocking=True,
+                          description="For every listing: published + duplicate + quarantined = paragraphs read"),
+    ],
+)
+def dataset_tables(context: dg.AssetExecutionContext):
+    """The four published tables, built together: exact + near-duplicate clusters over every listing's
+    abstracts (pipeline.dedup), stable paper ids inherited from the latest release, then pipeline.tables.
+
+    Writes ``<warehouse>/_work/<table>.parquet`` for papers, paper_urls, paper_metrics, listing_lineage.
+    Blocking checks: one Pandera schema check per table and the lineage accounting check.
+    """
+    wh = config.warehouse_dir()
+    abstracts_df, records_df = _current_abstracts(context)
+    latest = release.latest_release(wh)
+    prev_papers = release.read_table(wh, "papers") if latest else None
+    prev_lineage = release.read_table(wh, "listing_lineage") if latest else None
+    clusters = dedup.cluster(tables.publishable(abstracts_df), tables.previous_id_map(prev_papers, prev_lineage))
+    built = tables.build_tables(abstracts_df, clusters, prev_papers, (latest or 0) + 1)
+    for name, df in built.items():
+        out = work_file(name)
+        write_work(df, out)
+        yield dg.MaterializeResult(asset_key=name, metadata=table_metadata(df, out))
+    for name, df in built.items():
+        yield _check_result(name, df)
+    acct = _accounting(records_df, built["listing_lineage"])
+    bad = acct.filter(~pl.col("ok"))
+    for listing, read, pub, dup, quar, _ in acct.sort("listing").iter_rows():
+        context.log.info(f"{listing}: {read} paragraphs -> {pub} published, {dup} duplicate, {quar} quarantined")
+    yield dg.AssetCheckResult(
+        asset_key="listing_lineage", check_name="accounting", passed=bad.height == 0,
+        metadata={"listings": acct.height, "paragraphs": int(acct["read"].sum()),
+                  "not_adding_up": dg.MetadataValue.md(markdown_table(bad, 50)) if bad.height else "none"},
+    )
+
+
+@dg.asset(
+    name="release",
+    deps=list(TABLE_DESCRIPTIONS),
+    group_name="dataset",
+    kinds={"parquet"},
+    owners=OWNERS,
+    code_version=CODE_VERSION,
+    automation_condition=dg.AutomationCondition.eager(),
+    pool="release",
+)
+def release_asset(context: dg.AssetExecutionContext) -> dg.MaterializeResult:
+    """Publish the four tables as an immutable, numbered release (pipeline.release.publish).
+
+    No new release when the content equals the latest one. Raises pipeline.release.PublishInProgressError
+    when another publish holds the warehouse lock.
+    """
+    wh = config.warehouse_dir()
+    built = {name: pl.read_parquet(work_file(name)) for name in TABLE_DESCRIPTIONS}
+    records_df = _current_inputs(context)
+    inputs = [{"listing": n, "sha256": s} for n, s in records_df.iter_rows()]
+    keep = config.keep_releases()
+    result = release.publish(wh, built, inputs, keep_last=keep)
+    msg = (f"release {result.release} published" if result.created
+           else f"content unchanged: no new release, latest is {result.release}")
+    context.log.info(f"{msg}; changes {result.changes}")
+    return dg.MaterializeResult(
+        metadata={
+            "release": result.release,
+            "created": result.created,
+            "release_id": result.release_id,
+            "manifest": dg.MetadataValue.path(str(result.path / "manifest.json")),
+            "changes": dg.MetadataValue.json(result.changes),
+            **{f"rows/{k}": v.height for k, v in built.items()},
+        },
+        data_version=dg.DataVersion(result.release_id),
+    )
+
+
+def _current_inputs(context: dg.AssetExecutionContext) -> pl.DataFrame:
+    keys = sorted(context.instance.get_dynamic_partitions(listings_partitions.name))
+    frames = [pl.read_parquet(work_file("listing_records", k), columns=["listing", "listing_sha256"]).head(1)
+              for k in keys]
+    return pl.concat(frames) if frames else pl.DataFrame(schema={"listing": pl.String, "listing_sha256": pl.String})
+

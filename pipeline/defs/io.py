@@ -1,0 +1,51 @@
+"""Where assets keep their Parquet outputs between steps (``<warehouse>/_work``), and their UI metadata."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import dagster as dg
+import polars as pl
+
+from pipeline import config
+
+PREVIEW_ROWS = 5
+
+
+def work_file(asset: str, partition_key: str | None = None) -> Path:
+    """``<warehouse>/_work/<asset>/<partition_key>.parquet``, or ``<warehouse>/_work/<asset>.parquet``."""
+    root = config.work_dir()
+    return root / asset / f"{partition_key}.parquet" if partition_key else root / f"{asset}.parquet"
+
+
+def write_work(df: pl.DataFrame, path: Path) -> None:
+    """Write a work file atomically (temp file + rename), so a crashed step never leaves half a file."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + ".tmp")
+    df.write_parquet(tmp, compression="zstd")
+    tmp.replace(path)
+
+
+def markdown_table(df: pl.DataFrame, rows: int = PREVIEW_ROWS, max_columns: int = 8) -> str:
+    """The first ``rows`` rows of ``df`` as a markdown table (nested columns left out, cells cut at 60 chars)."""
+    cols = [c for c, t in df.schema.items() if not isinstance(t, (pl.List, pl.Struct))][:max_columns]
+    head = df.select(cols).head(rows)
+    def cell(v) -> str:
+        s = "" if v is None else str(v).replace("|", "\\|").replace("\n", " ")
+        return s if len(s) <= 60 else s[:57] + "..."
+    lines = ["| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
+    lines += ["| " + " | ".join(cell(v) for v in row) + " |" for row in head.iter_rows()]
+    return "\n".join(lines)
+
+
+def table_metadata(df: pl.DataFrame, path: Path | None = None) -> dict:
+    """UI metadata for a DataFrame: row count, column schema, a markdown preview and the file path."""
+    meta = {
+        "dagster/row_count": dg.MetadataValue.int(df.height),
+        "dagster/column_schema": dg.TableSchema(
+            columns=[dg.TableColumn(name=c, type=str(t)) for c, t in df.schema.items()]),
+        "preview": dg.MetadataValue.md(markdown_table(df)),
+    }
+    if path is not None:
+        meta["path"] = dg.MetadataValue.path(str(path))
+    return meta

@@ -1,0 +1,10 @@
+"""Extraction of URLs and reported result metrics from one abstract (pure functions: text in, rows out).
+
+- :func:`pipeline.extraction.urls.extract_urls` reads ``abstract_raw``; offsets index ``abstract_raw``.
+- :func:`pipeline.extraction.metrics.extract_metrics` reads the clean ``abstract``; offsets index ``abstract``.
+"""
+
+from pipeline.extraction.metrics import METRIC_FIELDS, extract_metrics
+from pipeline.extraction.urls import URL_FIELDS, extract_urls
+
+__all__ = ["extract_urls", "extract_metrics", "URL_FIELDS", "METRIC_FIELDS"]

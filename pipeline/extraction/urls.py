@@ -1,0 +1,327 @@
+"""URLs in an abstract: find, trim, normalise, classify (design §6, ../shared/gold/GUIDELINES.md "URLs").
+
+Pure functions: text in, rows out. Nothing here imports Dagster.
+
+Recipe (from ../shared/notes/extraction.md §2.2, whose measurements showed that urlextract/linkify keep
+trailing punctuation, merge ``a/b,https://c/d`` and treat ``train.py`` as a URL, so a strict regex is used):
+
+1. Read the RAW text (``abstract_raw``): LaTeX conversion would turn ``~`` into a space and cut at ``%``.
+2. Targets of ``\\url{…}``, ``\\href{url}{text}`` and markdown ``[text](url)`` first; their spans are then
+   skipped by the bare-URL scan.
+3. Bare URLs need a scheme or ``www.``; schemeless matches are allowed only for an allow-list of well-known
+   hosts (:data:`BARE_HOSTS`), so file names such as ``train.py``/``README.md`` never match.
+   ``arXiv:<id>`` and ``doi:<doi>`` identifiers become arxiv.org / doi.org URLs.
+4. A URL broken over two lines is joined only when the first part is structurally incomplete (ends in ``-``
+   or ``_``, or is ``<code host>/<owner>/`` or ``…/r/``) AND the next line's first token looks like a path
+   part (lowercase/digit start, or contains ``-``/``_``/digits); ``https://example.org/\\nWe`` is not joined.
+5. The tail is trimmed: sentence punctuation ``.,;:!?``, quotes, ``*``, ``…``, superscript footnote marks
+   and closing brackets that are unbalanced inside the URL (``wiki/Foo_(bar)`` keeps its ``)``).
+   Zero-width characters and soft hyphens inside a URL are dropped; ``,http`` splits two URLs.
+6. Normalised with ``url_normalize`` (lower-case scheme/host, IDNA, default ports, ``https://`` for
+   schemeless input) plus per-host rules (:func:`normalize_url`).
+7. Classified by host (:func:`host_kind`), then the words that introduce the URL in its sentence or its
+   link text may override the host (:func:`classify`): GUIDELINES "the sentence wins".
+"""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+
+from url_normalize import url_normalize
+
+#: Keys of every row returned by :func:`extract_urls`, in column order.
+URL_FIELDS = ("url", "url_raw", "kind", "host", "start", "end")
+
+#: Allowed values of ``kind`` (design §6).
+URL_KINDS = ("code", "anonymous_code", "project_page", "dataset", "model", "demo", "paper", "other")
+
+# Zero-width characters and the soft hyphen: invisible, may sit inside a URL in the raw text (case05).
+_INVISIBLE = "\u200b\u200c\u200d\u2060\ufeff\u00ad"
+_INVISIBLE_RE = re.compile(f"[{_INVISIBLE}]")
+# Characters that may appear in a URL as written in an abstract.  Excluded: whitespace, quotes (ASCII and
+# typographic: they never appear raw in URLs), braces (LaTeX), backslash, angle brackets, pipe, caret, backtick.
+_UCH = r"[^\s<>\"'{}|\\^`“”‘’«»]"
+_UCH_NOCOMMA_HTTP = rf"(?:(?!,https?://){_UCH})"
+
+#: Hosts accepted without a scheme (GUIDELINES: "bare well-known hosts such as github.com/x/y or
+#: anonymous.4open.science/r/x"; notes §2.2 step 4).
+BARE_HOSTS = (
+    r"github\.com", r"gitlab\.com", r"bitbucket\.org", r"codeberg\.org", r"huggingface\.co", r"hf\.co",
+    r"anonymous\.4open\.science", r"[a-z0-9][a-z0-9-]*\.github\.io", r"arxiv\.org", r"doi\.org",
+    r"openreview\.net", r"zenodo\.org", r"kaggle\.com", r"colab\.research\.google\.com",
+    r"sites\.google\.com", r"paperswithcode\.com",
+)
+
+_LATEX_URL = re.compile(r"\\url\{([^{}\s]+)\}")
+_LATEX_HREF = re.compile(r"\\href\{([^{}\s]+)\}\{((?:[^{}]|\{[^{}]*\})*)\}")
+_MD_LINK = re.compile(r"\[([^\[\]\n]{0,200})\]\((\s*(?:https?://|www\.)[^\s()]*(?:\([^\s()]*\)[^\s()]*)*)\)")
+_BARE = re.compile(
+    rf"(?<![\w@.\-/])(?:(?:https?|ftp)://{_UCH_NOCOMMA_HTTP}+|www\.[a-z0-9-]+\.{_UCH_NOCOMMA_HTTP}+"
+    rf"|(?:{'|'.join(BARE_HOSTS)})(?:/{_UCH_NOCOMMA_HTTP}*)?(?![\w.-]*\w))",
+    re.IGNORECASE,
+)
+_ARXIV_ID = re.compile(r"(?<![\w/])arXiv:\s?(\d{4}\.\d{4,5})(v\d+)?", re.IGNORECASE)
+# Crossref's DOI pattern /^10.\d{4,9}/[-._;()/:A-Z0-9]+$/i (notes §2.2 step 8), with a "doi:" prefix.
+_DOI_ID = re.compile(r"(?<![\w/])doi:\s?(10\.\d{4,9}/[-._;()/:A-Za-z0-9]+)", re.IGNORECASE)
+
+_TRAIL = ".,;:!?'\"*…>" + _INVISIBLE
+_SUPERSCRIPT = "¹²³⁴⁵⁶⁷⁸⁹⁰"
+_PAIRS = {")": "(", "]": "[", "}": "{"}
+
+
+def _trim(url: str) -> str:
+    """Strip trailing punctuation, unbalanced closing brackets and footnote marks (notes §2.2 step 6).
+
+    Never strips trailing ASCII digits (``…/b1`` is ambiguous).
+    """
+    while url:
+        ch = url[-1]
+        if ch in _TRAIL or ch in _SUPERSCRIPT:
+            url = url[:-1]
+        elif ch in _PAIRS and url.count(_PAIRS[ch]) < url.count(ch):
+            url = url[:-1]
+        else:
+            break
+    return url
+
+
+_JOIN_NEXT = re.compile(rf"{_UCH_NOCOMMA_HTTP}+")
+_CODE_OWNER = re.compile(r"(?:github\.com|gitlab\.com|bitbucket\.org|codeberg\.org|huggingface\.co)/[\w.-]+/$", re.I)
+
+
+def _continues(prefix: str, nxt: str) -> bool:
+    """Whether ``prefix`` (a URL ending a line) continues with ``nxt`` (first token of the next line)."""
+    incomplete = prefix.endswith(("-", "_")) or bool(_CODE_OWNER.search(prefix)) or prefix.endswith("/r/")
+    if not incomplete or not nxt:
+        return False
+    pathlike = nxt[0].islower() or nxt[0].isdigit() or bool(re.search(r"[-_0-9]|[a-z][A-Z]", nxt))
+    return pathlike
+
+
+_UTM = re.compile(r"^(utm_\w+|fbclid|gclid)$", re.I)
+_ARXIV_PATH = re.compile(r"^/(?:abs|pdf|html)/(\d{4}\.\d{4,5}|[a-z-]+(?:\.[A-Z]{2})?/\d{7})(?:v\d+)?(?:\.pdf)?$", re.I)
+_GIT_SUBPATH = re.compile(r"^(/[^/]+/[^/]+)/(?:tree|blob|commit|releases|issues|wiki)(?:/.*)?$")
+_WWW_ALIAS = {"github.com", "gitlab.com", "huggingface.co", "arxiv.org", "bitbucket.org", "codeberg.org"}
+
+
+def normalize_url(url: str) -> str:
+    """Canonical form of one URL (str -> str; raises nothing for odd input, returns it best-effort).
+
+    ``url_normalize`` first (lower-case scheme and host, IDNA, ``https://`` for schemeless input, ``%7E``→``~``),
+    then: fragment and ``utm_*``/click-id parameters dropped, trailing ``/`` and ``.git`` dropped, ``www.``
+    dropped only for hosts known to alias it (:data:`_WWW_ALIAS`), GitHub/GitLab ``/tree|/blob/…`` subpaths
+    dropped (fixtures U17), arXiv ``abs|pdf|html`` → ``https://arxiv.org/abs/<id>`` without version (U18),
+    ``dx.doi.org`` → ``doi.org`` and the DOI lower-cased (DOI names are case-insensitive; U19).
+    The scheme is kept as written (GUIDELINES: "http stays http").
+    """
+    try:
+        u = url_normalize(url)
+        parts = urlsplit(u)
+    except Exception:  # noqa: BLE001 - malformed input: keep it as written
+        return url
+    scheme, host, path, query = parts.scheme, parts.netloc.lower(), parts.path, parts.query
+    if host.startswith("www.") and host[4:] in _WWW_ALIAS:
+        host = host[4:]
+    if query:
+        query = urlencode([(k, v) for k, v in parse_qsl(query, keep_blank_values=True) if not _UTM.match(k)])
+    path = path.rstrip("/")
+    if path.lower().endswith(".git"):
+        path = path[:-4]
+    if host in ("hf.co",):
+        host = "huggingface.co"
+    if host in ("github.com", "gitlab.com", "bitbucket.org", "codeberg.org"):
+        m = _GIT_SUBPATH.match(path)
+        if m:
+            path = m[1]
+    elif host.endswith("arxiv.org"):
+        m = _ARXIV_PATH.match(path)
+        if m:
+            host, path, query = "arxiv.org", f"/abs/{m[1]}", ""
+    elif host in ("dx.doi.org", "doi.org"):
+        host, path = "doi.org", path.lower()
+    return urlunsplit((scheme, host, path, query, ""))
+
+
+_GIT_RESERVED = {"orgs", "topics", "features", "sponsors", "marketplace", "explore", "settings", "about",
+                 "collections", "trending", "login", "join", "search", "apps", "enterprise", "pricing"}
+_DATASET_HOSTS = ("zenodo.org", "osf.io", "figshare.com", "physionet.org", "data.mendeley.com")
+_PAPER_HOSTS = ("arxiv.org", "doi.org", "openreview.net", "aclanthology.org", "proceedings.neurips.cc",
+                "papers.nips.cc", "proceedings.mlr.press", "dl.acm.org", "ieeexplore.ieee.org",
+                "openaccess.thecvf.com", "link.springer.com")
+
+
+def host_kind(host: str, path: str) -> str:
+    """Kind implied by the host and path alone (notes §2.3 taxonomy mapped onto design §6's 8 kinds).
+
+    The notes' ``code_owner`` (a git host with one path segment) maps to ``code``, ``code_anonymous`` to
+    ``anonymous_code``, ``shortener``/``video`` to ``other``: design §6 allows only :data:`URL_KINDS`.
+    """
+    segs = [s for s in path.split("/") if s]
+    if host.startswith("anonymous.") or host.startswith("anon-") or host.startswith("anonymous-"):
+        if segs[:1] == ["w"]:
+            return "project_page"  # anonymous.4open.science/w/… is the anonymised web page
+        return "anonymous_code"
+    if host in ("github.com", "gitlab.com", "bitbucket.org", "codeberg.org", "gist.github.com"):
+        if segs and segs[0].lower() in _GIT_RESERVED:
+            return "other"
+        return "code" if segs else "other"
+    if host.endswith(".github.io") or host.endswith(".gitlab.io") or host == "sites.google.com":
+        return "project_page"
+    if host == "huggingface.co":
+        if not segs:
+            return "other"
+        head = segs[0].lower()
+        if head == "datasets":
+            return "dataset"
+        if head == "spaces":
+            return "demo"
+        if head == "papers":
+            return "paper"
+        return "model" if len(segs) >= 2 else "other"
+    if host in _DATASET_HOSTS or host.startswith("dataverse.") or (host.endswith("kaggle.com") and segs[:1] == ["datasets"]):
+        return "dataset"
+    if host in ("colab.research.google.com", "replicate.com"):
+        return "demo"
+    if host in _PAPER_HOSTS or host.endswith(".arxiv.org"):
+        return "paper"
+    return "other"
+
+
+# Cue words that name what a link points to (GUIDELINES: "a page that the abstract calls a dataset/benchmark",
+# "a page called demo"; "the sentence wins").
+_CUES = {
+    "project_page": re.compile(r"\b(project|web|home)[\s-]?(page|site|website)s?\b|\bwebsite\b|\bhomepage\b", re.I),
+    "code": re.compile(r"\b(codes?|source|implementations?|repo(sitory|sitories)?|github|software|library|toolkit|package)\b", re.I),
+    "dataset": re.compile(r"\b(data|datasets?|benchmarks?|corpus|corpora)\b", re.I),
+    "demo": re.compile(r"\bdemos?\b", re.I),
+    "model": re.compile(r"\b(models?|checkpoints?|weights)\b", re.I),
+    "other_noun": re.compile(r"\b(videos?|results|samples|prompts|details|materials?|appendix|supplementary|"
+                             r"visuali[sz]ations?|examples?)\b", re.I),
+}
+_SENT_START = re.compile(r"(?:[.!?;]\s|\n\s*\n|https?://\S+\s)")
+
+
+def _cue_context(raw: str, start: int) -> str:
+    """The words introducing the URL: from the start of its sentence (or the previous URL) to ``start``."""
+    lo = max(0, start - 200)
+    window = raw[lo:start]
+    cut = 0
+    for m in _SENT_START.finditer(window):
+        cut = m.end()
+    return window[cut:]
+
+
+def classify(host: str, path: str, context: str, link_text: str = "") -> str:
+    """Kind of a URL: host rule, overridden by what the text calls it.
+
+    ``context`` is the sentence text before the URL, ``link_text`` the text of an ``\\href``/markdown link.
+    Rules (GUIDELINES "URLs", gold dev notes on mixed sentences: "code and benchmark" -> host decides):
+    - called a project/web page or website -> project_page;
+    - called only data/dataset/benchmark -> dataset (a host of code that holds a data set);
+    - called only a demo -> demo;
+    - called only code (or "GitHub") while the host says project_page/other -> code;
+    - otherwise (nothing said, or a mix such as "code and demo") -> the host's kind.
+    """
+    kind = host_kind(host, path)
+    said = link_text + " " + context
+    hits = {k for k, rx in _CUES.items() if rx.search(said)}
+    if "project_page" in hits:
+        return "project_page"
+    if kind in ("paper",):
+        return kind
+    nouns = hits - {"project_page"}
+    if nouns == {"dataset"}:
+        return "dataset"
+    if nouns == {"demo"}:
+        return "demo"
+    if nouns == {"code"} and kind in ("project_page", "other"):
+        return "code"
+    return kind
+
+
+def _url_key(url: str) -> str:
+    """Comparison key (same rules as the gold scorer: no scheme, no ``www.``, case-insensitive code hosts)."""
+    u = re.sub(r"^[a-zA-Z][a-zA-Z0-9+.-]*://", "", url)
+    host, _, rest = u.partition("/")
+    host = host.lower().removeprefix("www.")
+    path = ("/" + rest).rstrip("/") if rest else ""
+    if host in ("github.com", "gitlab.com", "huggingface.co", "doi.org"):
+        path = path.lower()
+    return host + path
+
+
+def extract_urls(raw: str) -> list[dict]:
+    """Return one row per distinct URL in ``raw`` (the abstract as in the file; lines joined with ``\\n``).
+
+    Row keys :data:`URL_FIELDS`:
+    ``url`` (str, canonical, see :func:`normalize_url`), ``url_raw`` (str, the URL text as written, after
+    trimming, invisible characters kept), ``kind`` (one of :data:`URL_KINDS`), ``host`` (str, lower-case, no
+    ``www.`` for aliasing hosts), ``start``/``end`` (int, ``raw[start:end] == url_raw``; for a URL joined
+    across a line break the span covers both parts and the line break).
+    Duplicates (same canonical key) keep the first occurrence. Never raises on str input; ``None`` or
+    non-str input raises ``TypeError``.
+    """
+    if not isinstance(raw, str):
+        raise TypeError(f"extract_urls expects str, got {type(raw).__name__}")
+    found: list[tuple[int, int, str, str]] = []  # (start, end, target text, link text)
+    taken: list[tuple[int, int]] = []
+
+    def free(a: int, b: int) -> bool:
+        return all(b <= s or a >= e for s, e in taken)
+
+    for rx, gi, ti in ((_LATEX_HREF, 1, 2), (_LATEX_URL, 1, None), (_MD_LINK, 2, 1)):
+        if rx is _MD_LINK and "](" not in raw:
+            continue
+        if rx is not _MD_LINK and "\\" not in raw:
+            continue
+        for m in rx.finditer(raw):
+            if not free(m.start(), m.end()):
+                continue
+            target = m[gi].strip()
+            s = m.start(gi) + (len(m[gi]) - len(m[gi].lstrip()))
+            found.append((s, s + len(target), target, m[ti] if ti else ""))
+            taken.append((m.start(), m.end()))
+
+    for m in _BARE.finditer(raw):
+        a, b = m.start(), m.end()
+        if not free(a, b):
+            continue
+        # join a URL broken across one line end (notes §2.2 step 3)
+        if b < len(raw) and raw[b] == "\n":
+            nm = _JOIN_NEXT.match(raw, b + 1)
+            if nm and _continues(m[0], nm[0]):
+                b = nm.end()
+        trimmed = _trim(raw[a:b])
+        if trimmed:
+            found.append((a, a + len(trimmed), trimmed, ""))
+            taken.append((a, b))
+
+    low = raw.lower()
+    for rx, fmt, marker in ((_ARXIV_ID, "https://arxiv.org/abs/{}", "arxiv:"), (_DOI_ID, "https://doi.org/{}", "doi:")):
+        if marker not in low:
+            continue
+        for m in rx.finditer(raw):
+            if not free(m.start(), m.end()):
+                continue
+            ident = _trim(m[1])
+            found.append((m.start(), m.start(1) + len(ident), fmt.format(ident), ""))
+            taken.append((m.start(), m.end()))
+
+    rows: list[dict] = []
+    seen: set[str] = set()
+    for start, end, target, link_text in sorted(found):
+        clean = _INVISIBLE_RE.sub("", target).replace("\n", "")
+        clean = _trim(clean)
+        if not clean or "." not in clean.split("/")[0] + clean:
+            continue
+        url = normalize_url(clean)
+        key = _url_key(url)
+        if key in seen:
+            continue
+        seen.add(key)
+        parts = urlsplit(url)
+        host = parts.netloc.lower()
+        kind = classify(host, parts.path, _cue_context(raw, start), link_text)
+        rows.append(dict(url=url, url_raw=raw[start:end], kind=kind, host=host, start=start, end=end))
+    return rows

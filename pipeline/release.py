@@ -1,0 +1,321 @@
+"""Immutable, numbered releases of the published tables (design §7, ../shared/notes/versioning.md).
+
+Layout under the warehouse folder::
+
+    LATEST                         the current release number; written last (the commit point)
+    release=N/
+      manifest.json                release, release_id, parent, created_at, code/schema version, inputs,
+                                   per table: rows, columns, files (path, rows, bytes, sha256); changes
+      CHANGELOG.md                 added / removed / changed paper_ids against the parent
+      changelog.parquet            the same as a table: paper_id, change, columns
+      <table>/venue=V/year=Y/part-0.parquet   Hive partitions; venue/year live in the path only
+    _staging/                      a publish in progress (cleaned by the next publish)
+    .publish.lock                  held (flock) while publishing: one publisher at a time
+
+A release is written to ``_staging/`` and renamed into place, then ``LATEST`` is replaced atomically, so a
+crash leaves the previous release readable and ``LATEST`` unchanged. Publishing content equal to the latest
+release (same ``release_id``) makes no new release.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import fcntl
+import hashlib
+import json
+import os
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+
+import polars as pl
+import pyarrow.parquet as pq
+
+from pipeline import CODE_VERSION
+from schemas import SCHEMA_VERSION
+
+TABLES = ("papers", "paper_urls", "paper_metrics", "listing_lineage")
+PARTITION_COLUMNS = ("venue", "year")
+#: Sort keys that make every file's row order (and so its bytes) deterministic.
+SORT_KEYS = {
+    "papers": ["paper_id"],
+    "paper_urls": ["paper_id", "start", "end", "url"],
+    "paper_metrics": ["paper_id", "start", "end", "kind", "value_text"],
+    "listing_lineage": ["listing", "paragraph"],
+}
+#: Columns not compared when deciding whether a paper changed (they record history, not content).
+HISTORY_COLUMNS = ("first_release", "last_changed_release")
+RELEASE_DIR_PREFIX = "release="
+CHANGELOG_SCHEMA = {"paper_id": pl.String, "change": pl.String, "columns": pl.String}
+
+
+class PublishInProgressError(RuntimeError):
+    """Another process holds the warehouse's publish lock."""
+
+
+class ReleaseIntegrityError(RuntimeError):
+    """A release's files do not match its manifest (sha256, size or row count)."""
+
+
+@dataclass(frozen=True)
+class PublishResult:
+    """What :func:`publish` did: ``release`` is the number now in LATEST; ``created`` is False when the
+    content equalled the latest release; ``path`` the release folder; ``changes`` counts by kind."""
+
+    release: int
+    created: bool
+    release_id: str
+    path: Path
+    changes: dict
+
+
+def release_dir(warehouse: Path, number: int) -> Path:
+    """The folder of release ``number``."""
+    return Path(warehouse) / f"{RELEASE_DIR_PREFIX}{number}"
+
+
+def latest_release(warehouse: Path) -> int | None:
+    """The number in ``LATEST``, or ``None`` when nothing has been published."""
+    p = Path(warehouse) / "LATEST"
+    return int(p.read_text().strip()) if p.exists() else None
+
+
+def read_table(warehouse: Path, table: str, number: int | None = None) -> pl.DataFrame | None:
+    """Read one table of release ``number`` (default: LATEST) with its Hive columns; ``None`` if absent."""
+    number = latest_release(warehouse) if number is None else number
+    if number is None:
+        return None
+    path = release_dir(warehouse, number) / table
+    if not path.exists():
+        return None
+    manifest = json.loads((release_dir(warehouse, number) / "manifest.json").read_text())
+    columns = [c["name"] for c in manifest["tables"][table]["columns"]]
+    df = pl.read_parquet(path / "**" / "*.parquet", hive_partitioning=True)
+    return df.with_columns(pl.col("venue").cast(pl.String), pl.col("year").cast(pl.Int64)).select(columns)
+
+
+def diff_papers(old: pl.DataFrame | None, new: pl.DataFrame) -> pl.DataFrame:
+    """Changelog rows between two ``papers`` tables: ``paper_id``, ``change`` (added / removed / changed),
+    ``columns`` (comma-separated names of the changed columns, null unless changed). Sorted by change, id.
+    History columns (first_release, last_changed_release) are not compared."""
+    if old is None:
+        return new.select("paper_id", change=pl.lit("added"), columns=pl.lit(None, pl.String)).sort("paper_id")
+    compare = [c for c in new.columns if c not in HISTORY_COLUMNS and c != "paper_id" and c in old.columns]
+    joined = old.select("paper_id", *compare).join(new.select("paper_id", *compare), on="paper_id",
+                                                   how="full", suffix="_new", coalesce=False)
+    added = joined.filter(pl.col("paper_id").is_null()).select(pl.col("paper_id_new").alias("paper_id"))
+    removed = joined.filter(pl.col("paper_id_new").is_null()).select("paper_id")
+    both = joined.filter(pl.col("paper_id").is_not_null() & pl.col("paper_id_new").is_not_null())
+    diffs = both.select(
+        "paper_id",
+        pl.concat_list([pl.when(pl.col(c).ne_missing(pl.col(f"{c}_new"))).then(pl.lit(c)) for c in compare])
+        .list.drop_nulls().list.join(",").alias("columns"),
+    ).filter(pl.col("columns") != "")
+    return pl.concat([
+        added.with_columns(change=pl.lit("added"), columns=pl.lit(None, pl.String)),
+        removed.with_columns(change=pl.lit("removed"), columns=pl.lit(None, pl.String)),
+        diffs.with_columns(change=pl.lit("changed")).select("paper_id", "change", "columns"),
+    ]).select(list(CHANGELOG_SCHEMA)).cast(CHANGELOG_SCHEMA).sort("change", "paper_id")
+
+
+def content_digest(tables: dict[str, pl.DataFrame]) -> str:
+    """sha256 over the tables' rows (sorted, as NDJSON): equal content gives an equal release_id."""
+    h = hashlib.sha256()
+    for name in TABLES:
+        df = tables[name].sort(SORT_KEYS[name])
+        h.update(name.encode() + b"\0" + ",".join(df.columns).encode() + b"\0")
+        h.update(df.write_ndjson().encode())
+    return h.hexdigest()
+
+
+def _sha256_file(path: Path) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            h.update(chunk)
+    return h.hexdigest()
+
+
+def _write_partitioned(df: pl.DataFrame, table: str, root: Path) -> list[dict]:
+    """Write ``df`` as Hive partitions venue=/year= under ``root/table``; one file per partition."""
+    files = []
+    df = df.sort([*PARTITION_COLUMNS, *SORT_KEYS[table]])
+    groups = df.partition_by(list(PARTITION_COLUMNS), as_dict=True, maintain_order=True) if df.height else {
+        ("unknown", 0): df}
+    for (venue, year), part in sorted(groups.items()):
+        rel = Path(table) / f"venue={venue}" / f"year={year}" / "part-0.parquet"
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        pq.write_table(part.drop(PARTITION_COLUMNS).to_arrow(), path, compression="zstd")
+        files.append({"path": rel.as_posix(), "rows": part.height, "bytes": path.stat().st_size,
+                      "sha256": _sha256_file(path)})
+    return files
+
+
+def _fsync_tree(root: Path) -> None:
+    for dirpath, _, filenames in os.walk(root):
+        for name in filenames:
+            fd = os.open(os.path.join(dirpath, name), os.O_RDONLY)
+            try:
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+
+
+def _write_atomic(path: Path, text: str) -> None:
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    tmp.write_text(text)
+    with open(tmp, "rb") as f:
+        os.fsync(f.fileno())
+    os.replace(tmp, path)
+
+
+def _changelog_md(number: int, parent: int | None, changes: pl.DataFrame) -> str:
+    lines = [f"# Release {number}", "", f"Parent: {parent if parent is not None else 'none'}", ""]
+    for kind in ("added", "removed", "changed"):
+        part = changes.filter(pl.col("change") == kind)
+        lines.append(f"## {kind.capitalize()} ({part.height})")
+        lines.append("")
+        for pid, cols in part.select("paper_id", "columns").iter_rows():
+            lines.append(f"- {pid}" + (f" ({cols})" if cols else ""))
+        lines.append("")
+    return "\n".join(lines)
+
+
+def publish(
+    warehouse: Path,
+    tables: dict[str, pl.DataFrame],
+    inputs: list[dict],
+    keep_last: int | None = None,
+    now: dt.datetime | None = None,
+) -> PublishResult:
+    """Publish ``tables`` as the next release unless their content equals the latest release.
+
+    Args:
+        warehouse: the warehouse folder.
+        tables: one DataFrame per name in :data:`TABLES`, each with ``venue`` and ``year`` columns.
+        inputs: the listings behind this release: dicts with ``listing`` and ``sha256``.
+        keep_last: keep only the newest K releases (``None``: all); the release LATEST names is never pruned.
+        now: the creation time recorded in the manifest (default: now, UTC).
+
+    Returns:
+        a :class:`PublishResult`.
+
+    Raises:
+        PublishInProgressError: another publisher holds the lock; nothing was written.
+        KeyError: a table of :data:`TABLES` is missing.
+    """
+    warehouse = Path(warehouse)
+    warehouse.mkdir(parents=True, exist_ok=True)
+    lock = open(warehouse / ".publish.lock", "a+")
+    try:
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise PublishInProgressError(f"publish in progress in {warehouse} (lock held by another process)")
+        return _publish_locked(warehouse, tables, inputs, keep_last, now)
+    finally:
+        lock.close()
+
+
+def _publish_locked(warehouse, tables, inputs, keep_last, now) -> PublishResult:
+    staging_root = warehouse / "_staging"
+    shutil.rmtree(staging_root, ignore_errors=True)  # debris of a crashed publish
+    parent = latest_release(warehouse)
+    release_id = content_digest(tables)[:16]
+    if parent is not None:
+        parent_manifest = json.loads((release_dir(warehouse, parent) / "manifest.json").read_text())
+        if parent_manifest["release_id"] == release_id:
+            return PublishResult(parent, False, release_id, release_dir(warehouse, parent),
+                                 parent_manifest["changes"])
+    number = (parent or 0) + 1
+    while release_dir(warehouse, number).exists():  # a folder renamed in before a crash, never in LATEST
+        number += 1
+    old_papers = read_table(warehouse, "papers", parent) if parent is not None else None
+    changes = diff_papers(old_papers, tables["papers"])
+    stage = staging_root / f"{RELEASE_DIR_PREFIX}{number}"
+    stage.mkdir(parents=True)
+    manifest = {
+        "release": number,
+        "release_id": release_id,
+        "parent": parent,
+        "created_at": (now or dt.datetime.now(dt.timezone.utc)).isoformat(timespec="seconds"),
+        "code_version": CODE_VERSION,
+        "schema_version": SCHEMA_VERSION,
+        "inputs": sorted(inputs, key=lambda d: d["listing"]),
+        "changes": {k: changes.filter(pl.col("change") == k).height for k in ("added", "removed", "changed")},
+        "tables": {},
+    }
+    for name in TABLES:
+        df = tables[name]
+        manifest["tables"][name] = {
+            "rows": df.height,
+            "partitioning": list(PARTITION_COLUMNS),
+            "columns": [{"name": c, "dtype": str(t)} for c, t in df.schema.items()],
+            "files": _write_partitioned(df, name, stage),
+        }
+    changes.write_parquet(stage / "changelog.parquet", compression="zstd")
+    (stage / "CHANGELOG.md").write_text(_changelog_md(number, parent, changes))
+    (stage / "manifest.json").write_text(json.dumps(manifest, indent=2, ensure_ascii=False) + "\n")
+    _fsync_tree(stage)
+    os.rename(stage, release_dir(warehouse, number))
+    _write_atomic(warehouse / "LATEST", str(number))
+    shutil.rmtree(staging_root, ignore_errors=True)
+    if keep_last:
+        prune(warehouse, keep_last)
+    return PublishResult(number, True, release_id, release_dir(warehouse, number), manifest["changes"])
+
+
+def list_releases(warehouse: Path) -> list[int]:
+    """Numbers of the complete release folders (those with a manifest), ascending."""
+    out = []
+    for d in Path(warehouse).glob(f"{RELEASE_DIR_PREFIX}*"):
+        suffix = d.name[len(RELEASE_DIR_PREFIX):]
+        if suffix.isdigit() and (d / "manifest.json").exists():
+            out.append(int(suffix))
+    return sorted(out)
+
+
+def prune(warehouse: Path, keep_last: int) -> list[int]:
+    """Delete all but the newest ``keep_last`` releases; never the one LATEST names. Returns deleted numbers."""
+    latest = latest_release(warehouse)
+    releases = list_releases(warehouse)
+    doomed = [n for n in releases[:-keep_last] if n != latest] if keep_last > 0 else []
+    for n in doomed:
+        shutil.rmtree(release_dir(warehouse, n))
+    return doomed
+
+
+def verify(warehouse: Path, number: int | None = None) -> list[str]:
+    """Re-check every file of a release against its manifest (sha256, bytes, rows) and table row counts.
+
+    Returns the list of problems (empty when the release is intact).
+    """
+    number = latest_release(warehouse) if number is None else number
+    if number is None:
+        return [f"{warehouse}: no LATEST, nothing published"]
+    root = release_dir(warehouse, number)
+    mpath = root / "manifest.json"
+    if not mpath.exists():
+        return [f"{mpath}: missing"]
+    manifest = json.loads(mpath.read_text())
+    problems = []
+    for name, info in manifest["tables"].items():
+        total = 0
+        for f in info["files"]:
+            path = root / f["path"]
+            if not path.exists():
+                problems.append(f"{path}: missing")
+                continue
+            if path.stat().st_size != f["bytes"]:
+                problems.append(f"{path}: {path.stat().st_size} bytes, manifest says {f['bytes']}")
+            if _sha256_file(path) != f["sha256"]:
+                problems.append(f"{path}: sha256 differs from the manifest")
+                continue
+            rows = pq.ParquetFile(path).metadata.num_rows
+            if rows != f["rows"]:
+                problems.append(f"{path}: {rows} rows, manifest says {f['rows']}")
+            total += rows
+        if total != info["rows"]:
+            problems.append(f"{name}: {total} rows in files, manifest says {info['rows']}")
+    return problems
