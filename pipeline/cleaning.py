@@ -117,27 +117,58 @@ _SPACE_BEFORE_PUNCT = re.compile(r" +([,.;:!?)\]])")
 _SPACE_AFTER_OPEN = re.compile(r"([(\[]) +")
 _DIGIT_PERCENT = re.compile(r"(\d) +%")
 _WS = re.compile(r"\s+")
+#: Characters after which a second pass could change the text again (entities, tags, TeX, markdown, splits).
+_MAY_CHAIN = re.compile(r"[&<\\$*_`~]|\(cid:|- ")
+
+
+@lru_cache(maxsize=1)
+def _invisible_patterns() -> tuple[re.Pattern, re.Pattern]:
+    """Regexes of the characters to drop (Cc, Cf, Cs) and to turn into a space (Zs, Zl, Zp, ASCII white).
+
+    Built once per process from ``unicodedata`` (about 0.2 s), so the class follows the Unicode version of the
+    running Python rather than a hand-kept list; ``\\t\\n\\r\\v\\f`` are spaces, not dropped.
+    """
+    import sys
+
+    drop: list[str] = []
+    space: list[str] = ["\t\n\r\x0b\x0c\x1c\x1d\x1e\x1f\x85"]
+    for cp in range(sys.maxunicode + 1):
+        ch = chr(cp)
+        cat = unicodedata.category(ch)
+        if cat in ("Zs", "Zl", "Zp") and ch != " ":
+            space.append(ch)
+        elif cat in ("Cc", "Cf", "Cs") and ch not in space[0]:
+            drop.append(ch)
+    drop.append("\ue000\ue001")  # the URL placeholder brackets (private use), never text of ours
+
+    def char_class(chars: list[str]) -> str:  # as code point ranges: a class of single characters is slow
+        cps = sorted({ord(c) for c in "".join(chars)})
+        ranges: list[list[int]] = []
+        for cp in cps:
+            if ranges and cp == ranges[-1][1] + 1:
+                ranges[-1][1] = cp
+            else:
+                ranges.append([cp, cp])
+        return "[" + "".join(f"\\U{a:08x}" if a == b else f"\\U{a:08x}-\\U{b:08x}" for a, b in ranges) + "]"
+
+    return re.compile(char_class(drop) + "+"), re.compile(char_class(space) + "+")
 
 
 def _strip_invisible(text: str) -> str:
     """Remove Cc/Cf/Cs characters (controls, zero-width, BOM, soft hyphen, bidi marks); spaces -> ' '."""
-    out = []
-    for ch in text:
-        if ch.isascii():
-            out.append(" " if ch in "\t\n\r\x0b\x0c" else ("" if ch < " " or ch == "\x7f" else ch))
-            continue
-        cat = unicodedata.category(ch)
-        if cat[0] == "C" and cat != "Cn" and cat != "Co":
-            continue
-        if cat == "Co" and ch in "\ue000\ue001":  # our placeholder brackets
-            continue
-        out.append(" " if cat == "Zs" or cat == "Zl" or cat == "Zp" else ch)
-    return "".join(out)
+    drop, space = _invisible_patterns()
+    return space.sub(" ", drop.sub("", text))
 
 
 @lru_cache(maxsize=1)
 def _latex_converter():
+    import logging
+
     from pylatexenc.latex2text import LatexNodes2Text, MacroTextSpec, get_default_latex_context_db
+
+    # pylatexenc logs a WARNING per malformed macro (e.g. "\\frac failed its substitution") and still returns
+    # text; at 100k abstracts that is noise, not information.
+    logging.getLogger("pylatexenc").setLevel(logging.ERROR)
 
     db = get_default_latex_context_db().filter_context(keep_categories=None)
     db.add_context_category(
@@ -226,6 +257,14 @@ def _join_hyphen(m: re.Match) -> str:
     return left + right
 
 
+_BLOCK_TAG = re.compile(r"</?(?:br|p|div|li|ul|ol|hr|h[1-6]|blockquote|pre)\b", re.IGNORECASE)
+
+
+def _tag_space(m: re.Match) -> str:
+    """Block tags separate words (a space); inline tags (``H<sub>2</sub>O``) do not."""
+    return " " if _BLOCK_TAG.match(m[0]) else ""
+
+
 def _html(text: str) -> str:
     if "&" in text:
         for _ in range(3):  # double-escaped (&amp;lt;) is common in scraped listings; bounded
@@ -235,7 +274,7 @@ def _html(text: str) -> str:
     if "<" in text:
         text = _ANCHOR.sub(lambda m: f"{m[2]} ({m[1]})", text)
         for _ in range(3):
-            new = _TAG.sub(" ", text)
+            new = _TAG.sub(_tag_space, text)
             if new == text:
                 break
             text = new
@@ -277,6 +316,8 @@ def clean_abstract(raw: str) -> str:
     if not raw:
         return ""
     text = _clean_once(raw)
+    if not _MAY_CHAIN.search(text):
+        return text
     for _ in range(2):  # rare: a rule's output feeds another rule (&lt;b&gt; -> <b>); converge, bounded
         again = _clean_once(text)
         if again == text:

@@ -86,8 +86,9 @@ class Paragraph:
     """One blank-line-separated paragraph of a listing.
 
     ``number`` is 1-based among the paragraphs after the header; ``line`` is the 1-based line in the file
-    where the paragraph starts; ``text`` is the decoded text with line ends normalised to ``\\n`` (wrapped
-    lines keep their ``\\n``; cleaning joins them with a space).
+    where the paragraph starts; ``text`` is ``abstract_raw``: the decoded text with line ends normalised to
+    ``\\n`` (wrapped lines keep their ``\\n``; cleaning joins them with a space), invisible characters removed
+    and Unicode spaces made ASCII (:func:`sanitise_line`), otherwise exactly as in the file.
     """
 
     number: int
@@ -224,6 +225,23 @@ def normalise_line_ends(text: str) -> str:
     return _LINE_ENDS.sub("\n", text)
 
 
+def sanitise_line(line: str) -> str:
+    """One decoded line as stored in ``abstract_raw``: invisible characters removed, spaces made ASCII.
+
+    Removed: Unicode categories Cc (controls, incl. NUL, ``\\r``), Cf (zero-width space/joiners, BOM, soft
+    hyphen, bidi marks) and Cs; a tab and every Unicode space (NBSP, ideographic space, thin spaces) become an
+    ASCII space. Nothing else changes. Why: no stored field may hold control or zero-width characters (issue 4;
+    case05 "none of those characters in stored text"), and URL offsets into ``abstract_raw`` must address a URL
+    without a zero-width space inside it (case05's ``transformer\u200b-xs``).
+    """
+    from pipeline.cleaning import _invisible_patterns
+
+    if line.isascii() and line.isprintable():
+        return line
+    drop, space = _invisible_patterns()
+    return drop.sub("", space.sub(" ", line))
+
+
 def canonical_venue(token: str) -> str | None:
     """Canonical spelling of a known venue (case-insensitive, ``nips`` -> ``NeurIPS``), else ``None``."""
     return KNOWN_VENUES.get(token.strip().lower())
@@ -311,7 +329,7 @@ def parse_listing(data: bytes, name: str, today: _dt.date | None = None, encodin
     warnings: list[str] = []
     if codec not in ("utf-8", "utf-16-le", "utf-16-be", "utf-32-le", "utf-32-be", "gb18030") and not encoding:
         warnings.append(f"{name}: not UTF-8; decoded as {codec} (detected by charset-normalizer)")
-    lines = text.split("\n")
+    lines = [sanitise_line(line) for line in text.split("\n")]
     header, venue_token, year, body_start = None, None, UNKNOWN_YEAR, 0
     first = next((i for i, line in enumerate(lines) if not _is_blank(line)), None)
     if first is not None and (parsed := parse_header(lines[first])):

@@ -306,11 +306,13 @@ def verify(warehouse: Path, number: int | None = None) -> list[str]:
             path = root / f["path"]
             if not path.exists():
                 problems.append(f"{path}: missing")
+                total += f["rows"]  # reported once, not again as a row-count mismatch
                 continue
             if path.stat().st_size != f["bytes"]:
                 problems.append(f"{path}: {path.stat().st_size} bytes, manifest says {f['bytes']}")
             if _sha256_file(path) != f["sha256"]:
                 problems.append(f"{path}: sha256 differs from the manifest")
+                total += f["rows"]
                 continue
             rows = pq.ParquetFile(path).metadata.num_rows
             if rows != f["rows"]:

@@ -1,7 +1,9 @@
 """Pandera (polars backend) models of every table the pipeline writes (design §6).
 
-Importable without Dagster. Validate collected ``pl.DataFrame`` objects: on a ``LazyFrame`` Pandera runs
-schema-level checks only and bad rows pass (../shared/cases/case18). :func:`validate` refuses LazyFrames.
+Importable without Dagster. On a ``LazyFrame`` Pandera runs schema-level checks only and bad rows pass
+(../shared/cases/case18), so :func:`validate` collects first.
+
+Validation always runs on collected data: :func:`validate` collects a LazyFrame first.
 
 Integer columns are Int64, real numbers Float64, text Utf8 (String). ``venue`` and ``year`` are the Hive
 partition columns of every published table: ASCII, never null (``"unknown"`` and ``0`` are the sentinels).
@@ -26,6 +28,9 @@ METRIC_KINDS = ["score", "delta", "relative_change", "multiplier", "before_after
 SUBJECTS = ["ours", "baseline"]
 DIRECTIONS = ["increase", "decrease"]
 LINEAGE_STATUSES = ["published", "duplicate", "quarantined"]
+#: A loose floor under every published abstract; pipeline.quarantine enforces the real, script-aware minimum
+#: before a paragraph can be published, so a shorter abstract here means a bug upstream.
+MIN_ABSTRACT_CHARS = 20
 
 
 def _year_ok(col: str = "year") -> pl.Expr:
@@ -38,8 +43,8 @@ class Papers(pa.DataFrameModel):
     paper_id: str = pa.Field(unique=True, str_matches=PAPER_ID_PATTERN)
     venue: str = pa.Field(str_matches=VENUE_PATTERN)
     year: pl.Int64 = pa.Field(ge=0, le=2100)
-    abstract: str = pa.Field(str_length={"min_value": 1})
-    abstract_raw: str = pa.Field(str_length={"min_value": 1})
+    abstract: str = pa.Field(str_length={"min_value": MIN_ABSTRACT_CHARS})
+    abstract_raw: str = pa.Field(str_length={"min_value": MIN_ABSTRACT_CHARS})
     language: str = pa.Field(str_matches=LANGUAGE_PATTERN)
     language_score: pl.Float64 = pa.Field(ge=0.0, le=1.0)
     n_words: pl.Int64 = pa.Field(ge=1)
@@ -122,6 +127,13 @@ class PaperMetrics(pa.DataFrameModel):
         )
 
     @pa.dataframe_check
+    def non_negative_levels(cls, data: pa.PolarsData) -> pl.LazyFrame:
+        """A multiplier is positive and a percentage score is not negative (deltas may be negative)."""
+        v, unit, kind = pl.col("value"), pl.col("unit"), pl.col("kind")
+        bad = ((kind == "multiplier") & (v <= 0)) | ((kind == "score") & (unit == "%") & (v < 0))
+        return data.lazyframe.select(~bad.fill_null(False))
+
+    @pa.dataframe_check
     def before_after_has_from(cls, data: pa.PolarsData) -> pl.LazyFrame:
         """kind before_after carries value_from."""
         return data.lazyframe.select((pl.col("kind") != "before_after") | pl.col("value_from").is_not_null())
@@ -169,17 +181,16 @@ MODELS: dict[str, type[pa.DataFrameModel]] = {
 }
 
 
-def validate(df: pl.DataFrame, model: type[pa.DataFrameModel]) -> pl.DataFrame | None:
+def validate(df: pl.DataFrame | pl.LazyFrame, model: type[pa.DataFrameModel]) -> pl.DataFrame | None:
     """Validate a collected DataFrame against ``model`` with every check (lazy: all failures at once).
 
     Returns ``None`` when valid, else the failure cases as a DataFrame with columns ``failure_case`` (str),
     ``schema_context``, ``column``, ``check`` (the rule), ``check_number`` and ``index`` (row number).
 
-    Raises:
-        TypeError: ``df`` is a LazyFrame (Pandera would only run schema-level checks on it).
+    A LazyFrame is collected first: Pandera would run only schema-level checks on it (case18).
     """
     if isinstance(df, pl.LazyFrame):
-        raise TypeError("validate() needs a collected DataFrame: on a LazyFrame Pandera skips data checks")
+        df = df.collect()
     try:
         model.validate(df, lazy=True)
     except SchemaErrors as e:

@@ -49,20 +49,23 @@ _UNIT = re.compile(
     r"(?:absolute\s+)?points?\b|pts\b|"
     r"[×✕]|[xX](?![\w])|-?fold\b|\s?times\b|ms\b|mm\b|dB\b|s\b(?=\s*(?:[,.;)]|for\b|vs\b|on\b|$)))"
 )
-_TOKEN = re.compile(rf"(?P<sign>[+{_MINUS}±]\s?)?(?P<num>{_NUM})(?P<suf>[kK](?![\w-]))?")
+_TOKEN = re.compile(rf"(?P<sign>[+±{re.escape(_MINUS)}]\s?)?(?P<num>{_NUM})(?P<suf>[kK](?![\w-]))?")
 _UNIT_CLASS = {"%": "%", "percent": "%", "pp": "pp", "x": "x", "ms": None, "mm": None, "db": None, "s": None}
 
-# Metric names (notes §1.4 starter lexicon + names seen in abstracts); matched case-insensitively as words.
+# Metric names (notes §1.4 starter lexicon + names seen in abstracts); matched case-insensitively as words,
+# plurals allowed ("accuracies", "slopes").
 _LEX_WORDS = (
-    r"accuracy|acc|top-?[15] (?:accuracy|error)|error rates?|error|F1(?:[- ]score)?|F_1|F-1|micro-F1|macro-F1|"
-    r"EM|exact match|BLEU|ROUGE(?:-[12L])?|METEOR|CIDEr|chrF\+*|BERTScore|AUC|AUROC|AUPRC|ROC-AUC|mAP|AP|"
-    r"mIoU|IoU|PSNR|SSIM|LPIPS|FID|KID|FVD|IS|perplexity|PPL|WER|CER|PER|NDCG|MRR|Hits@\d+|pass@\d+|"
-    r"recall|precision|success rates?|win rates?|attack success rate|resolve rate|pass rate|Elo|reward|"
-    r"return|MAE|MSE|RMSE|EER|correlation|score|scores|average score|performance|speed-?ups?|throughput|"
-    r"latency|memory|FLOPs|runtime|run-time|inference time|training time|token cost|cost|energy|"
-    r"parameters|compression ratio|sensitivity|fairness|Quality Ratio|margin|regret|slope"
+    r"(?:top-?[15] )?(?:accuracy|accuracies|acc|error rates?|error|errors)|F1(?:[- ]scores?)?|F_1|F-1|micro-F1|macro-F1|"
+    r"EM|exact match|BLEU|ROUGE(?:-[12L])?|METEOR|CIDEr|chrF\+*|BERTScore|AUC|AUROC|AUPRC|ROC-AUC|mAP(?:@[\d.:]+)?|"
+    r"AP(?:@[\d.:]+)?|mIoU|IoU|PSNR|SSIM|LPIPS|FID|KID|FVD|perplexity|perplexities|PPL|WER|CER|PER|NDCG(?:@\d+)?|"
+    r"MRR|Hits@\d+|pass@\d+|recall(?:@\d+)?|precision|success rates?|win rates?|attack success rates?|"
+    r"resolve rates?|pass rates?|verification rates?|Elo|rewards?|returns?|MAE|MSE|RMSE|EER|correlations?|"
+    r"scores?|performance|speed-?ups?|throughput|latency|latencies|memory|FLOPs|runtime|run-time|"
+    r"inference time|training times?|token costs?|costs?|energy|parameters?|compression ratios?|sensitivity|"
+    r"fairness|Quality Ratio|margins?|regret|slopes?"
 )
 _LEX = re.compile(rf"(?<![\w-])(?:{_LEX_WORDS})(?![\w-])", re.I)
+_LEX_AT_END = re.compile(rf"(?<![\w-])(?:{_LEX_WORDS})\s*(?:\([^()]*\))?\s*$", re.I)
 # Quantities whose % change is a relative change (a reduction/increase of an amount, not of a score):
 # GUIDELINES relative_change examples "reduces KV cache size by 80%", "70% fewer tokens".
 _AMOUNT = re.compile(
@@ -107,13 +110,14 @@ _COMPARATOR = re.compile(r"\b(outperform\w*|surpass\w*|beat\w*|exceed\w*|better 
                          r"over|than|against|vs\.?|versus)\b", re.I)
 # Words that make a number a setup quantity when they follow it (GUIDELINES "NOT metrics").
 _SETUP_AFTER = re.compile(
-    r"^\s?(?:[-–]?\s?(?:bit|shot|way|layer|head|token|dim|d|D|th|st|nd|rd|fold cross)|%?\s*(?:CI|confidence)\b|"
-    r"\s*(?:billion|million|thousand|trillion|[BMKT]\b)|(?:[-\s](?:parameters?|params|layers?|tokens?|samples|images|"
-    r"examples|languages|tasks|datasets|benchmarks|models|GPUs?|epochs|steps|seeds|hours|minutes|days|"
+    r"\s?(?:[-–]\s?(?:bit|shot|way|layer|head|token|dim|th|st|nd|rd|fold cross|[a-z]+-parameter)\b|"
+    r"(?:th|st|nd|rd)\b|%?\s*(?:CI|confidence)\b|"
+    r"\s*(?:billion|million|thousand|trillion|[BMKT])\b|(?:[-\s](?:parameters?|params|layers?|tokens?|samples|"
+    r"images|examples|languages|tasks|datasets|benchmarks|models|GPUs?|epochs|steps|seeds|hours|minutes|days|"
     r"queries|instances|dialogs|videos|classes|categories|users|participants|questions|problems|"
-    r"episodes|words|sentences|documents|pages|nodes|edges|actions|pairs)\b))"
+    r"episodes|words|sentences|documents|pages|nodes|edges|actions|pairs|bits?|shots?)\b))"
 )
-_PCT_SETUP_AFTER = re.compile(r"^\s*of\s+(?:the\s+)?(?:\w+\s+)?(?:parameters|params|weights|training data|data|"
+_PCT_SETUP_AFTER = re.compile(r"\s*of\s+(?:the\s+)?(?:\w+\s+)?(?:parameters|params|weights|training data|data|"
                               r"clients|labels|samples|instances|sentences|tokens|budget)\b", re.I)
 _MODEL_NAME = re.compile(
     r"\b(?:GPT|Llama|LLaMA|Qwen|Mixtral|Mistral|Claude|Gemini|Gemma|DeepSeek|OLMo\w*|Phi|Falcon|Vicuna|"

@@ -193,7 +193,7 @@ def host_kind(host: str, path: str) -> str:
 _CUES = {
     "project_page": re.compile(r"\b(project|web|home)[\s-]?(page|site|website)s?\b|\bwebsite\b|\bhomepage\b", re.I),
     "code": re.compile(r"\b(codes?|source|implementations?|repo(sitory|sitories)?|github|software|library|toolkit|package)\b", re.I),
-    "dataset": re.compile(r"\b(data|datasets?|benchmarks?|corpus|corpora)\b", re.I),
+    "dataset": re.compile(r"\b(datasets?|benchmarks?|corpus|corpora)\b", re.I),
     "demo": re.compile(r"\bdemos?\b", re.I),
     "model": re.compile(r"\b(models?|checkpoints?|weights)\b", re.I),
     "other_noun": re.compile(r"\b(videos?|results|samples|prompts|details|materials?|appendix|supplementary|"

@@ -1,0 +1,32 @@
+"""Shared fixtures: a temporary project (raw folder with the real seed listings, warehouse, DAGSTER_HOME)."""
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+SEEDS = sorted((ROOT / "raw").glob("*.txt"))
+DATA = ROOT / "tests" / "data"
+
+
+@pytest.fixture
+def project(tmp_path, monkeypatch):
+    """A temporary project root holding ``raw/`` (copies of the two seed listings), ``warehouse/`` and
+    ``.dagster_home/``; the pipeline's environment variables point there and the cwd is the root."""
+    raw = tmp_path / "raw"
+    raw.mkdir()
+    for f in SEEDS:
+        shutil.copy(f, raw / f.name)
+    monkeypatch.setenv("PIPELINE_RAW_DIR", str(raw))
+    monkeypatch.setenv("PIPELINE_WAREHOUSE_DIR", str(tmp_path / "warehouse"))
+    monkeypatch.setenv("DAGSTER_HOME", str(tmp_path / ".dagster_home"))
+    monkeypatch.delenv("PIPELINE_KEEP_RELEASES", raising=False)
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+@pytest.fixture
+def cases() -> Path:
+    """Folder of the failure-case listings (copied from ../shared/cases; bytes exactly as given)."""
+    return DATA / "cases"
