@@ -35,3 +35,9 @@ verify: $(VENV)/.installed
 
 clean:
 	rm -rf warehouse/_work warehouse/_staging warehouse/release=* warehouse/LATEST warehouse/.publish.lock .dagster_home
+
+# Extraction quality (issue 3): score URLs/metrics on tests/data/gold/gold_dev.jsonl through the pipeline
+# (temp raw/warehouse/DAGSTER_HOME) and directly, plus fixtures and cost per abstract. See README "Extraction".
+.PHONY: eval
+eval: $(VENV)/.installed
+	$(PY) -m pipeline.evaluation

@@ -118,7 +118,7 @@ _SPACE_AFTER_OPEN = re.compile(r"([(\[]) +")
 _DIGIT_PERCENT = re.compile(r"(\d) +%")
 _WS = re.compile(r"\s+")
 #: Characters after which a second pass could change the text again (entities, tags, TeX, markdown, splits).
-_MAY_CHAIN = re.compile(r"[&<\\$*_`~]|\(cid:|- ")
+_MAY_CHAIN = re.compile(r"[&<\\$*_`~]|\(cid:|- | [,.;:!?)\]%]|[(\[] ")
 
 
 @lru_cache(maxsize=1)
@@ -282,7 +282,7 @@ def _html(text: str) -> str:
 
 
 def _clean_once(raw: str) -> str:
-    text = raw.replace("\ue000", "").replace("\ue001", "")
+    text = _strip_invisible(raw)  # first, so that removing them later cannot create new "mojibake" pairs
     text = ftfy.fix_text(text, _FTFY)
     text = _html(text)
     if "(cid:" in text:
@@ -310,15 +310,17 @@ def clean_abstract(raw: str) -> str:
     hyphen, bidi), surrogate or ``\\r`` characters, no NBSP/ideographic space; LaTeX, HTML and markdown turned
     into readable text with ``%`` always a percent sign; numbers and units kept (``$\\times$``->``×``,
     ``$-0.38$``->``-0.38``, ``\\%``->``%``). Idempotent: ``clean_abstract(clean_abstract(x)) == clean_abstract(x)``
-    (a second pass runs only when the first one changed something it could act on again, e.g. an entity that
-    produced a tag). The rules and their sources are in the module docstring.
+    (when the input held markup -- TeX, HTML, markdown, ``(cid:``, a split -- the rules are re-run on their own
+    output until it is stable, at most 3 more times: an entity can produce a tag, TeX can produce a pair that
+    ftfy reads as mojibake, ``\\times²`` -> ``×²`` -> ``ײ``). The rules and their sources are in the module
+    docstring.
     """
     if not raw:
         return ""
     text = _clean_once(raw)
-    if not _MAY_CHAIN.search(text):
+    if not _MAY_CHAIN.search(raw) and not _MAY_CHAIN.search(text):
         return text
-    for _ in range(2):  # rare: a rule's output feeds another rule (&lt;b&gt; -> <b>); converge, bounded
+    for _ in range(3):  # rare: a rule's output feeds another rule (&lt;b&gt; -> <b>); converge, bounded
         again = _clean_once(text)
         if again == text:
             break

@@ -44,19 +44,37 @@ def sync_partitions(instance: dg.DagsterInstance) -> tuple[dict[str, str], list[
     return current, added, removed
 
 
-def stale_partitions(instance: dg.DagsterInstance, current: dict[str, str]) -> list[str]:
-    """Partition keys whose ``abstracts`` were never materialised for this file content and code version,
-    or whose work file is gone."""
+def stale_partitions(current: dict[str, str]) -> list[str]:
+    """Partition keys whose per-listing work files are missing or were made from other file content or
+    other analysis rules (pipeline.records.ANALYSIS_VERSION)."""
+    from pipeline.defs.assets import _work_info
     from pipeline.defs.io import work_file
+    from pipeline.records import ANALYSIS_VERSION
 
     stale = []
     for key, sha in sorted(current.items()):
-        meta = _latest_metadata(instance, "abstracts", key)
-        fresh = (meta.get("listing_sha256") == sha and meta.get("code_version", CODE_VERSION) == CODE_VERSION
+        info = _work_info("abstracts", key)
+        fresh = (info.get("listing_sha256") == sha and info.get("analysis_version") == ANALYSIS_VERSION
                  and work_file("abstracts", key).exists() and work_file("listing_records", key).exists())
         if not fresh:
             stale.append(key)
     return stale
+
+
+def contiguous_ranges(ordered: list[str], wanted: list[str]) -> list[tuple[str, str]]:
+    """Cover ``wanted`` keys with as few ``(first, last)`` ranges of consecutive keys of ``ordered``."""
+    want = set(wanted)
+    ranges, start, prev = [], None, None
+    for key in ordered:
+        if key in want:
+            start = key if start is None else start
+            prev = key
+        elif start is not None:
+            ranges.append((start, prev))
+            start = None
+    if start is not None:
+        ranges.append((start, prev))
+    return ranges
 
 
 def run(verbose: bool = False) -> int:
@@ -74,17 +92,18 @@ def run(verbose: bool = False) -> int:
     if not current:
         print("error: no listing files to process", file=sys.stderr)
         return 1
-    stale = stale_partitions(instance, current)
+    stale = stale_partitions(current)
     run_config = {"loggers": {"console": {"config": {"log_level": "INFO" if verbose else "WARNING"}}}}
     listing_job = defs.resolve_job_def("listing_job")
-    for i, key in enumerate(stale, 1):
-        result = listing_job.execute_in_process(partition_key=key, instance=instance, run_config=run_config,
-                                             raise_on_error=False)
+    ordered = list(instance.get_dynamic_partitions("listings"))
+    for first, last in contiguous_ranges(ordered, stale):
+        tags = {"dagster/asset_partition_range_start": first, "dagster/asset_partition_range_end": last}
+        result = listing_job.execute_in_process(instance=instance, tags=tags, run_config=run_config,
+                                                raise_on_error=False)
         if not result.success:
-            print(f"error: listing partition {key!r} failed; see `dagster dev` or the log above", file=sys.stderr)
+            print(f"error: listing partitions {first!r}..{last!r} failed; rerun with -v for the log",
+                  file=sys.stderr)
             return 1
-        if verbose or len(stale) <= 20 or i % 20 == 0 or i == len(stale):
-            print(f"  processed {i}/{len(stale)}: {key}")
     print(f"listings processed: {len(stale)} (unchanged, reused: {len(current) - len(stale)})")
     result = defs.resolve_job_def("publish_job").execute_in_process(instance=instance, run_config=run_config,
                                                                         raise_on_error=False)
@@ -125,7 +144,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m pipeline", description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
     p_run = sub.add_parser("run", help="materialise every asset over the raw folder into the warehouse")
-    p_run.add_argument("-v", "--verbose", action="store_true", help="print every processed partition")
+    p_run.add_argument("-v", "--verbose", action="store_true", help="show Dagster's INFO log of every step")
     p_verify = sub.add_parser("verify", help="re-check a release's files against its manifest")
     p_verify.add_argument("release", nargs="?", type=int, help="release number (default: LATEST)")
     args = parser.parse_args(argv)

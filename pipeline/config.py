@@ -5,6 +5,7 @@ pipeline anywhere by setting a variable:
 
 - ``PIPELINE_RAW_DIR``        listing files (default ``raw/``)
 - ``PIPELINE_WAREHOUSE_DIR``  releases and per-listing work files (default ``warehouse/``)
+- ``PIPELINE_WORKERS``        processes for per-abstract work (default: the number of CPUs)
 - ``PIPELINE_KEEP_RELEASES``  keep only the newest K releases (default: keep all)
 - ``DAGSTER_HOME``            Dagster's instance (default ``.dagster_home/`` in the working directory)
 
@@ -55,3 +56,13 @@ def ensure_dagster_home() -> Path:
     if not cfg.exists():
         cfg.write_text("telemetry:\n  enabled: false\n")
     return home
+
+
+def workers() -> int:
+    """Worker processes for per-abstract work: ``PIPELINE_WORKERS``, default ``os.cpu_count()``."""
+    value = os.environ.get("PIPELINE_WORKERS", "").strip()
+    if not value:
+        return os.cpu_count() or 1
+    if not value.isdigit() or int(value) < 1:
+        raise ValueError(f"PIPELINE_WORKERS must be a positive integer, got {value!r}")
+    return int(value)

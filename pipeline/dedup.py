@@ -11,7 +11,12 @@ Three rules, each a named constant with its source:
    :data:`CONTAINMENT_THRESHOLD` (a prefix key makes truncated copies candidates: LSH alone misses them).
 
 Candidates are generated per listing (:func:`lsh_keys`, stored with each abstract) so the global step only
-joins on keys; exact verification runs on candidate pairs only (no all-pairs comparison).
+joins on keys (vectorised polars); exact verification runs in Python on candidate pairs only (no all-pairs
+comparison). Measured precision/recall and scaling: ``make bench-dedup`` (bench/dedup/, README "Duplicates").
+
+Identity (:func:`cluster`): a cluster inherits the ``paper_id`` a member's raw text or content hash had in
+the previous release; failing that, the id of a previous paper that left the dataset (its listing removed
+or re-scraped) whose canonical text is a verified near or truncated copy of the cluster's; else a new id.
 """
 
 from __future__ import annotations
@@ -39,6 +44,12 @@ JACCARD_THRESHOLD = 0.8
 #: ../shared/notes/extraction.md §5.2), only when the shorter has at least MIN_CONTAINMENT_SHINGLES shingles.
 CONTAINMENT_THRESHOLD = 0.9
 MIN_CONTAINMENT_SHINGLES = 20
+#: A member of a cluster is *incomplete* (truncated, or a sentence dropped) when another member contains it
+#: (containment >= CONTAINMENT_THRESHOLD) and it has fewer than this share of that member's shingles. The
+#: issue's truncated copies keep 60-95 % of the text; a 1-3 word edit changes an abstract of >= 100 words
+#: (the dev corpus median is ~170) by <= 3 %, so an edited copy is not called incomplete. The canonical row
+#: of a cluster is never an incomplete one when a complete one exists (issue 5 item 3, design §5).
+INCOMPLETE_RATIO = 0.97
 #: Words of the normalised text that form the prefix key (truncated copies keep their beginning).
 PREFIX_WORDS = 12
 #: Candidate buckets larger than this are boilerplate (a template sentence shared by many papers); their
@@ -83,17 +94,6 @@ def lsh_keys(normalised: str) -> list[int]:
     return keys
 
 
-def similarity(a: str, b: str) -> tuple[float, float]:
-    """``(jaccard, containment)`` of the word 3-gram shingle sets of two normalised texts."""
-    sa, sb = shingles(a), shingles(b)
-    if not sa or not sb:
-        return 0.0, 0.0
-    inter = len(sa & sb)
-    small = min(len(sa), len(sb))
-    containment = inter / small if small >= MIN_CONTAINMENT_SHINGLES else 0.0
-    return inter / len(sa | sb), containment
-
-
 def paper_id_for(content_hash_hex: str) -> str:
     """A new paper id: ``"p"`` + 16 hex digits of sha256 of the cluster's smallest content hash."""
     return "p" + hashlib.sha256(content_hash_hex.encode()).hexdigest()[:16]
@@ -106,82 +106,109 @@ def _find(parent: dict, x):
     return x
 
 
-def cluster(abstracts: pl.DataFrame, previous_ids: pl.DataFrame | None = None) -> pl.DataFrame:
-    """Group publishable abstracts into papers.
+def _verified(sa: set[int], sb: set[int]) -> tuple[float | None, int]:
+    """Score of a verified duplicate pair of shingle sets and which side is incomplete.
+
+    Returns ``(score, incomplete)``: ``score`` is the Jaccard when it reaches JACCARD_THRESHOLD, else the
+    containment when that reaches CONTAINMENT_THRESHOLD, else ``None`` (not a duplicate); ``incomplete`` is
+    0 (neither), 1 (``sa`` is contained in ``sb`` and shorter by more than INCOMPLETE_RATIO) or 2 (``sb``).
+    """
+    if not sa or not sb:
+        return None, 0
+    inter = len(sa & sb)
+    small, large = sorted((len(sa), len(sb)))
+    jac = inter / (len(sa) + len(sb) - inter)
+    cont = inter / small if small >= MIN_CONTAINMENT_SHINGLES else 0.0
+    score = jac if jac >= JACCARD_THRESHOLD else cont if cont >= CONTAINMENT_THRESHOLD else None
+    incomplete = 0
+    if score is not None and cont >= CONTAINMENT_THRESHOLD and small < INCOMPLETE_RATIO * large:
+        incomplete = 1 if len(sa) < len(sb) else 2
+    return score, incomplete
+
+
+def _candidate_pairs(keyed: pl.DataFrame, left: str, right: str | None = None) -> pl.DataFrame:
+    """Pairs of ids sharing an LSH key in buckets of at most MAX_BUCKET members.
+
+    ``keyed`` has columns ``id`` (UInt32/Int64), ``side`` (0/1) and ``lsh_keys`` (List[UInt64]). Without
+    ``right``: pairs ``a < b`` of side-0 ids (a self-join). With it: pairs (side-0 id, side-1 id). Returns
+    columns ``left``, ``right`` (or ``a``, ``b``), unique and sorted.
+    """
+    exploded = keyed.explode("lsh_keys").drop_nulls("lsh_keys")
+    big = exploded.group_by("lsh_keys").len().filter(pl.col("len") > MAX_BUCKET).select("lsh_keys")
+    exploded = exploded.join(big, on="lsh_keys", how="anti")
+    a = exploded.filter(pl.col("side") == 0).select("lsh_keys", pl.col("id").alias(left))
+    if right is None:
+        pairs = a.join(a.rename({left: "b"}), on="lsh_keys").filter(pl.col(left) < pl.col("b"))
+        return pairs.select(left, "b").unique().sort(left, "b")
+    b = exploded.filter(pl.col("side") == 1).select("lsh_keys", pl.col("id").alias(right))
+    return a.join(b, on="lsh_keys").select(left, right).unique().sort(left, right)
+
+
+def cluster(abstracts: pl.DataFrame, previous: pl.DataFrame | None = None) -> pl.DataFrame:
+    """Group publishable abstracts into papers and give each paper its stable id.
 
     Args:
         abstracts: one row per non-quarantined abstract with columns ``listing`` (str), ``paragraph``
             (Int64), ``year`` (Int64), ``abstract`` (str, clean), ``content_hash`` (str), ``n_words``
             (Int64), ``raw_sha256`` (str), ``lsh_keys`` (List[UInt64]).
-        previous_ids: ``key`` (str: a raw_sha256 or content_hash seen in the previous release) →
-            ``paper_id`` (str), so papers keep their ids across releases; ``None`` for a first release.
+        previous: the previous release's identity (pipeline.tables.previous_id_map): ``key`` (str: a
+            raw_sha256 or content_hash seen there) → ``paper_id`` (str), and ``abstract`` (str: the paper's
+            canonical clean text on its content_hash row, else null). ``None`` for a first release.
 
     Returns:
         one row per input row: ``listing``, ``paragraph``, ``paper_id`` (str), ``status`` ("published" for
         the cluster's canonical row, else "duplicate"), ``duplicate_of`` (``"<listing>#<paragraph>"`` of the
         canonical row, null for it), ``similarity`` (Float64: 1.0 exact, the verified Jaccard or containment
         for near/truncated copies, null for the canonical row), ``n_sources`` (Int64, rows in the cluster).
-        The canonical row is the most complete (most words), then most recent (year), then the last listing
-        name, then the first paragraph.
+
+    The canonical row is the most complete one (never an incomplete copy, see INCOMPLETE_RATIO), then the
+    most recent (year), then the most words, then the last listing name, then the first paragraph
+    (issue 5 item 3, design §5). Ids: see the module docstring; an id is given to one cluster only (the
+    first by row order), so two clusters never share one.
     """
     rows = abstracts.with_row_index("rid")
     # one representative per exact group; near-duplicate search runs on representatives only
     reps = rows.group_by("content_hash").agg(pl.col("rid").min().alias("rep"))
     rows = rows.join(reps, on="content_hash", how="left")
     rep_rows = rows.filter(pl.col("rid") == pl.col("rep"))
-    buckets = (
-        rep_rows.select("rep", "lsh_keys").explode("lsh_keys").drop_nulls("lsh_keys")
-        .group_by("lsh_keys").agg(pl.col("rep").unique().sort())
-        .filter(pl.col("rep").list.len().is_between(2, MAX_BUCKET))
-    )
-    pairs = (
-        buckets.select(pl.col("rep").alias("a"), pl.col("rep").alias("b"))
-        .explode("a").explode("b").filter(pl.col("a") < pl.col("b")).unique().sort("a", "b")
-    )
-    norm = dict(zip(rep_rows["rep"].to_list(), (normalise_for_hash(t) for t in rep_rows["abstract"].to_list())))
-    parent = {r: r for r in norm}
+    pairs = _candidate_pairs(rep_rows.select(pl.col("rep").alias("id"), pl.lit(0).alias("side"), "lsh_keys"), "a")
+    # Python from here on touches candidate pairs only
+    members = pl.concat([pairs["a"], pairs["b"]]).unique()
+    texts = rep_rows.filter(pl.col("rep").is_in(members.implode())).select("rep", "abstract")
+    shingle_sets = {r: shingles(normalise_for_hash(t)) for r, t in texts.iter_rows()}
+    parent = {r: r for r in shingle_sets}
     sim_of: dict[int, float] = {}
+    incomplete: set[int] = set()
     for a, b in pairs.iter_rows():
-        jac, cont = similarity(norm[a], norm[b])
-        if jac >= JACCARD_THRESHOLD or cont >= CONTAINMENT_THRESHOLD:
-            ra, rb = _find(parent, a), _find(parent, b)
-            if ra != rb:
-                parent[max(ra, rb)] = min(ra, rb)
-            score = jac if jac >= JACCARD_THRESHOLD else cont
-            sim_of[a] = max(sim_of.get(a, 0.0), score)
-            sim_of[b] = max(sim_of.get(b, 0.0), score)
+        score, short = _verified(shingle_sets[a], shingle_sets[b])
+        if score is None:
+            continue
+        ra, rb = _find(parent, a), _find(parent, b)
+        if ra != rb:
+            parent[max(ra, rb)] = min(ra, rb)
+        sim_of[a] = max(sim_of.get(a, 0.0), score)
+        sim_of[b] = max(sim_of.get(b, 0.0), score)
+        if short:
+            incomplete.add(a if short == 1 else b)
+    merged = [r for r in parent if parent[r] != r or r in sim_of]
     root = pl.DataFrame(
-        {"rep": list(parent), "root": [_find(parent, r) for r in parent],
-         "rep_similarity": [sim_of.get(r) for r in parent]},
-        schema={"rep": pl.UInt32, "root": pl.UInt32, "rep_similarity": pl.Float64},
+        {"rep": merged, "root": [_find(parent, r) for r in merged],
+         "rep_similarity": [sim_of.get(r) for r in merged], "incomplete": [r in incomplete for r in merged]},
+        schema={"rep": pl.UInt32, "root": pl.UInt32, "rep_similarity": pl.Float64, "incomplete": pl.Boolean},
     )
-    rows = rows.join(root, on="rep", how="left")
-    order = rows.sort(["root", "n_words", "year", "listing", "paragraph"],
-                      descending=[False, True, True, True, False])
+    rows = rows.join(root, on="rep", how="left").with_columns(
+        pl.col("root").fill_null(pl.col("rep")), pl.col("incomplete").fill_null(False))
+    order = rows.sort(["root", "incomplete", "year", "n_words", "listing", "paragraph"],
+                      descending=[False, False, True, True, True, False])
     canon = order.group_by("root", maintain_order=True).agg(
         pl.col("rid").first().alias("canon_rid"),
         (pl.col("listing").first() + "#" + pl.col("paragraph").first().cast(pl.String)).alias("canon_ref"),
         pl.col("content_hash").min().alias("min_hash"),
         pl.len().cast(pl.Int64).alias("n_sources"),
-    )
-    # stable ids: inherit an id a member had in the previous release, else derive one
-    if previous_ids is not None and previous_ids.height:
-        prev = pl.concat([
-            rows.select("root", pl.col("raw_sha256").alias("key")),
-            rows.select("root", pl.col("content_hash").alias("key")),
-        ]).join(previous_ids, on="key", how="inner").group_by("root").agg(pl.col("paper_id").min())
-        canon = canon.join(prev, on="root", how="left")
-    else:
-        canon = canon.with_columns(pl.lit(None, pl.String).alias("paper_id"))
-    fresh = pl.col("min_hash").map_elements(paper_id_for, return_dtype=pl.String)
-    # a previous id claimed by two clusters stays with the first (by root); the other gets a fresh id
-    canon = canon.sort("root").with_columns(
-        pl.when(pl.col("paper_id").is_not_null() & pl.col("paper_id").is_first_distinct())
-        .then(pl.col("paper_id")).otherwise(fresh).alias("paper_id")
-    )
-    out = rows.join(canon, on="root", how="left").with_columns(
-        is_canon=pl.col("rid") == pl.col("canon_rid"),
-    )
+    ).sort("root")
+    canon = _assign_ids(rows, canon, previous)
+    out = rows.join(canon.select("root", "canon_rid", "canon_ref", "n_sources", "paper_id"), on="root",
+                    how="left").with_columns(is_canon=pl.col("rid") == pl.col("canon_rid"))
     return out.sort("rid").select(
         "listing", "paragraph", "paper_id",
         pl.when("is_canon").then(pl.lit("published")).otherwise(pl.lit("duplicate")).alias("status"),
@@ -191,3 +218,63 @@ def cluster(abstracts: pl.DataFrame, previous_ids: pl.DataFrame | None = None) -
         .otherwise(pl.lit(1.0)).alias("similarity"),
         "n_sources",
     )
+
+
+def _assign_ids(rows: pl.DataFrame, canon: pl.DataFrame, previous: pl.DataFrame | None) -> pl.DataFrame:
+    """Add ``paper_id`` to ``canon`` (one row per cluster ``root``, sorted): inherited by exact key, else
+    by a verified near/truncated match with a previous paper that no cluster claimed, else new."""
+    ids = canon.with_columns(pl.lit(None, pl.String).alias("paper_id"))
+    if previous is not None and previous.height:
+        by_key = pl.concat([
+            rows.select("root", pl.col("raw_sha256").alias("key")),
+            rows.select("root", pl.col("content_hash").alias("key")),
+        ]).join(previous.select("key", "paper_id"), on="key", how="inner").group_by("root").agg(
+            pl.col("paper_id").min())
+        ids = canon.join(by_key, on="root", how="left").sort("root").with_columns(
+            # a previous id claimed by two clusters stays with the first (by root)
+            pl.when(pl.col("paper_id").is_first_distinct()).then(pl.col("paper_id")).alias("paper_id"))
+        ids = _inherit_near(rows, ids, previous)
+    new = ids.filter(pl.col("paper_id").is_null())
+    fresh = dict(zip(new["root"].to_list(), (paper_id_for(h) for h in new["min_hash"].to_list())))
+    return ids.with_columns(pl.col("paper_id").fill_null(
+        pl.col("root").replace_strict(fresh, default=None, return_dtype=pl.String)))
+
+
+def _inherit_near(rows: pl.DataFrame, ids: pl.DataFrame, previous: pl.DataFrame) -> pl.DataFrame:
+    """Clusters without an id inherit the id of an unclaimed previous paper whose canonical text is a
+    verified near or truncated copy of one of their members (issue 5 item 3: an edited or truncated copy
+    keeps its id after the listing of the original is removed). Python work ∝ unclaimed previous papers."""
+    orphans = (previous.filter(pl.col("abstract").is_not_null())
+               .join(ids.filter(pl.col("paper_id").is_not_null()).select("paper_id"), on="paper_id", how="anti")
+               .unique("paper_id", keep="first").sort("paper_id"))
+    open_roots = ids.filter(pl.col("paper_id").is_null()).select("root")
+    if not orphans.height or not open_roots.height:
+        return ids
+    orphan_ids = orphans["paper_id"].to_list()
+    orphan_norm = [normalise_for_hash(t) for t in orphans["abstract"].to_list()]
+    keyed = pl.concat([
+        rows.join(open_roots, on="root").filter(pl.col("rid") == pl.col("rep"))
+        .select(pl.col("rep").cast(pl.Int64).alias("id"), pl.lit(0).alias("side"), "lsh_keys"),
+        pl.DataFrame({"id": range(len(orphan_ids)), "side": [1] * len(orphan_ids),
+                      "lsh_keys": [lsh_keys(n) for n in orphan_norm]},
+                     schema={"id": pl.Int64, "side": pl.Int32, "lsh_keys": pl.List(pl.UInt64)}),
+    ])
+    pairs = _candidate_pairs(keyed.with_columns(pl.col("side").cast(pl.Int32)), "rep", "orphan")
+    if not pairs.height:
+        return ids
+    rep_root = dict(rows.filter(pl.col("rid") == pl.col("rep")).select("rep", "root").iter_rows())
+    texts = dict(rows.filter(pl.col("rep").is_in(pairs["rep"].implode()), pl.col("rid") == pl.col("rep"))
+                 .select("rep", "abstract").iter_rows())
+    verified = []
+    for rep, o in pairs.iter_rows():
+        score, _ = _verified(shingles(normalise_for_hash(texts[rep])), shingles(orphan_norm[o]))
+        if score is not None:
+            verified.append((-score, rep_root[rep], orphan_ids[o]))
+    taken_roots: dict[int, str] = {}
+    taken_ids: set[str] = set()
+    for _, root, pid in sorted(verified):  # best match first; ties by root, then id: deterministic
+        if root not in taken_roots and pid not in taken_ids:
+            taken_roots[root] = pid
+            taken_ids.add(pid)
+    return ids.with_columns(pl.col("paper_id").fill_null(
+        pl.col("root").replace_strict(taken_roots, default=None, return_dtype=pl.String)))

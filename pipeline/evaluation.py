@@ -115,9 +115,10 @@ def score_direct(gold_path: Path = DEFAULT_GOLD):
 
 
 def pipeline_cli_available() -> bool:
-    """Whether the lead's ``python -m pipeline run`` exists (a ``pipeline/__main__.py`` mentioning ``run``)."""
-    main = ROOT / "pipeline" / "__main__.py"
-    return main.exists() and "run" in main.read_text(encoding="utf-8", errors="replace")
+    """Whether the lead's ``python -m pipeline run`` exists (``pipeline/__main__.py`` + a ``"run"`` command)."""
+    main, cli = ROOT / "pipeline" / "__main__.py", ROOT / "pipeline" / "cli.py"
+    return main.exists() and any(p.exists() and '"run"' in p.read_text(encoding="utf-8", errors="replace")
+                                 for p in (main, cli))
 
 
 def score_pipeline(gold_path: Path = DEFAULT_GOLD, timeout: int = 1800):

@@ -134,7 +134,7 @@ def decode_listing(data: bytes, path: str = "<bytes>", encoding: str | None = No
        among Western single-byte codecs go to cp1252. No acceptable candidate: rejected.
     6. A NUL character in the decoded text (UTF-16 without BOM, or a binary file) is rejected.
 
-    Line ends: CRLF, lone CR and LF (and Unicode line/paragraph separators U+2028/U+2029, NEL) become ``\\n``.
+    Line ends: CRLF, lone CR and LF become ``\\n``.
 
     Raises:
         ListingDecodeError: undecodable bytes; ``offset`` is the 0-based byte offset of the first bad byte
@@ -215,14 +215,10 @@ def _checked(text: str, path: str, codec: str) -> str:
     return normalise_line_ends(text)
 
 
-_LINE_ENDS = re.compile("\r\n?|[\u2028\u2029\x85]")
-
-
 def normalise_line_ends(text: str) -> str:
-    """CRLF, lone CR, NEL (U+0085) and U+2028/U+2029 become LF."""
-    if "\r" not in text and "\u2028" not in text and "\u2029" not in text and "\x85" not in text:
-        return text
-    return _LINE_ENDS.sub("\n", text)
+    """CRLF and lone CR become LF (issue 4: CRLF, CR and LF line ends). U+2028/U+2029/NEL are not line ends
+    here (a listing's paragraphs are split at blank lines only); :func:`sanitise_line` makes them spaces."""
+    return text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text
 
 
 def sanitise_line(line: str) -> str:

@@ -8,6 +8,7 @@ names call these and write the result to ``<warehouse>/_work/<asset>/<partition 
 from __future__ import annotations
 
 import hashlib
+import time
 
 import polars as pl
 
@@ -90,39 +91,149 @@ def listing_records(data: bytes, name: str) -> tuple[pl.DataFrame, list[str]]:
     return frame, list(listing.warnings)
 
 
-def analyse_abstract(raw: str) -> dict:
+def _fingerprint() -> str:
+    """sha256 over the source of every module whose rules shape an abstract's row, plus the versions of the
+    libraries they call: cached rows are reused only when nothing that made them has changed."""
+    import importlib.metadata as md
+    from pathlib import Path
+
+    here = Path(__file__).resolve().parent
+    files = sorted([*here.glob("extraction/*.py"),
+                    *(here / f for f in ("cleaning.py", "language.py", "quarantine.py", "dedup.py", "records.py"))])
+    h = hashlib.sha256()
+    for f in files:
+        h.update(f.relative_to(here).as_posix().encode() + b"\0" + f.read_bytes())
+    for lib in ("langdetect", "ftfy", "pylatexenc", "url-normalize", "datasketch", "xxhash", "polars"):
+        try:
+            h.update(f"{lib}={md.version(lib)}".encode())
+        except md.PackageNotFoundError:
+            pass
+    return h.hexdigest()[:16]
+
+
+#: Version of the per-abstract analysis (see :func:`_fingerprint`); stored with every row so a later run
+#: can reuse rows by ``raw_sha256`` only when they were computed by the same rules and libraries.
+ANALYSIS_VERSION = _fingerprint()
+#: Stages timed by :func:`analyse_texts` (seconds, summed over abstracts).
+STAGES = ("clean", "quarantine", "language", "urls", "metrics", "hashing")
+_ANALYSIS_COLUMNS = {k: v for k, v in ABSTRACT_SCHEMA.items() if k not in RECORD_SCHEMA}
+
+
+def analyse_abstract(raw: str, timings: dict | None = None) -> dict:
     """All per-abstract work for one paragraph's raw text.
 
     Returns a dict with the :data:`ABSTRACT_SCHEMA` keys beyond :data:`RECORD_SCHEMA` (abstract, language,
     language_score, n_words, content_hash, quarantine_reason, urls, metrics, lsh_keys). Quarantined
-    paragraphs get ``und``, no URLs, metrics or LSH keys.
+    paragraphs get ``und``, no URLs, metrics or LSH keys. ``timings``, when given, accumulates seconds per
+    stage of :data:`STAGES`.
     """
+    t = {} if timings is None else timings
+    t0 = time.perf_counter()
     clean = cleaning.clean_abstract(raw)
+    t1 = time.perf_counter()
     reason = quarantine.quarantine_reason(raw, clean)
+    t2 = time.perf_counter()
+    t["clean"] = t.get("clean", 0.0) + t1 - t0
+    t["quarantine"] = t.get("quarantine", 0.0) + t2 - t1
     if reason is not None:
         return dict(abstract=clean, language="und", language_score=0.0, n_words=len(clean.split()),
                     content_hash=dedup.content_hash(clean), quarantine_reason=reason, urls=[], metrics=[],
                     lsh_keys=[])
     lang, score = language.detect_language(clean)
-    return dict(
-        abstract=clean, language=lang, language_score=float(score), n_words=len(clean.split()),
-        content_hash=dedup.content_hash(clean), quarantine_reason=None, urls=extract_urls(raw),
-        metrics=extract_metrics(clean), lsh_keys=dedup.lsh_keys(dedup.normalise_for_hash(clean)),
-    )
+    t3 = time.perf_counter()
+    urls = extract_urls(raw)
+    t4 = time.perf_counter()
+    metrics = extract_metrics(clean)
+    t5 = time.perf_counter()
+    row = dict(abstract=clean, language=lang, language_score=float(score), n_words=len(clean.split()),
+               content_hash=dedup.content_hash(clean), quarantine_reason=None, urls=urls, metrics=metrics,
+               lsh_keys=dedup.lsh_keys(dedup.normalise_for_hash(clean)))
+    t6 = time.perf_counter()
+    for stage, dt in zip(("language", "urls", "metrics", "hashing"), (t3 - t2, t4 - t3, t5 - t4, t6 - t5)):
+        t[stage] = t.get(stage, 0.0) + dt
+    return row
+
+
+def _analyse_chunk(raws: list[str]) -> tuple[pl.DataFrame, dict]:
+    timings: dict = {}
+    rows = [analyse_abstract(r, timings) for r in raws]
+    return pl.DataFrame(rows, schema=_ANALYSIS_COLUMNS), timings
+
+
+#: Abstracts per task sent to a worker process (large enough to amortise pickling, small enough to balance).
+CHUNK_SIZE = 400
+#: Below this many abstracts to analyse, the work runs in this process (starting workers costs ~1 s).
+MIN_PARALLEL = 1500
+
+
+def analyse_texts(raws: list[str], workers: int = 1) -> tuple[pl.DataFrame, dict]:
+    """Analyse many raw abstracts, in ``workers`` processes when there are at least MIN_PARALLEL of them.
+
+    Returns ``(frame, timings)``: one row per input (in order) with the analysis columns of
+    :data:`ABSTRACT_SCHEMA`, and seconds per stage summed over all abstracts. Worker processes are spawned
+    (not forked) and seed langdetect when they import pipeline.language, so results equal a serial run.
+    """
+    if workers <= 1 or len(raws) < MIN_PARALLEL:
+        return _analyse_chunk(raws)
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    chunks = [raws[i:i + CHUNK_SIZE] for i in range(0, len(raws), CHUNK_SIZE)]
+    with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn")) as pool:
+        results = list(pool.map(_analyse_chunk, chunks))
+    timings: dict = {}
+    for _, t in results:
+        for k, v in t.items():
+            timings[k] = timings.get(k, 0.0) + v
+    frame = pl.concat([f for f, _ in results]) if results else pl.DataFrame(schema=_ANALYSIS_COLUMNS)
+    return frame, timings
+
+
+def build_abstracts(
+    records_by_key: dict[str, pl.DataFrame],
+    cache: pl.LazyFrame | None = None,
+    workers: int = 1,
+) -> tuple[dict[str, pl.DataFrame], dict]:
+    """Per-abstract work for several listings at once, reusing cached rows by ``raw_sha256``.
+
+    Args:
+        records_by_key: partition key → :func:`listing_records` frame.
+        cache: earlier abstracts frames (any listings), filtered here to rows of this
+            :data:`ANALYSIS_VERSION`; an unchanged abstract is never analysed twice, and a text repeated in
+            several listings is analysed once.
+        workers: worker processes for the analysis (see :func:`analyse_texts`).
+
+    Returns:
+        ``(frames, stats)``: partition key → :data:`ABSTRACT_SCHEMA` frame (plus ``analysis_version``), and
+        ``stats`` with ``analysed``, ``reused`` (abstracts) and ``seconds`` per stage.
+    """
+    all_recs = pl.concat(list(records_by_key.values())) if records_by_key else pl.DataFrame(schema=RECORD_SCHEMA)
+    wanted = all_recs.filter(pl.col("decode_error").is_null()).select("raw_sha256", "abstract_raw").unique(
+        "raw_sha256", keep="first", maintain_order=True)
+    cached = pl.DataFrame(schema={"raw_sha256": pl.String, **_ANALYSIS_COLUMNS})
+    if cache is not None and wanted.height:
+        cached = (cache.filter(pl.col("analysis_version") == ANALYSIS_VERSION,
+                               pl.col("raw_sha256").is_in(wanted["raw_sha256"].implode()))
+                  .select("raw_sha256", *_ANALYSIS_COLUMNS).unique("raw_sha256", keep="first").collect())
+    todo = wanted.join(cached.select("raw_sha256"), on="raw_sha256", how="anti")
+    fresh, timings = analyse_texts(todo["abstract_raw"].to_list(), workers)
+    analysed = pl.concat([cached, pl.concat([todo.select("raw_sha256"), fresh], how="horizontal")])
+    failed = {"abstract": "", "language": "und", "language_score": 0.0, "n_words": 0,
+              "content_hash": dedup.content_hash(""), "urls": [], "metrics": [], "lsh_keys": []}
+    frames = {}
+    for key, recs in records_by_key.items():
+        ok = recs.filter(pl.col("decode_error").is_null()).join(analysed, on="raw_sha256", how="left")
+        bad = recs.filter(pl.col("decode_error").is_not_null()).with_columns(
+            *[pl.lit(v, dtype=_ANALYSIS_COLUMNS[k]).alias(k) for k, v in failed.items()],
+            quarantine_reason=pl.col("decode_error"))
+        frames[key] = (pl.concat([ok, bad.select(ok.columns)]).sort("paragraph")
+                       .select(list(ABSTRACT_SCHEMA)).with_columns(analysis_version=pl.lit(ANALYSIS_VERSION)))
+    stats = {"analysed": todo.height, "reused": cached.height, "seconds": timings}
+    return frames, stats
 
 
 def abstract_rows(records: pl.DataFrame) -> pl.DataFrame:
-    """Per-abstract work for every row of a :func:`listing_records` frame; returns :data:`ABSTRACT_SCHEMA`.
-
-    A row with ``decode_error`` is carried through with ``quarantine_reason`` = that error.
-    """
-    results = []
-    for raw, err in records.select("abstract_raw", "decode_error").iter_rows():
-        if err is not None:
-            results.append(dict(abstract="", language="und", language_score=0.0, n_words=0,
-                                content_hash=dedup.content_hash(""), quarantine_reason=err, urls=[],
-                                metrics=[], lsh_keys=[]))
-        else:
-            results.append(analyse_abstract(raw))
-    extra = {k: v for k, v in ABSTRACT_SCHEMA.items() if k not in RECORD_SCHEMA}
-    return pl.concat([records, pl.DataFrame(results, schema=extra)], how="horizontal")
+    """Per-abstract work for every row of one :func:`listing_records` frame, in this process; returns
+    :data:`ABSTRACT_SCHEMA` (plus ``analysis_version``). A row with ``decode_error`` is carried through with
+    ``quarantine_reason`` = that error."""
+    return build_abstracts({"_": records})[0]["_"]

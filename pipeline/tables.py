@@ -34,14 +34,20 @@ def publishable(abstracts: pl.DataFrame) -> pl.DataFrame:
 
 
 def previous_id_map(papers: pl.DataFrame | None, lineage: pl.DataFrame | None) -> pl.DataFrame | None:
-    """``key`` → ``paper_id`` from a previous release: its papers' content_hash and its lineage's raw_sha256."""
+    """The previous release's identity, for :func:`pipeline.dedup.cluster`.
+
+    Returns ``key`` (str: a paper's content_hash, or a raw_sha256 of any lineage row with a paper) →
+    ``paper_id`` (str), plus ``abstract`` (str: the paper's canonical clean text on its content_hash row,
+    null on raw_sha256 rows; used to keep the id of a paper whose original listing was removed but a near
+    or truncated copy remains). One row per key, sorted by key; ``None`` when there is no previous release.
+    """
     if papers is None:
         return None
-    parts = [papers.select(pl.col("content_hash").alias("key"), "paper_id")]
+    parts = [papers.select(pl.col("content_hash").alias("key"), "paper_id", "abstract")]
     if lineage is not None:
         parts.append(lineage.filter(pl.col("paper_id").is_not_null())
-                     .select(pl.col("raw_sha256").alias("key"), "paper_id"))
-    return pl.concat(parts).unique("key", keep="first").sort("key")
+                     .select(pl.col("raw_sha256").alias("key"), "paper_id", pl.lit(None, pl.String).alias("abstract")))
+    return pl.concat(parts).unique("key", keep="first", maintain_order=True).sort("key")
 
 
 def build_tables(

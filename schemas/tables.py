@@ -40,22 +40,70 @@ def _year_ok(col: str = "year") -> pl.Expr:
 class Papers(pa.DataFrameModel):
     """``papers``: one row per distinct paper (the canonical text of its duplicate cluster)."""
 
-    paper_id: str = pa.Field(unique=True, str_matches=PAPER_ID_PATTERN)
-    venue: str = pa.Field(str_matches=VENUE_PATTERN)
-    year: pl.Int64 = pa.Field(ge=0, le=2100)
-    abstract: str = pa.Field(str_length={"min_value": MIN_ABSTRACT_CHARS})
-    abstract_raw: str = pa.Field(str_length={"min_value": MIN_ABSTRACT_CHARS})
-    language: str = pa.Field(str_matches=LANGUAGE_PATTERN)
-    language_score: pl.Float64 = pa.Field(ge=0.0, le=1.0)
-    n_words: pl.Int64 = pa.Field(ge=1)
-    n_urls: pl.Int64 = pa.Field(ge=0)
-    n_metrics: pl.Int64 = pa.Field(ge=0)
-    has_code: bool
-    first_release: pl.Int64 = pa.Field(ge=1)
-    last_changed_release: pl.Int64 = pa.Field(ge=1)
-    n_sources: pl.Int64 = pa.Field(ge=1)
-    source_listing: str = pa.Field(str_length={"min_value": 1})
-    content_hash: str = pa.Field(str_matches=r"^[0-9a-f]{32}$")
+    paper_id: str = pa.Field(
+        unique=True, str_matches=PAPER_ID_PATTERN,
+        description=("Stable identifier of the paper: kept across releases when a later listing re-lists it, edits it "
+                     "slightly or fixes its LaTeX."),
+    )
+    venue: str = pa.Field(
+        str_matches=VENUE_PATTERN,
+        description="Conference from the listing header (ASCII token), or 'unknown'. Hive partition column.",
+    )
+    year: pl.Int64 = pa.Field(
+        ge=0, le=2100,
+        description="Conference year from the listing header, or 0 when unknown. Hive partition column.",
+    )
+    abstract: str = pa.Field(
+        str_length={"min_value": MIN_ABSTRACT_CHARS},
+        description="Clean text: NFC, LaTeX converted to Unicode, markdown emphasis removed, whitespace collapsed.",
+    )
+    abstract_raw: str = pa.Field(
+        str_length={"min_value": MIN_ABSTRACT_CHARS},
+        description="The abstract as in the listing file (decoded, line ends normalised, hard wraps joined).",
+    )
+    language: str = pa.Field(
+        str_matches=LANGUAGE_PATTERN,
+        description="ISO 639-1 code from seeded langdetect on the clean text, or 'und' when evidence is too thin.",
+    )
+    language_score: pl.Float64 = pa.Field(
+        ge=0.0, le=1.0,
+        description="Probability (0..1) langdetect gave the detected language; see pipeline.language for und.",
+    )
+    n_words: pl.Int64 = pa.Field(
+        ge=1,
+        description="Number of words in the clean abstract.",
+    )
+    n_urls: pl.Int64 = pa.Field(
+        ge=0,
+        description="Number of rows of this paper in paper_urls.",
+    )
+    n_metrics: pl.Int64 = pa.Field(
+        ge=0,
+        description="Number of rows of this paper in paper_metrics.",
+    )
+    has_code: bool = pa.Field(
+        description="True when a URL of kind code or anonymous_code was found in the abstract.",
+    )
+    first_release: pl.Int64 = pa.Field(
+        ge=1,
+        description="Release number in which this paper_id first appeared.",
+    )
+    last_changed_release: pl.Int64 = pa.Field(
+        ge=1,
+        description="Release number in which this paper's content last changed.",
+    )
+    n_sources: pl.Int64 = pa.Field(
+        ge=1,
+        description="Number of listing paragraphs (copies) merged into this paper by deduplication.",
+    )
+    source_listing: str = pa.Field(
+        str_length={"min_value": 1},
+        description="Listing file that supplied the canonical text.",
+    )
+    content_hash: str = pa.Field(
+        str_matches=r"^[0-9a-f]{32}$",
+        description="xxh3-128 (hex) of the normalised text (pipeline.dedup.content_hash): equal for exact duplicates.",
+    )
 
     class Config:
         strict = True
@@ -74,15 +122,42 @@ class Papers(pa.DataFrameModel):
 class PaperUrls(pa.DataFrameModel):
     """``paper_urls``: one row per URL of a paper; ``start``/``end`` index ``papers.abstract_raw``."""
 
-    paper_id: str = pa.Field(str_matches=PAPER_ID_PATTERN)
-    venue: str = pa.Field(str_matches=VENUE_PATTERN)
-    year: pl.Int64 = pa.Field(ge=0, le=2100)
-    url: str = pa.Field(str_matches=r"^[a-z][a-z0-9+.\-]*://\S+$")
-    url_raw: str = pa.Field(str_length={"min_value": 1})
-    kind: str = pa.Field(isin=URL_KINDS)
-    host: str = pa.Field(str_length={"min_value": 1})
-    start: pl.Int64 = pa.Field(ge=0)
-    end: pl.Int64 = pa.Field(ge=1)
+    paper_id: str = pa.Field(
+        str_matches=PAPER_ID_PATTERN,
+        description="The paper (papers.paper_id).",
+    )
+    venue: str = pa.Field(
+        str_matches=VENUE_PATTERN,
+        description="The paper's venue. Hive partition column.",
+    )
+    year: pl.Int64 = pa.Field(
+        ge=0, le=2100,
+        description="The paper's year. Hive partition column.",
+    )
+    url: str = pa.Field(
+        str_matches=r"^[a-z][a-z0-9+.\-]*://\S+$",
+        description="Normalised URL (lower-case scheme and host, no trailing punctuation, slash or .git).",
+    )
+    url_raw: str = pa.Field(
+        str_length={"min_value": 1},
+        description="The URL as written in abstract_raw.",
+    )
+    kind: str = pa.Field(
+        isin=URL_KINDS,
+        description="What the URL points to (host rules, overridden by what the sentence says).",
+    )
+    host: str = pa.Field(
+        str_length={"min_value": 1},
+        description="Host name of the normalised URL.",
+    )
+    start: pl.Int64 = pa.Field(
+        ge=0,
+        description="Character offset of url_raw in papers.abstract_raw (0-based, inclusive).",
+    )
+    end: pl.Int64 = pa.Field(
+        ge=1,
+        description="Character offset just after url_raw in papers.abstract_raw (exclusive).",
+    )
 
     class Config:
         strict = True
@@ -96,25 +171,82 @@ class PaperUrls(pa.DataFrameModel):
 class PaperMetrics(pa.DataFrameModel):
     """``paper_metrics``: one row per reported result metric; ``start``/``end`` index ``papers.abstract``."""
 
-    paper_id: str = pa.Field(str_matches=PAPER_ID_PATTERN)
-    venue: str = pa.Field(str_matches=VENUE_PATTERN)
-    year: pl.Int64 = pa.Field(ge=0, le=2100)
-    value: pl.Float64 = pa.Field(nullable=True)
-    value_text: str = pa.Field(str_length={"min_value": 1})
-    unit: str = pa.Field(nullable=True, isin=METRIC_UNITS)
-    kind: str = pa.Field(isin=METRIC_KINDS)
-    value_from: pl.Float64 = pa.Field(nullable=True)
-    value_low: pl.Float64 = pa.Field(nullable=True)
-    value_high: pl.Float64 = pa.Field(nullable=True)
-    metric: str = pa.Field(nullable=True)
-    dataset: str = pa.Field(nullable=True)
-    subject: str = pa.Field(isin=SUBJECTS)
-    baseline: str = pa.Field(nullable=True)
-    direction: str = pa.Field(nullable=True, isin=DIRECTIONS)
-    qualifier: str = pa.Field(nullable=True)
-    span: str = pa.Field(str_length={"min_value": 1})
-    start: pl.Int64 = pa.Field(ge=0)
-    end: pl.Int64 = pa.Field(ge=1)
+    paper_id: str = pa.Field(
+        str_matches=PAPER_ID_PATTERN,
+        description="The paper (papers.paper_id).",
+    )
+    venue: str = pa.Field(
+        str_matches=VENUE_PATTERN,
+        description="The paper's venue. Hive partition column.",
+    )
+    year: pl.Int64 = pa.Field(
+        ge=0, le=2100,
+        description="The paper's year. Hive partition column.",
+    )
+    value: pl.Float64 = pa.Field(
+        nullable=True,
+        description="The number as written in its unit (54% -> 54.0, 1.41x -> 1.41); null only for a range.",
+    )
+    value_text: str = pa.Field(
+        str_length={"min_value": 1},
+        description="The number's text as written.",
+    )
+    unit: str = pa.Field(
+        nullable=True, isin=METRIC_UNITS,
+        description="'%' (percent), 'pp' (percentage points), 'x' (multiplier), or null for a plain number.",
+    )
+    kind: str = pa.Field(
+        isin=METRIC_KINDS,
+        description="score (a level), delta (absolute difference), relative_change, multiplier, before_after, range.",
+    )
+    value_from: pl.Float64 = pa.Field(
+        nullable=True,
+        description="For before_after: the value before (value is the value after).",
+    )
+    value_low: pl.Float64 = pa.Field(
+        nullable=True,
+        description="For range: the lower end.",
+    )
+    value_high: pl.Float64 = pa.Field(
+        nullable=True,
+        description="For range: the upper end.",
+    )
+    metric: str = pa.Field(
+        nullable=True,
+        description="What is measured, as the text names it (e.g. accuracy, BLEU, speedup), or null.",
+    )
+    dataset: str = pa.Field(
+        nullable=True,
+        description="Benchmark or dataset it is measured on, as named (e.g. ImageNet, GSM8K), or null.",
+    )
+    subject: str = pa.Field(
+        isin=SUBJECTS,
+        description="Whose number: the paper's method ('ours') or a compared baseline.",
+    )
+    baseline: str = pa.Field(
+        nullable=True,
+        description="Name of the compared method when the text names it.",
+    )
+    direction: str = pa.Field(
+        nullable=True, isin=DIRECTIONS,
+        description="For deltas, changes and multipliers: which way the measured quantity moved.",
+    )
+    qualifier: str = pa.Field(
+        nullable=True,
+        description="Hedge before the number (up to, over, at least, about, ...).",
+    )
+    span: str = pa.Field(
+        str_length={"min_value": 1},
+        description="Shortest text of the clean abstract holding the number and its unit.",
+    )
+    start: pl.Int64 = pa.Field(
+        ge=0,
+        description="Character offset of span in papers.abstract (0-based, inclusive).",
+    )
+    end: pl.Int64 = pa.Field(
+        ge=1,
+        description="Character offset just after span in papers.abstract (exclusive).",
+    )
 
     class Config:
         strict = True
@@ -145,17 +277,50 @@ class ListingLineage(pa.DataFrameModel):
     ``paragraph`` 0 stands for a whole listing that could not be read (quarantined with the reason).
     """
 
-    listing: str = pa.Field(str_length={"min_value": 1})
-    venue: str = pa.Field(str_matches=VENUE_PATTERN)
-    year: pl.Int64 = pa.Field(ge=0, le=2100)
-    paragraph: pl.Int64 = pa.Field(ge=0)
-    line: pl.Int64 = pa.Field(ge=0)
-    raw_sha256: str = pa.Field(str_matches=r"^[0-9a-f]{64}$")
-    status: str = pa.Field(isin=LINEAGE_STATUSES)
-    paper_id: str = pa.Field(nullable=True, str_matches=PAPER_ID_PATTERN)
-    duplicate_of: str = pa.Field(nullable=True)
-    similarity: pl.Float64 = pa.Field(nullable=True, ge=0.0, le=1.0)
-    reason: str = pa.Field(nullable=True)
+    listing: str = pa.Field(
+        str_length={"min_value": 1},
+        description="Listing file name (path relative to the raw folder).",
+    )
+    venue: str = pa.Field(
+        str_matches=VENUE_PATTERN,
+        description="Venue of the listing. Hive partition column.",
+    )
+    year: pl.Int64 = pa.Field(
+        ge=0, le=2100,
+        description="Year of the listing. Hive partition column.",
+    )
+    paragraph: pl.Int64 = pa.Field(
+        ge=0,
+        description="1-based paragraph number in the listing; 0 for a listing that could not be decoded.",
+    )
+    line: pl.Int64 = pa.Field(
+        ge=0,
+        description="Line of the file where the paragraph starts (1-based; 0 for an undecodable listing).",
+    )
+    raw_sha256: str = pa.Field(
+        str_matches=r"^[0-9a-f]{64}$",
+        description="sha256 (hex) of the paragraph's raw text.",
+    )
+    status: str = pa.Field(
+        isin=LINEAGE_STATUSES,
+        description="published (the canonical copy), duplicate (merged into another paragraph) or quarantined.",
+    )
+    paper_id: str = pa.Field(
+        nullable=True, str_matches=PAPER_ID_PATTERN,
+        description="The paper this paragraph became or was merged into; null when quarantined.",
+    )
+    duplicate_of: str = pa.Field(
+        nullable=True,
+        description="For duplicates: <listing>#<paragraph> of the published (canonical) copy.",
+    )
+    similarity: pl.Float64 = pa.Field(
+        nullable=True, ge=0.0, le=1.0,
+        description="For duplicates: 1.0 for an exact copy, else the verified Jaccard or containment similarity.",
+    )
+    reason: str = pa.Field(
+        nullable=True,
+        description="For quarantined paragraphs: why (the rule and, for undecodable files, the byte offset).",
+    )
 
     class Config:
         strict = True

@@ -4,6 +4,7 @@ Each asset calls pure functions from ``pipeline`` and writes its output under ``
 """
 
 
+import hashlib
 import json
 
 import dagster as dg
@@ -26,6 +27,17 @@ TABLE_DESCRIPTIONS = {
 }
 
 
+def _work_info(asset: str, key: str) -> dict:
+    """The JSON sidecar of a per-listing work file (what made it), or {} when absent."""
+    path = work_file(asset, key).with_suffix(".json")
+    return json.loads(path.read_text()) if path.exists() else {}
+
+
+def _write_info(asset: str, key: str, info: dict) -> None:
+    path = work_file(asset, key).with_suffix(".json")
+    path.write_text(json.dumps(info, sort_keys=True))
+
+
 @dg.asset(
     partitions_def=listings_partitions,
     group_name="listing",
@@ -34,29 +46,32 @@ TABLE_DESCRIPTIONS = {
     code_version=CODE_VERSION,
 )
 def listing_records(context: dg.AssetExecutionContext) -> dg.MaterializeResult:
-    """One listing file decoded and split: one row per paragraph (the header is metadata, not a row).
+    """Listing files decoded and split: one row per paragraph (the header is metadata, not a row).
 
-    Columns: pipeline.records.RECORD_SCHEMA (listing, listing_sha256, encoding, venue, year, paragraph,
-    line, raw_sha256, abstract_raw, decode_error). An undecodable file becomes one row with paragraph 0 and
-    the reason (quarantined downstream). Raises dagster.Failure when the partition's file is gone.
+    Handles one partition or a range of them in one run (a run tagged with a partition range). Columns:
+    pipeline.records.RECORD_SCHEMA (listing, listing_sha256, encoding, venue, year, paragraph, line,
+    raw_sha256, abstract_raw, decode_error). An undecodable file becomes one row with paragraph 0 and the
+    reason (quarantined downstream). Raises dagster.Failure when a partition's file is gone.
     """
-    name = listing_name(context.partition_key)
-    path = config.raw_dir() / name
-    if not path.is_file():
-        raise dg.Failure(f"listing {name!r}: partition exists but {path} is missing; the sensor or "
-                         "`python -m pipeline run` removes partitions of deleted files")
-    frame, warnings = records.listing_records(path.read_bytes(), name)
-    for w in warnings:
-        context.log.warning(w)
-    out = work_file("listing_records", context.partition_key)
-    write_work(frame, out)
-    context.log.info(f"{name}: {frame.height} paragraphs, venue={frame['venue'][0] if frame.height else '-'}")
-    sha = frame["listing_sha256"][0] if frame.height else ""
-    return dg.MaterializeResult(
-        metadata={**table_metadata(frame, out), "listing": name, "listing_sha256": sha,
-                  "warnings": dg.MetadataValue.json(warnings)},
-        data_version=dg.DataVersion(sha),
-    )
+    total, frame, out = 0, None, None
+    for key in context.partition_keys:
+        name = listing_name(key)
+        path = config.raw_dir() / name
+        if not path.is_file():
+            raise dg.Failure(f"listing {name!r}: partition exists but {path} is missing; the sensor or "
+                             "`python -m pipeline run` removes partitions of deleted files")
+        data = path.read_bytes()
+        frame, warnings = records.listing_records(data, name)
+        for w in warnings:
+            context.log.warning(w)
+        out = work_file("listing_records", key)
+        write_work(frame, out)
+        _write_info("listing_records", key, {"listing": name, "listing_sha256": hashlib.sha256(data).hexdigest(),
+                                             "paragraphs": frame.height})
+        total += frame.height
+    context.log.info(f"{len(context.partition_keys)} listings decoded: {total} paragraphs")
+    meta = table_metadata(frame, out) if len(context.partition_keys) == 1 else {}
+    return dg.MaterializeResult(metadata={**meta, "listings": len(context.partition_keys), "paragraphs": total})
 
 
 @dg.asset(
@@ -68,26 +83,39 @@ def listing_records(context: dg.AssetExecutionContext) -> dg.MaterializeResult:
     code_version=CODE_VERSION,
 )
 def abstracts(context: dg.AssetExecutionContext) -> dg.MaterializeResult:
-    """Per-abstract work for one listing: clean text, language, URLs, metrics, hashes, quarantine reason.
+    """Per-abstract work for one listing or a range of them: clean text, language, URLs, metrics, hashes,
+    quarantine reason (pipeline.records.build_abstracts, spread over PIPELINE_WORKERS processes).
 
     Columns: pipeline.records.ABSTRACT_SCHEMA (listing_records' columns plus abstract, language,
     language_score, n_words, content_hash, quarantine_reason, urls (list of structs), metrics (list of
-    structs), lsh_keys (list of uint64)).
+    structs), lsh_keys (list of uint64)) and analysis_version. Abstracts already analysed by the same rules
+    (same raw_sha256 and analysis_version in any listing's work file) are reused, not recomputed.
     """
-    recs = pl.read_parquet(work_file("listing_records", context.partition_key))
-    frame = records.abstract_rows(recs)
-    out = work_file("abstracts", context.partition_key)
-    write_work(frame, out)
-    quarantined = frame.filter(pl.col("quarantine_reason").is_not_null())
-    name = listing_name(context.partition_key)
-    context.log.info(f"{name}: {frame.height - quarantined.height} abstracts, {quarantined.height} quarantined "
-                     f"{dict(quarantined.group_by('quarantine_reason').len().iter_rows())}")
-    sha = recs["listing_sha256"][0] if recs.height else ""
-    return dg.MaterializeResult(
-        metadata={**table_metadata(frame, out), "listing": name, "listing_sha256": sha,
-                  "quarantined": quarantined.height},
-        data_version=dg.DataVersion(f"{sha}:{CODE_VERSION}"),
-    )
+    keys = context.partition_keys
+    recs = {k: pl.read_parquet(work_file("listing_records", k)) for k in keys}
+    existing = [f for f in sorted(work_file("abstracts", "x").parent.glob("*.parquet"))
+                if _work_info("abstracts", f.stem).get("analysis_version") == records.ANALYSIS_VERSION]
+    cache = pl.scan_parquet(existing) if existing else None
+    frames, stats = records.build_abstracts(recs, cache, workers=config.workers())
+    total_q, frame, out = 0, None, None
+    for key, frame in frames.items():
+        out = work_file("abstracts", key)
+        write_work(frame, out)
+        info = _work_info("listing_records", key)
+        _write_info("abstracts", key, {"listing": info.get("listing"), "listing_sha256": info.get("listing_sha256"),
+                                       "analysis_version": records.ANALYSIS_VERSION, "rows": frame.height})
+        quarantined = frame.filter(pl.col("quarantine_reason").is_not_null())
+        total_q += quarantined.height
+        context.log.info(f"{listing_name(key)}: {frame.height - quarantined.height} abstracts, "
+                         f"{quarantined.height} quarantined "
+                         f"{dict(quarantined.group_by('quarantine_reason').len().sort('quarantine_reason').iter_rows())}")
+    context.log.info(f"analysed {stats['analysed']} abstracts, reused {stats['reused']} from earlier runs; "
+                     f"seconds by stage {({k: round(v, 2) for k, v in stats['seconds'].items()})}")
+    meta = table_metadata(frame, out) if len(keys) == 1 else {}
+    return dg.MaterializeResult(metadata={
+        **meta, "listings": len(keys), "quarantined": total_q, "analysed": stats["analysed"],
+        "reused": stats["reused"], "stage_seconds": dg.MetadataValue.json(stats["seconds"]),
+    })
 
 
 def _current_abstracts(context: dg.AssetExecutionContext) -> tuple[pl.DataFrame, pl.DataFrame]:
@@ -217,8 +245,9 @@ def release_asset(context: dg.AssetExecutionContext) -> dg.MaterializeResult:
 
 
 def _current_inputs(context: dg.AssetExecutionContext) -> pl.DataFrame:
+    """listing, listing_sha256 of every registered listing (from the listing_records sidecars)."""
     keys = sorted(context.instance.get_dynamic_partitions(listings_partitions.name))
-    frames = [pl.read_parquet(work_file("listing_records", k), columns=["listing", "listing_sha256"]).head(1)
-              for k in keys]
-    return pl.concat(frames) if frames else pl.DataFrame(schema={"listing": pl.String, "listing_sha256": pl.String})
-
+    infos = [_work_info("listing_records", k) for k in keys]
+    return pl.DataFrame({"listing": [i.get("listing") for i in infos],
+                         "listing_sha256": [i.get("listing_sha256") for i in infos]},
+                        schema={"listing": pl.String, "listing_sha256": pl.String})

@@ -7,7 +7,7 @@ import re
 # Abbreviations that end in "." without ending a sentence (common in ML abstracts).
 _ABBREV = re.compile(
     r"(?:\b(?:vs|e\.g|i\.e|et al|cf|Fig|Figs|Eq|Eqs|Sec|Tab|approx|resp|No|Ref|etc|w\.r\.t|incl|avg|Inc|Corp|"
-    r"Dr|Mr|Ms|Prof|St|al)|\b[A-Z])\.$"
+    r"Dr|Mr|Ms|Prof|St|al)|(?<![\w-])[A-Z])\.$"
 )
 # A sentence ends at . ! ? followed by space(s) and an upper-case letter, digit, bracket or quote, or
 # directly by an upper-case letter followed by a lower-case one ("science.Recently": gold dev-042).
