@@ -8,6 +8,8 @@ pipeline anywhere by setting a variable:
 - ``PIPELINE_WORKERS``        processes for per-abstract work (default: the number of CPUs)
 - ``PIPELINE_KEEP_RELEASES``  keep only the newest K releases (default: keep all)
 - ``DAGSTER_HOME``            Dagster's instance (default ``.dagster_home/`` in the working directory)
+- ``PIPELINE_MAX_CONCURRENT``       steps at once per Dagster run (multiprocess executor; default: CPUs)
+- ``PIPELINE_MAX_CONCURRENT_RUNS``  runs at once from the instance's run queue (default 2)
 
 Relative paths are resolved against the current working directory (the project root for ``make`` and
 ``dagster dev -w workspace.yaml``).
@@ -47,14 +49,61 @@ def keep_releases() -> int | None:
     return int(value)
 
 
+#: First line of the dagster.yaml that :func:`ensure_dagster_home` writes; a file starting with it is ours to
+#: rewrite when the settings below change, any other file is the user's and left alone.
+DAGSTER_YAML_MARKER = "# written by pipeline.config.ensure_dagster_home; remove this line to keep your edits"
+#: Publishing (the ``release`` pool of the dataset tables and release assets) runs one at a time (issue 6:
+#: "Publishing has a concurrency limit of 1"). ``granularity: run`` makes the run queue hold a whole run
+#: while another run using the pool is in progress, instead of ops claiming slots mid-run.
+PUBLISH_POOL_LIMIT = 1
+#: What earlier versions of :func:`ensure_dagster_home` wrote (upgraded in place).
+_LEGACY_DAGSTER_YAML = "telemetry:\n  enabled: false\n"
+
+
+def _positive_int(var: str, default: int) -> int:
+    value = os.environ.get(var, "").strip()
+    if not value:
+        return default
+    if not value.isdigit() or int(value) < 1:
+        raise ValueError(f"{var} must be a positive integer, got {value!r}")
+    return int(value)
+
+
+def max_concurrent_steps() -> int:
+    """Steps the multiprocess executor runs at once in one Dagster run: ``PIPELINE_MAX_CONCURRENT``,
+    default ``os.cpu_count()`` (Dagster's own default for ``max_concurrent``)."""
+    return _positive_int("PIPELINE_MAX_CONCURRENT", os.cpu_count() or 1)
+
+
+def max_concurrent_runs() -> int:
+    """Runs the instance's run queue starts at once (``dagster dev``/daemon): ``PIPELINE_MAX_CONCURRENT_RUNS``,
+    default 2 (each run is a process that forks a process per step; 2 keeps a 2-core machine busy without
+    thrashing)."""
+    return _positive_int("PIPELINE_MAX_CONCURRENT_RUNS", 2)
+
+
+def dagster_yaml() -> str:
+    """The instance settings :func:`ensure_dagster_home` writes: telemetry off, the publish pool limit
+    (:data:`PUBLISH_POOL_LIMIT`, run granularity) and the run queue's :func:`max_concurrent_runs`."""
+    return (f"{DAGSTER_YAML_MARKER}\n"
+            "telemetry:\n  enabled: false\n"
+            "concurrency:\n"
+            f"  pools:\n    granularity: run\n    default_limit: {PUBLISH_POOL_LIMIT}\n"
+            f"  runs:\n    max_concurrent_runs: {max_concurrent_runs()}\n")
+
+
 def ensure_dagster_home() -> Path:
-    """Set ``DAGSTER_HOME`` to ``.dagster_home`` in the working directory unless it is set; create it with
-    a ``dagster.yaml`` (telemetry off; its absence makes Dagster warn) when missing. Returns the folder."""
+    """Set ``DAGSTER_HOME`` to ``.dagster_home`` in the working directory unless it is set; create it and
+    write its ``dagster.yaml`` (:func:`dagster_yaml`) when missing or when it is ours (starts with
+    :data:`DAGSTER_YAML_MARKER`) and out of date. Returns the folder."""
     home = Path(os.environ.setdefault("DAGSTER_HOME", str(Path(".dagster_home").resolve())))
     home.mkdir(parents=True, exist_ok=True)
     cfg = home / "dagster.yaml"
-    if not cfg.exists():
-        cfg.write_text("telemetry:\n  enabled: false\n")
+    text = dagster_yaml()
+    current = cfg.read_text() if cfg.exists() else None
+    ours = current is None or current.startswith(DAGSTER_YAML_MARKER) or current == _LEGACY_DAGSTER_YAML
+    if ours and current != text:
+        cfg.write_text(text)
     return home
 
 

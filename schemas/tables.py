@@ -17,8 +17,9 @@ from pandera.errors import SchemaErrors
 
 SCHEMA_VERSION = 1
 
-#: Venue values: ASCII token (see pipeline.parsing.VENUE_RE) or the sentinel "unknown".
-VENUE_PATTERN = r"^[A-Za-z][A-Za-z0-9_\-]{0,31}$"
+#: Venue values: ASCII token with at least one letter (see pipeline.parsing.VENUE_RE; "3DV" is a venue),
+#: or the sentinel "unknown". A letter keeps Hive readers from typing the partition as an integer.
+VENUE_PATTERN = r"^[A-Za-z0-9_\-]*[A-Za-z][A-Za-z0-9_\-]*$"
 #: paper_id: "p" + 16 hex digits (64 bits of a sha256, see pipeline.dedup.paper_id_for).
 PAPER_ID_PATTERN = r"^p[0-9a-f]{16}$"
 LANGUAGE_PATTERN = r"^(?:[a-z]{2}|und)$"

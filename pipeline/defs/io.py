@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 
 import dagster as dg
@@ -9,6 +10,7 @@ import polars as pl
 
 from pipeline import config
 
+#: Rows shown in the UI's markdown previews (a few rows; more makes the asset page slow to read).
 PREVIEW_ROWS = 5
 
 
@@ -38,12 +40,31 @@ def markdown_table(df: pl.DataFrame, rows: int = PREVIEW_ROWS, max_columns: int 
     return "\n".join(lines)
 
 
+def column_schema(schema: Mapping[str, pl.DataType], descriptions: Mapping[str, str] | None = None
+                  ) -> dg.TableSchema:
+    """Dagster's ``dagster/column_schema`` value for polars column dtypes, with optional column descriptions."""
+    descriptions = descriptions or {}
+    return dg.TableSchema(columns=[dg.TableColumn(name=c, type=str(t), description=descriptions.get(c))
+                                   for c, t in schema.items()])
+
+
+def model_column_schema(model: type) -> dg.TableSchema:
+    """``dagster/column_schema`` of a Pandera (polars) DataFrameModel: its columns, dtypes, descriptions and
+    nullability, so the UI shows a table's contract before it is first materialised."""
+    cols = model.to_schema().columns
+    return dg.TableSchema(columns=[
+        dg.TableColumn(name=n, type=str(c.dtype), description=c.description,
+                       constraints=dg.TableColumnConstraints(nullable=bool(c.nullable)))
+        for n, c in cols.items()
+    ])
+
+
 def table_metadata(df: pl.DataFrame, path: Path | None = None) -> dict:
-    """UI metadata for a DataFrame: row count, column schema, a markdown preview and the file path."""
+    """UI metadata for a DataFrame: ``dagster/row_count`` (rows), ``dagster/column_schema`` (its polars
+    dtypes), ``preview`` (markdown of the first :data:`PREVIEW_ROWS` rows) and ``path`` when given."""
     meta = {
         "dagster/row_count": dg.MetadataValue.int(df.height),
-        "dagster/column_schema": dg.TableSchema(
-            columns=[dg.TableColumn(name=c, type=str(t)) for c, t in df.schema.items()]),
+        "dagster/column_schema": column_schema(df.schema),
         "preview": dg.MetadataValue.md(markdown_table(df)),
     }
     if path is not None:

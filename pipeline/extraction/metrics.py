@@ -738,7 +738,7 @@ def extract_metrics(text: str) -> list[dict]:
             _dataset_before(text, s0, t.span_start, attached)
         if subject == "ours" and kind in ("delta", "relative_change", "multiplier"):
             bm = re.search(r"\b(?:over|than|outperform\w*|surpass\w*|beat\w*|against|compared (?:to|with))\s+"
-                           r"(?:the\s+)?(?:\w+\s+)?(?P<n>[A-Z][\w\-.]*(?:\s[A-Z][\w\-.]*)?)", text[lo:hi])
+                           r"(?:the\s+)?(?:[\w-]+\s+)?(?P<n>[A-Z][\w\-.]*(?:\s[A-Z][\w\-.]*)?)", text[lo:hi])
             baseline = bm["n"] if bm and not re.match(r"SOTA|State", bm["n"]) else None
         rows.append(dict(
             value=None if kind == "range" else t.value,

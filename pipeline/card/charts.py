@@ -1,0 +1,151 @@
+"""The release's charts as PNG bytes, drawn with matplotlib's Agg renderer (no pyplot, no display).
+
+Each function takes a frame from :mod:`pipeline.card.summary` and returns PNG bytes. The bytes are
+deterministic: Agg renders the bundled DejaVu fonts the same way every time and the PNG carries no
+``Software`` (version) or date chunk (``metadata={"Software": None}``), so equal tables give equal files.
+"""
+
+from __future__ import annotations
+
+import io
+
+import polars as pl
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.figure import Figure
+
+#: Resolution of every PNG (dots per inch); 100 keeps a chart around 20–60 kB, small enough to inline in the
+#: Dagster UI as a data URI.
+DPI = 100
+#: Width of every chart in inches (800 px at :data:`DPI`).
+WIDTH_IN = 8.0
+#: Height per bar of the bar charts and the fixed part (title, axis), in inches: 0.3 in ≈ 30 px per bar
+#: leaves room for a 10 pt label.
+BAR_IN, BASE_IN = 0.3, 1.4
+#: At most this many bars per chart; beyond it the largest groups are shown and the title says so (the
+#: card's tables list every group).
+MAX_BARS = 40
+COLOR = "#4C72B0"
+FONT_SIZE = 10
+
+#: File names (under ``charts/`` in the release) and what each shows; the card and the Dagster metadata
+#: list them in this order.
+CHARTS = {
+    "papers_per_venue_year.png": "Papers per venue and year",
+    "code_release_rate.png": "Share of papers with a code link, per venue and year",
+    "top_benchmarks.png": "Benchmarks with the most reported metrics",
+    "improvements.png": "Reported improvements of the authors' method (pp and %)",
+}
+
+
+def _figure(height_in: float) -> Figure:
+    fig = Figure(figsize=(WIDTH_IN, height_in), dpi=DPI, layout="constrained")
+    FigureCanvasAgg(fig)
+    return fig
+
+
+def _png(fig: Figure) -> bytes:
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=DPI, metadata={"Software": None})
+    return buf.getvalue()
+
+
+def _empty(title: str) -> bytes:
+    fig = _figure(2.0)
+    ax = fig.add_subplot()
+    ax.set_title(title, fontsize=FONT_SIZE + 2)
+    ax.text(0.5, 0.5, "no rows in this release", ha="center", va="center", fontsize=FONT_SIZE,
+            transform=ax.transAxes)
+    ax.set_axis_off()
+    return _png(fig)
+
+
+def _hbar(labels: list[str], values: list[float], texts: list[str], title: str, xlabel: str,
+          xmax: float | None = None) -> bytes:
+    """Horizontal bars, first label on top, each bar annotated with its text just right of its end."""
+    fig = _figure(BASE_IN + BAR_IN * len(labels))
+    ax = fig.add_subplot()
+    y = list(range(len(labels)))
+    ax.barh(y, values, color=COLOR, height=0.7)
+    ax.set_yticks(y, labels, fontsize=FONT_SIZE)
+    ax.invert_yaxis()
+    top = xmax if xmax is not None else max(values) * 1.3 or 1.0
+    ax.set_xlim(0, top)
+    for yi, v, t in zip(y, values, texts):
+        ax.text(v + top * 0.01, yi, t, va="center", fontsize=FONT_SIZE - 1)
+    ax.set_title(title, fontsize=FONT_SIZE + 2)
+    ax.set_xlabel(xlabel, fontsize=FONT_SIZE)
+    ax.spines[["top", "right"]].set_visible(False)
+    return _png(fig)
+
+
+def _largest(df: pl.DataFrame, by: str, title: str) -> tuple[pl.DataFrame, str]:
+    if df.height <= MAX_BARS:
+        return df, title
+    kept = df.sort([by, "venue", "year"], descending=[True, False, False]).head(MAX_BARS).sort("venue", "year")
+    return kept, f"{title} ({MAX_BARS} largest of {df.height})"
+
+
+def papers_per_venue_year(by_venue_year: pl.DataFrame) -> bytes:
+    """Bar per venue/year: number of papers. Input: summary.papers_by_venue_year."""
+    title = CHARTS["papers_per_venue_year.png"]
+    if by_venue_year.is_empty():
+        return _empty(title)
+    df, title = _largest(by_venue_year, "papers", title)
+    return _hbar([f"{v} {y}" for v, y in df.select("venue", "year").iter_rows()], df["papers"].to_list(),
+                 [str(n) for n in df["papers"]], title, "papers")
+
+
+def code_release_rate(by_venue_year: pl.DataFrame) -> bytes:
+    """Bar per venue/year: % of papers with a code link, annotated "12.5 % (10 of 80)". Input as above."""
+    title = CHARTS["code_release_rate.png"]
+    if by_venue_year.is_empty():
+        return _empty(title)
+    df, title = _largest(by_venue_year, "papers", title)
+    share = [100 * s for s in df["code_share"]]
+    texts = [f"{s:.1f} % ({w} of {n})" for s, w, n in zip(share, df["with_code"], df["papers"])]
+    return _hbar([f"{v} {y}" for v, y in df.select("venue", "year").iter_rows()], share, texts, title,
+                 "papers with a code link (%)", xmax=max(100.0, max(share) * 1.25))
+
+
+def top_benchmarks(top: pl.DataFrame) -> bytes:
+    """Bar per benchmark (dataset): number of paper_metrics rows. Input: summary.top_values(metrics, "dataset",
+    summary.TOP_BENCHMARKS)."""
+    title = CHARTS["top_benchmarks.png"]
+    if top.is_empty():
+        return _empty(title)
+    labels = [v if len(v) <= 40 else v[:39] + "…" for v in top["value"]]
+    return _hbar(labels, top["rows"].to_list(), [str(n) for n in top["rows"]], f"{title} (top {top.height})",
+                 "reported metrics (rows of paper_metrics)")
+
+
+def improvements(improv: pl.DataFrame) -> bytes:
+    """One histogram per unit (pp, %) of the improvement sizes. Input: summary.improvements."""
+    title = CHARTS["improvements.png"]
+    if improv.is_empty():
+        return _empty(title)
+    fig = _figure(3.8)
+    axes = fig.subplots(1, 2)
+    for ax, unit, name in zip(axes, ("pp", "%"), ("percentage points (pp)", "percent (%)")):
+        sizes = improv.filter(pl.col("unit") == unit)["size"]
+        if sizes.is_empty():
+            ax.set_title(f"{name}: none", fontsize=FONT_SIZE)
+            ax.text(0.5, 0.5, "no rows", ha="center", va="center", transform=ax.transAxes, fontsize=FONT_SIZE)
+            ax.set_axis_off()
+            continue
+        ax.hist(sizes.to_list(), bins=min(20, max(5, sizes.len() // 3)), color=COLOR, edgecolor="white")
+        ax.set_title(f"{name}: n={sizes.len()}, median {sizes.median():.3g}", fontsize=FONT_SIZE)
+        ax.set_xlabel(f"size of the improvement ({unit})", fontsize=FONT_SIZE)
+        ax.set_ylabel("reported metrics", fontsize=FONT_SIZE)
+        ax.spines[["top", "right"]].set_visible(False)
+    fig.suptitle(title + " — deltas and relative changes, |value|", fontsize=FONT_SIZE + 2)
+    return _png(fig)
+
+
+def render_charts(by_venue_year: pl.DataFrame, benchmarks: pl.DataFrame, improv: pl.DataFrame) -> dict[str, bytes]:
+    """Every chart of :data:`CHARTS`: file name → PNG bytes."""
+    return {
+        "papers_per_venue_year.png": papers_per_venue_year(by_venue_year),
+        "code_release_rate.png": code_release_rate(by_venue_year),
+        "top_benchmarks.png": top_benchmarks(benchmarks),
+        "improvements.png": improvements(improv),
+    }

@@ -1,0 +1,109 @@
+"""The numbers a release's card and charts show, computed from its tables (pure polars, no I/O).
+
+Every function takes the published tables (design §6) and returns a small DataFrame sorted so that equal
+tables give equal output. The card (``pipeline.card.readme``) and the charts (``pipeline.card.charts``)
+both read these, so a number in the text and the same number in a chart cannot disagree.
+"""
+
+from __future__ import annotations
+
+import polars as pl
+
+from schemas import MODELS
+
+#: How many of the most frequent URL hosts, metric names and datasets the card lists (a card is read in a
+#: minute: ten rows per list; the full counts are one group-by away in the tables).
+TOP_N = 10
+#: How many benchmarks the "top benchmarks" chart shows (issue 8: "the top 15 benchmarks").
+TOP_BENCHMARKS = 15
+#: paper_metrics kinds that state a change achieved (../shared/gold/GUIDELINES.md "Metrics": delta = an
+#: absolute difference, relative_change = a relative increase/reduction); levels, multipliers, before/after
+#: pairs and ranges are not single improvement figures.
+IMPROVEMENT_KINDS = ("delta", "relative_change")
+#: Units of the improvements chart (issue 8: "reported improvements (pp and %)").
+IMPROVEMENT_UNITS = ("pp", "%")
+
+
+def conform(tables: dict[str, pl.DataFrame]) -> dict[str, pl.DataFrame]:
+    """Each table with every column of its Pandera model (schemas.MODELS), in model order.
+
+    Published tables always have them (blocking schema checks run before a release); a column that is
+    missing (only in release.py's unit tests, which publish partial tables) is added as nulls of the
+    model's dtype, so the statistics read "none" instead of raising. Extra columns are dropped.
+    """
+    out = {}
+    for name, model in MODELS.items():
+        df = tables[name]
+        cols = []
+        for col, spec in model.to_schema().columns.items():
+            dtype = spec.dtype.type
+            cols.append(pl.col(col).cast(dtype) if col in df.columns else pl.lit(None, dtype).alias(col))
+        out[name] = df.select(cols)
+    return out
+
+
+def papers_by_venue_year(papers: pl.DataFrame) -> pl.DataFrame:
+    """Per venue and year: ``venue`` (str), ``year`` (Int64), ``papers`` (UInt32), ``with_code`` (UInt32,
+    papers whose ``has_code`` is true), ``code_share`` (Float64, with_code / papers, 0..1). Sorted by venue,
+    year."""
+    return _with_code(papers.group_by("venue", "year")).sort("venue", "year")
+
+
+def code_share_by_venue(papers: pl.DataFrame) -> pl.DataFrame:
+    """Per venue: ``venue``, ``papers``, ``with_code``, ``code_share`` as in :func:`papers_by_venue_year`."""
+    return _with_code(papers.group_by("venue")).sort("venue")
+
+
+def _with_code(grouped) -> pl.DataFrame:
+    return grouped.agg(
+        pl.len().alias("papers"),
+        pl.col("has_code").fill_null(False).sum().cast(pl.UInt32).alias("with_code"),
+    ).with_columns(code_share=pl.col("with_code") / pl.col("papers"))
+
+
+def languages(papers: pl.DataFrame) -> pl.DataFrame:
+    """``language`` (ISO 639-1 or ``und``), ``papers`` (UInt32), ``share`` (0..1); most frequent first."""
+    return (papers.group_by("language").agg(pl.len().alias("papers"))
+            .with_columns(share=pl.col("papers") / papers.height)
+            .sort(["papers", "language"], descending=[True, False], nulls_last=True))
+
+
+def top_values(df: pl.DataFrame, column: str, n: int = TOP_N) -> pl.DataFrame:
+    """The ``n`` most frequent non-null values of ``column``: ``value`` (str), ``rows`` (UInt32).
+
+    Ties are broken by value (ascending), so the list is deterministic."""
+    return (df.filter(pl.col(column).is_not_null())
+            .group_by(pl.col(column).alias("value")).agg(pl.len().alias("rows"))
+            .sort(["rows", "value"], descending=[True, False]).head(n))
+
+
+def improvements(metrics: pl.DataFrame) -> pl.DataFrame:
+    """Reported improvements of the paper's own method: rows of ``paper_metrics`` with ``subject`` "ours",
+    ``kind`` in :data:`IMPROVEMENT_KINDS`, ``unit`` in :data:`IMPROVEMENT_UNITS` and a value.
+
+    Columns: ``unit`` ("pp" or "%"), ``kind``, ``size`` (Float64, |value|: the magnitude; a reduction of an
+    error and a gain in accuracy are both improvements, and which way is better depends on the metric).
+    Sorted by unit, size, kind.
+    """
+    return (metrics.filter(pl.col("subject") == "ours", pl.col("kind").is_in(IMPROVEMENT_KINDS),
+                           pl.col("unit").is_in(IMPROVEMENT_UNITS), pl.col("value").is_not_null())
+            .select("unit", "kind", pl.col("value").abs().alias("size"))
+            .sort("unit", "size", "kind"))
+
+
+def changed_columns(changes: pl.DataFrame) -> pl.DataFrame:
+    """How often each column changed among the changelog's ``changed`` rows: ``column`` (str), ``papers``
+    (UInt32); most frequent first. ``changes`` is release.diff_papers' output (paper_id, change, columns)."""
+    return (changes.filter(pl.col("change") == "changed")
+            .select(pl.col("columns").str.split(",").alias("column")).explode("column")
+            .group_by("column").agg(pl.len().alias("papers"))
+            .sort(["papers", "column"], descending=[True, False]))
+
+
+def listing_fates(lineage: pl.DataFrame) -> pl.DataFrame:
+    """Per listing: ``listing``, ``venue``, ``year``, ``paragraphs`` and the counts ``published``,
+    ``duplicate``, ``quarantined`` (UInt32). Sorted by listing."""
+    return lineage.group_by("listing").agg(
+        pl.col("venue").first(), pl.col("year").first(), pl.len().alias("paragraphs"),
+        *[(pl.col("status") == s).sum().cast(pl.UInt32).alias(s) for s in ("published", "duplicate", "quarantined")],
+    ).sort("listing")
