@@ -78,19 +78,20 @@ def _latex(text: str, rng: random.Random) -> str:
         return LatexNodes2Text().latex_to_text(text)
     for u, tex in UNICODE_TO_LATEX.items():
         text = text.replace(u, tex)
+    return _wrap_words(text, rng, 2, [r"\textbf{%s}", r"\emph{%s}", r"\textit{%s}"])
+
+
+def _wrap_words(text: str, rng: random.Random, k: int, forms: list[str]) -> str:
+    """Wrap ``k`` random alphabetic words of ``text`` in one of ``forms`` each."""
     words = text.split(" ")
-    for i in rng.sample(range(len(words)), k=min(2, len(words))):
-        if words[i].isalpha():
-            words[i] = rng.choice([r"\textbf{%s}", r"\emph{%s}", r"\textit{%s}"]) % words[i]
+    alpha = [i for i, w in enumerate(words) if w.isalpha()]
+    for i in rng.sample(alpha, k=min(k, len(alpha))):
+        words[i] = rng.choice(forms) % words[i]
     return " ".join(words)
 
 
 def _markdown(text: str, rng: random.Random) -> str:
-    words = text.split(" ")
-    for i in rng.sample(range(len(words)), k=min(3, len(words))):
-        if words[i].isalpha():
-            words[i] = rng.choice(["**%s**", "*%s*", "_%s_", "`%s`"]) % words[i]
-    return " ".join(words)
+    return _wrap_words(text, rng, 3, ["**%s**", "*%s*", "_%s_", "`%s`"])
 
 
 def _word_edit(text: str, rng: random.Random, vocab: list[str]) -> str:
@@ -128,7 +129,7 @@ def _mojibake(text: str, rng: random.Random) -> str:
     if text.isascii():  # give it typographic characters first, as a re-scrape through a CMS would
         text = text.replace(" - ", " — ").replace("'", "’")
         if text.isascii():
-            text = text.replace(", ", "’, ", 1) if rng.random() < 0 else text.replace(". ", ". “", 1) + "”"
+            text = text.replace(". ", ". “", 1) + "”"
     return text.encode("utf-8").decode("cp1252", errors="ignore")
 
 

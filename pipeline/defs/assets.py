@@ -11,7 +11,8 @@ import dagster as dg
 import polars as pl
 
 from pipeline import CODE_VERSION, config, dedup, records, release, tables
-from pipeline.defs.io import markdown_table, table_metadata, work_file, write_work
+from pipeline.defs.io import (column_schema, markdown_table, model_column_schema, table_metadata, work_file,
+                              write_work)
 from pipeline.defs.partitions import listing_name, listings_partitions
 from schemas import MODELS, validate
 
@@ -44,6 +45,7 @@ def _write_info(asset: str, key: str, info: dict) -> None:
     kinds={"polars", "parquet"},
     owners=OWNERS,
     code_version=CODE_VERSION,
+    metadata={"dagster/column_schema": column_schema(records.RECORD_SCHEMA)},
 )
 def listing_records(context: dg.AssetExecutionContext) -> dg.MaterializeResult:
     """Listing files decoded and split: one row per paragraph (the header is metadata, not a row).
@@ -81,6 +83,7 @@ def listing_records(context: dg.AssetExecutionContext) -> dg.MaterializeResult:
     kinds={"polars", "parquet"},
     owners=OWNERS,
     code_version=CODE_VERSION,
+    metadata={"dagster/column_schema": column_schema(records.ABSTRACT_SCHEMA)},
 )
 def abstracts(context: dg.AssetExecutionContext) -> dg.MaterializeResult:
     """Per-abstract work for one listing or a range of them: clean text, language, URLs, metrics, hashes,
@@ -106,8 +109,11 @@ def abstracts(context: dg.AssetExecutionContext) -> dg.MaterializeResult:
                                        "analysis_version": records.ANALYSIS_VERSION, "rows": frame.height})
         quarantined = frame.filter(pl.col("quarantine_reason").is_not_null())
         total_q += quarantined.height
-        context.log.info(f"{listing_name(key)}: {frame.height - quarantined.height} abstracts, "
-                         f"{quarantined.height} quarantined "
+        kept = frame.filter(pl.col("quarantine_reason").is_null())
+        dups = kept.height - kept["content_hash"].n_unique()
+        context.log.info(f"{listing_name(key)}: {frame.height} paragraphs -> {kept.height - dups} abstracts to "
+                         f"publish, {dups} exact duplicates within the listing (cross-listing duplicates: "
+                         f"see the dataset_tables run), {quarantined.height} quarantined "
                          f"{dict(quarantined.group_by('quarantine_reason').len().sort('quarantine_reason').iter_rows())}")
     context.log.info(f"analysed {stats['analysed']} abstracts, reused {stats['reused']} from earlier runs; "
                      f"seconds by stage {({k: round(v, 2) for k, v in stats['seconds'].items()})}")
@@ -164,6 +170,7 @@ def _check_result(table: str, df: pl.DataFrame) -> dg.AssetCheckResult:
     specs=[
         dg.AssetSpec(name, deps=[abstracts], description=desc, group_name="dataset", kinds={"polars", "parquet"},
                      owners=OWNERS, code_version=CODE_VERSION,
+                     metadata={"dagster/column_schema": model_column_schema(MODELS[name])},
                      automation_condition=dg.AutomationCondition.eager())
         for name, desc in TABLE_DESCRIPTIONS.items()
     ],
@@ -174,6 +181,7 @@ def _check_result(table: str, df: pl.DataFrame) -> dg.AssetCheckResult:
         dg.AssetCheckSpec("accounting", asset="listing_lineage", blocking=True,
                           description="For every listing: published + duplicate + quarantined = paragraphs read"),
     ],
+    pool="release",
 )
 def dataset_tables(context: dg.AssetExecutionContext):
     """The four published tables, built together: exact + near-duplicate clusters over every listing's
@@ -202,7 +210,8 @@ def dataset_tables(context: dg.AssetExecutionContext):
     yield dg.AssetCheckResult(
         asset_key="listing_lineage", check_name="accounting", passed=bad.height == 0,
         metadata={"listings": acct.height, "paragraphs": int(acct["read"].sum()),
-                  "not_adding_up": dg.MetadataValue.md(markdown_table(bad, 50)) if bad.height else "none"},
+                  "not_adding_up": dg.MetadataValue.md(markdown_table(bad, 50)) if bad.height else "none",
+                  "by_listing": dg.MetadataValue.md(markdown_table(acct.sort("listing"), 50))},
     )
 
 
@@ -215,12 +224,21 @@ def dataset_tables(context: dg.AssetExecutionContext):
     code_version=CODE_VERSION,
     automation_condition=dg.AutomationCondition.eager(),
     pool="release",
+    metadata={"dagster/column_schema": column_schema(release.CHANGELOG_SCHEMA, {
+        "paper_id": "paper added, removed or changed against the parent release",
+        "change": "added, removed or changed", "columns": "changed columns (comma-separated), else null"})},
+    check_specs=[dg.AssetCheckSpec("manifest", asset="release",
+                                   description="Every file of the release matches manifest.json: sha256, bytes "
+                                               "and rows (pipeline.release.verify)")],
 )
 def release_asset(context: dg.AssetExecutionContext) -> dg.MaterializeResult:
     """Publish the four tables as an immutable, numbered release (pipeline.release.publish).
 
     No new release when the content equals the latest one. Raises pipeline.release.PublishInProgressError
-    when another publish holds the warehouse lock.
+    when another publish holds the warehouse lock. UI metadata: release number, created, release_id,
+    manifest path, changelog counts (``changes`` and ``changes/<kind>``), rows per table; the asset's
+    table is the release's changelog (``dagster/row_count``, column schema and a preview of
+    changelog.parquet). Check ``manifest``: the published files re-verified against manifest.json.
     """
     wh = config.warehouse_dir()
     built = {name: pl.read_parquet(work_file(name)) for name in TABLE_DESCRIPTIONS}
@@ -231,6 +249,8 @@ def release_asset(context: dg.AssetExecutionContext) -> dg.MaterializeResult:
     msg = (f"release {result.release} published" if result.created
            else f"content unchanged: no new release, latest is {result.release}")
     context.log.info(f"{msg}; changes {result.changes}")
+    problems = release.verify(wh, result.release)
+    changelog = pl.read_parquet(result.path / "changelog.parquet")
     return dg.MaterializeResult(
         metadata={
             "release": result.release,
@@ -238,9 +258,17 @@ def release_asset(context: dg.AssetExecutionContext) -> dg.MaterializeResult:
             "release_id": result.release_id,
             "manifest": dg.MetadataValue.path(str(result.path / "manifest.json")),
             "changes": dg.MetadataValue.json(result.changes),
+            **{f"changes/{k}": dg.MetadataValue.int(v) for k, v in result.changes.items()},
             **{f"rows/{k}": v.height for k, v in built.items()},
+            **table_metadata(changelog),
         },
         data_version=dg.DataVersion(result.release_id),
+        check_results=[dg.AssetCheckResult(
+            check_name="manifest", passed=not problems,
+            metadata={"files_checked": sum(len(t["files"]) for t in json.loads(
+                          (result.path / "manifest.json").read_text())["tables"].values()),
+                      "problems": dg.MetadataValue.md("\n".join(f"- {p}" for p in problems[:50]) or "none")},
+        )],
     )
 
 

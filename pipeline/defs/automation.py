@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 import dagster as dg
 
-from pipeline import cli, config, release
+from pipeline import CODE_VERSION, cli, config, release
 from pipeline.defs.assets import TABLE_DESCRIPTIONS, abstracts, dataset_tables, listing_records, release_asset
 from pipeline.defs.partitions import listing_name, listings_partitions, partition_key, scan_raw_dir
 
@@ -149,7 +149,7 @@ def release_matches_raw(current: dict[str, str]) -> int | None:
     manifest = json.loads((release.release_dir(wh, latest) / "manifest.json").read_text())
     inputs = {i["listing"]: i["sha256"] for i in manifest["inputs"]}
     same = (inputs == {listing_name(k): sha for k, sha in current.items()}
-            and manifest.get("code_version") == release.CODE_VERSION)
+            and manifest.get("code_version") == CODE_VERSION)
     return latest if same else None
 
 

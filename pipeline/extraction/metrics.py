@@ -50,7 +50,6 @@ _UNIT = re.compile(
     r"[×✕]|[xX](?![\w])|-?fold\b|\s?times\b|ms\b|mm\b|dB\b|s\b(?=\s*(?:[,.;)]|for\b|vs\b|on\b|$)))"
 )
 _TOKEN = re.compile(rf"(?P<sign>[+±{re.escape(_MINUS)}])?(?P<num>{_NUM})(?P<suf>[kK](?![\w-]))?")
-_UNIT_CLASS = {"%": "%", "percent": "%", "pp": "pp", "x": "x", "ms": None, "mm": None, "db": None, "s": None}
 
 # Metric names (notes §1.4 starter lexicon + names seen in abstracts); matched case-insensitively as words,
 # plurals allowed ("accuracies", "slopes").
@@ -129,11 +128,6 @@ _GENERIC_CAP = {"The", "This", "These", "Our", "We", "It", "In", "On", "A", "An"
                 "Section", "Experiments", "Extensive", "Results", "Moreover", "Furthermore", "However", "Finally",
                 "Notably", "Overall", "Code", "Average", "Compared", "Specifically", "Additionally", "Both",
                 "All", "Each", "Under", "At", "As", "By", "From", "To", "And", "Across", "When", "While"}
-_DATASET_AFTER = re.compile(
-    r"\b(?:on|in|for|at|across)\s+(?:the\s+|both\s+|a\s+)?(?P<name>(?:[a-z]+-based\s+)?[A-Z][\w'’.\-]*(?:[\s-]"
-    r"(?:[A-Z0-9][\w'’.\-]*|v\d[\w.]*|test-\w+|Lite|Verified|generation|scenario|\d+))*)"
-)
-_WORD = re.compile(r"[A-Za-z][\w\-’']*")
 
 
 def _fnum(s: str) -> float:
@@ -625,7 +619,9 @@ def _kind(text: str, t: _Tok, lo: int, hi: int, metric: str | None) -> str:
     comparator = re.search(r"\b(?:outperform\w*|surpass\w*|beat\w*)\b[^\d%]{0,60}$", pre, re.I) is not None
     paren_change = re.search(r"\b(?:gains?|loss|drops?|improvements?|degradation|increases?|decreases?)\s*\(\s*$",
                              pre, re.I) is not None
-    signed_change = t.signed and (t.value > 0 or by or re.search(r"\bchang\w*\b", pre))
+    # an explicit sign marks a change, except a negative plain score (a slope, a correlation); a percentage
+    # level is never negative, so "-9% CHAIRi" is a change
+    signed_change = t.signed and (t.value > 0 or t.unit == "%" or by or re.search(r"\bchang\w*\b", pre))
     if signed_change or by or change_word or of_change or comparator or paren_change:
         if t.unit == "%" and metric and _AMOUNT.search(metric):
             return "relative_change"

@@ -1,0 +1,170 @@
+"""The dataset card: ``README.md`` of a release folder, generated from its tables and manifest.
+
+A reader who opens ``release=N/`` learns in a minute what the dataset is, what this release holds (counts by
+venue and year, code-link shares, languages, frequent URL hosts, metrics and benchmarks), what changed, how to
+read it, every column's meaning and rules (the data dictionary) and where the inputs came from.
+"""
+
+from __future__ import annotations
+
+import polars as pl
+
+from pipeline.card import summary
+from pipeline.card.charts import CHARTS
+from pipeline.card.dictionary import dictionary_markdown
+
+DATASET_NAME = "ml-conference-abstracts"
+DATASET_TITLE = "ML-conference paper abstracts"
+DATASET_DESCRIPTION = (
+    "Abstracts of machine-learning conference papers, parsed from listing files (a header such as "
+    "'NeurIPS 2023 papers', then one abstract per paragraph), cleaned (LaTeX, markdown, Unicode), "
+    "language-tagged and deduplicated (exact and near duplicates) under stable paper ids, with the URLs "
+    "(code, project pages, datasets, ...) and the reported result metrics extracted from each abstract, and "
+    "the fate of every raw paragraph (published, duplicate or quarantined). Hive-partitioned Parquet "
+    "(venue, year), one immutable folder per release."
+)
+#: The project grants no licence of its own on the abstracts: they are the authors' text, published by the
+#: venues. Set a licence here only once the inputs' terms allow one (the lead's call; issue 8).
+LICENSE_TEXT = (
+    "No licence is granted by this project. Each abstract remains under the terms of its authors and of the "
+    "venue that published it; the derived columns (ids, language, URLs, metrics, lineage) are provided for "
+    "research use with the same restriction."
+)
+#: The project README's read one-liners ("Reading a release", between <!-- reads:start/end -->), written for
+#: release 1; the card shows them with its own release number (tests/test_card.py keeps the two equal).
+READ_LINES = """\
+import duckdb, polars as pl, pandas as pd
+latest = open("warehouse/LATEST").read().strip()
+duck_latest = duckdb.sql(f"FROM read_parquet('warehouse/release={latest}/papers/**/*.parquet', hive_partitioning=true)")
+duck_n = duckdb.sql("FROM read_parquet('warehouse/release=1/papers/**/*.parquet', hive_partitioning=true)")
+pl_latest = pl.read_parquet(f"warehouse/release={latest}/papers/", hive_partitioning=True)
+pl_n = pl.read_parquet("warehouse/release=1/papers/", hive_partitioning=True)
+pd_latest = pd.read_parquet(f"warehouse/release={latest}/papers")
+pd_n = pd.read_parquet("warehouse/release=1/papers")
+"""
+
+
+def read_lines(number: int) -> str:
+    """:data:`READ_LINES` with release 1 replaced by ``number``."""
+    return READ_LINES.replace("release=1/", f"release={number}/")
+
+
+def cite_as(manifest: dict) -> str:
+    """One-line citation of a release (name, number, content id, date)."""
+    return (f"{DATASET_TITLE} ({DATASET_NAME}), release {manifest['release']}, release_id "
+            f"{manifest['release_id']}, {manifest['created_at'][:10]}.")
+
+
+def _pct(x: float | None) -> str:
+    return "–" if x is None else f"{100 * x:.1f} %"
+
+
+def _table(header: list[str], rows: list[list]) -> list[str]:
+    if not rows:
+        return ["none in this release", ""]
+    out = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    out += ["| " + " | ".join(str(c).replace("|", "\\|") for c in r) + " |" for r in rows]
+    return out + [""]
+
+
+def _top(title: str, df: pl.DataFrame, what: str) -> list[str]:
+    return [f"### {title}", ""] + _table([what, "rows"], [[f"`{v}`", n] for v, n in df.iter_rows()])
+
+
+def card_markdown(tables: dict[str, pl.DataFrame], manifest: dict, changes: pl.DataFrame,
+                  dictionary: dict) -> str:
+    """The card of one release.
+
+    Args:
+        tables: the release's four tables (after :func:`pipeline.card.summary.conform`).
+        manifest: its manifest (release, release_id, parent, created_at, code/schema version, inputs, changes,
+            tables with rows).
+        changes: release.diff_papers' output (paper_id, change, columns).
+        dictionary: :func:`pipeline.card.dictionary.data_dictionary`.
+
+    Returns:
+        markdown text (str), ending in a newline.
+    """
+    papers, urls, metrics, lineage = (tables[t] for t in ("papers", "paper_urls", "paper_metrics",
+                                                          "listing_lineage"))
+    n = manifest["release"]
+    by_vy = summary.papers_by_venue_year(papers)
+    by_v = summary.code_share_by_venue(papers)
+    years = sorted(y for y in papers["year"].unique().drop_nulls() if y)
+    span = f"{years[0]}–{years[-1]}" if years else "unknown"
+    parent = manifest["parent"]
+    out = [
+        f"# {DATASET_TITLE} — release {n}", "",
+        DATASET_DESCRIPTION, "",
+        "| | |", "|---|---|",
+        f"| release | {n} (release_id `{manifest['release_id']}`, a digest of the tables' content) |",
+        f"| created | {manifest['created_at']} |",
+        f"| parent release | {parent if parent is not None else 'none (first release)'} |",
+        f"| papers | {papers.height} from {by_v.height} venues, years {span} |",
+        f"| papers with a code link | {int(papers['has_code'].fill_null(False).sum())} "
+        f"({_pct(papers['has_code'].fill_null(False).mean() if papers.height else None)}) |",
+        "| rows per table | " + ", ".join(f"{t} {info['rows']}" for t, info in manifest["tables"].items()) + " |",
+        f"| code / schema version | {manifest['code_version']} / {manifest['schema_version']} |",
+        "",
+        "## Contents", "",
+        "### Papers by venue and year", "",
+        *_table(["venue", "year", "papers", "with a code link", "share with code"],
+                [[v, y, p, w, _pct(s)] for v, y, p, w, s in by_vy.iter_rows()]),
+        "### Share of papers with a code link, by venue", "",
+        "A paper has a code link when its abstract gives a URL of kind `code` or `anonymous_code` "
+        "(`papers.has_code`).", "",
+        *_table(["venue", "papers", "with a code link", "share"],
+                [[v, p, w, _pct(s)] for v, p, w, s in by_v.iter_rows()]),
+        "### Languages", "",
+        *_table(["language", "papers", "share"],
+                [[f"`{lang}`", p, _pct(s)] for lang, p, s in summary.languages(papers).iter_rows()]),
+        *_top(f"Most frequent URL hosts (top {summary.TOP_N})", summary.top_values(urls, "host"), "host"),
+        *_top(f"Most frequent metric names (top {summary.TOP_N})", summary.top_values(metrics, "metric"), "metric"),
+        *_top(f"Most frequent datasets and benchmarks (top {summary.TOP_N})", summary.top_values(metrics, "dataset"),
+              "dataset"),
+        "## Charts", "",
+        *[line for f, title in CHARTS.items() for line in (f"![{title}](charts/{f})", "")],
+        "## Changes since the parent release", "",
+        f"Against release {parent}: " if parent is not None else "First release: every paper is new. ",
+    ]
+    c = manifest["changes"]
+    out[-1] += (f"{c['added']} papers added, {c['removed']} removed, {c['changed']} changed. The ids are listed in "
+                "`CHANGELOG.md` and `changelog.parquet` (paper_id, change, columns).")
+    out.append("")
+    cols = summary.changed_columns(changes)
+    if cols.height:
+        out += ["Columns that changed, by number of papers: "
+                + ", ".join(f"`{col}` {k}" for col, k in cols.iter_rows()) + ".", ""]
+    out += [
+        "## How to read it", "",
+        "From the folder that holds `warehouse/` (the same lines as the project README, with this release's "
+        f"number; `LATEST` names the newest release, `release={n}` stays as it is forever):", "",
+        "```python", read_lines(n).rstrip("\n"), "```", "",
+        "The same works for `paper_urls`, `paper_metrics` and `listing_lineage`. Every table is Hive-partitioned "
+        "by `venue` and `year`; `venue`/`year` live in the folder names, not inside the files. "
+        "`croissant.json` describes the same tables for Croissant tools "
+        "(`mlcroissant.Dataset(\"croissant.json\").records(\"papers\")`).", "",
+        "## Data dictionary", "",
+        "Generated from the Pandera models in `schemas/tables.py` that validate every release (blocking checks); "
+        "also in `data_dictionary.json`.", "",
+        dictionary_markdown(dictionary, "###"),
+        "## Licence and provenance", "",
+        LICENSE_TEXT, "",
+        "Cite as: " + cite_as(manifest), "",
+        "Input listing files (sha256 of the file bytes) and what became of their paragraphs "
+        "(`listing_lineage`):", "",
+    ]
+    inputs = pl.DataFrame({"listing": [i["listing"] for i in manifest["inputs"]],
+                           "sha256": [i["sha256"] for i in manifest["inputs"]]},
+                          schema={"listing": pl.String, "sha256": pl.String})
+    provenance = inputs.join(summary.listing_fates(lineage), on="listing", how="left", maintain_order="left")
+    out += _table(
+        ["listing", "sha256", "venue", "year", "paragraphs", "published", "duplicate", "quarantined"],
+        [[f"`{r[0]}`", f"`{r[1]}`", *("–" if x is None else x for x in r[2:])] for r in provenance.iter_rows()])
+    out += [
+        "## Files", "",
+        "`manifest.json` (every file with bytes and sha256; `python -m pipeline verify " + str(n) + "` re-checks "
+        "them), `CHANGELOG.md`, `changelog.parquet`, this `README.md`, `data_dictionary.json`, `croissant.json`, "
+        "`charts/*.png`, and one folder per table.", "",
+    ]
+    return "\n".join(out)
