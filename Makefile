@@ -26,8 +26,10 @@ run: $(VENV)/.installed
 test: $(VENV)/.installed-dev
 	$(PY) -m pytest
 
+# The Dagster UI on 127.0.0.1 with the project-local DAGSTER_HOME (its dagster.yaml sets the publish pool limit and
+# the run queue); the raw-folder sensor, the daily schedule and the automation sensor start RUNNING.
 dev: $(VENV)/.installed
-	$(PY) -m pipeline run
+	$(PY) -c 'from pipeline.config import ensure_dagster_home; ensure_dagster_home()'
 	$(VENV)/bin/dagster dev -w workspace.yaml -h 127.0.0.1 -p $${DAGSTER_PORT:-3000}
 
 verify: $(VENV)/.installed
@@ -41,3 +43,9 @@ clean:
 .PHONY: eval
 eval: $(VENV)/.installed
 	$(PY) -m pipeline.evaluation
+
+# Near-duplicate benchmark (issue 5): precision/recall of the clusters on the dev corpus with injected variants,
+# and the dedup step's time at 10k/20k/40k abstracts. Needs ../shared/corpus (says so when absent).
+.PHONY: bench-dedup
+bench-dedup: $(VENV)/.installed
+	$(PY) bench/dedup/bench_dedup.py

@@ -127,17 +127,26 @@ def run(verbose: bool = False) -> int:
     return 0
 
 
-def verify(number: int | None) -> int:
-    """Re-check a release's files against its manifest; print problems; 0 when intact, 1 otherwise."""
+def verify(number: int | None, every: bool = False) -> int:
+    """Re-check release ``number`` (default: LATEST), or every committed release with ``every``, against its
+    manifest (pipeline.release.verify: sha256, bytes, rows and columns of every file, no unlisted file).
+    Prints one ``MISMATCH`` line per problem; returns 0 when intact, 1 on any mismatch or nothing to check."""
     wh = config.warehouse_dir()
-    problems = release.verify(wh, number)
-    target = number if number is not None else release.latest_release(wh)
-    if problems:
-        for p in problems:
-            print(f"MISMATCH {p}")
+    targets = release.committed_releases(wh) if every else [
+        number if number is not None else release.latest_release(wh)]
+    if not targets or targets == [None]:
+        print(f"MISMATCH {wh}: no LATEST, nothing published")
         return 1
-    print(f"release {target} in {wh}: every file matches its manifest")
-    return 0
+    status = 0
+    for target in targets:
+        problems = release.verify(wh, target)
+        for p in problems:
+            print(f"MISMATCH release {target}: {p}")
+        if problems:
+            status = 1
+        else:
+            print(f"release {target} in {wh}: every file matches its manifest")
+    return status
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -147,7 +156,8 @@ def main(argv: list[str] | None = None) -> int:
     p_run.add_argument("-v", "--verbose", action="store_true", help="show Dagster's INFO log of every step")
     p_verify = sub.add_parser("verify", help="re-check a release's files against its manifest")
     p_verify.add_argument("release", nargs="?", type=int, help="release number (default: LATEST)")
+    p_verify.add_argument("--all", action="store_true", help="check every committed release")
     args = parser.parse_args(argv)
     if args.command == "run":
         return run(args.verbose)
-    return verify(args.release)
+    return verify(args.release, args.all)

@@ -13,8 +13,16 @@ Layout under the warehouse folder::
     .publish.lock                  held (flock) while publishing: one publisher at a time
 
 A release is written to ``_staging/`` and renamed into place, then ``LATEST`` is replaced atomically, so a
-crash leaves the previous release readable and ``LATEST`` unchanged. Publishing content equal to the latest
-release (same ``release_id``) makes no new release.
+crash leaves the previous release readable and ``LATEST`` unchanged. ``LATEST`` only moves forward: a
+``release=N`` folder above it was never committed (a publish died between the rename and the ``LATEST``
+write) and the next publish deletes it. Publishing content equal to the latest release (same
+``release_id``) makes no new release.
+
+Schema evolution (issue 5 item 5, ../shared/cases/case17_*): every release of a table reads together
+(``release=*``, see :func:`read_all` and the README). A column keeps one dtype in every release: the data
+contract's (``schemas.MODELS``) when it has one, else the dtype it had in the parent release; a lossless
+cast (Int64 → Float64) is applied, a lossy one or a dropped column raises :class:`SchemaDriftError`. A
+new column is allowed and reads as null in older releases.
 """
 
 from __future__ import annotations
@@ -31,8 +39,8 @@ from pathlib import Path
 import polars as pl
 import pyarrow.parquet as pq
 
-from pipeline import CODE_VERSION
-from schemas import SCHEMA_VERSION
+from pipeline import CODE_VERSION, card
+from schemas import MODELS, SCHEMA_VERSION
 
 TABLES = ("papers", "paper_urls", "paper_metrics", "listing_lineage")
 PARTITION_COLUMNS = ("venue", "year")
@@ -53,8 +61,8 @@ class PublishInProgressError(RuntimeError):
     """Another process holds the warehouse's publish lock."""
 
 
-class ReleaseIntegrityError(RuntimeError):
-    """A release's files do not match its manifest (sha256, size or row count)."""
+class SchemaDriftError(ValueError):
+    """A table's column would change dtype (lossy cast) or disappear against the contract or parent release."""
 
 
 @dataclass(frozen=True)
@@ -94,10 +102,73 @@ def read_table(warehouse: Path, table: str, number: int | None = None) -> pl.Dat
     return df.with_columns(pl.col("venue").cast(pl.String), pl.col("year").cast(pl.Int64)).select(columns)
 
 
+def committed_releases(warehouse: Path) -> list[int]:
+    """Numbers of the committed releases: complete folders (with a manifest) not above LATEST, ascending."""
+    latest = latest_release(warehouse)
+    return [n for n in list_releases(warehouse) if latest is not None and n <= latest]
+
+
+def table_schema(warehouse: Path, table: str, number: int | None = None) -> dict[str, pl.DataType]:
+    """The dtypes of ``table``'s data columns (Hive columns excluded) in release ``number`` (default LATEST),
+    read from its first file's footer. Columns are only ever added, so LATEST's schema covers every release."""
+    number = latest_release(warehouse) if number is None else number
+    manifest = json.loads((release_dir(warehouse, number) / "manifest.json").read_text())
+    first = release_dir(warehouse, number) / manifest["tables"][table]["files"][0]["path"]
+    return dict(pl.read_parquet_schema(first))
+
+
+def read_all(warehouse: Path, table: str) -> pl.DataFrame:
+    """Every committed release of ``table`` read together (one ``release=*`` glob, as the README shows).
+
+    Returns the union of columns (a column added later is null in older releases) with one dtype per
+    column, plus the Hive columns ``release``, ``venue``, ``year`` (Int64, String, Int64); rows of
+    releases above LATEST (uncommitted) are left out. Empty frame when nothing is published.
+    """
+    committed = committed_releases(warehouse)
+    if not committed:
+        return pl.DataFrame()
+    glob = str(Path(warehouse) / f"{RELEASE_DIR_PREFIX}*" / table / "**" / "*.parquet")
+    return (pl.scan_parquet(glob, hive_partitioning=True, schema=table_schema(warehouse, table),
+                            missing_columns="insert")
+            .filter(pl.col("release").is_in(committed))
+            .with_columns(pl.col("venue").cast(pl.String), pl.col("year").cast(pl.Int64))
+            .collect())
+
+
+def _contract_dtypes(table: str) -> dict[str, pl.DataType]:
+    model = MODELS.get(table)
+    return {c: col.dtype.type for c, col in model.to_schema().columns.items()} if model is not None else {}
+
+
+def conform(df: pl.DataFrame, table: str, pinned: dict[str, pl.DataType]) -> pl.DataFrame:
+    """Cast ``df``'s columns to their pinned dtypes: the contract's (schemas.MODELS) first, else ``pinned``
+    (the parent release's). Raises SchemaDriftError on a lossy cast or a pinned column that is missing."""
+    target = {**{c: t for c, t in pinned.items() if t != pl.Null}, **_contract_dtypes(table)}
+    missing = sorted(c for c in pinned if c not in df.columns and c not in PARTITION_COLUMNS)
+    if missing:
+        raise SchemaDriftError(f"{table}: columns {missing} of the parent release are missing; releases only "
+                               "add columns (bump the dataset, or keep them as nulls)")
+    casts = []
+    for c, dtype in df.schema.items():
+        want = target.get(c)
+        if want is None or dtype == want:
+            continue
+        try:
+            cast = df[c].cast(want, strict=True)
+            lossless = dtype == pl.Null or cast.cast(dtype, strict=True).equals(df[c])
+        except (pl.exceptions.InvalidOperationError, pl.exceptions.ComputeError):
+            lossless = False
+        if not lossless:
+            raise SchemaDriftError(f"{table}.{c}: {dtype} cannot become the pinned {want} without loss")
+        casts.append(cast)
+    return df.with_columns(casts) if casts else df
+
+
 def diff_papers(old: pl.DataFrame | None, new: pl.DataFrame) -> pl.DataFrame:
     """Changelog rows between two ``papers`` tables: ``paper_id``, ``change`` (added / removed / changed),
     ``columns`` (comma-separated names of the changed columns, null unless changed). Sorted by change, id.
-    History columns (first_release, last_changed_release) are not compared."""
+    History columns (first_release, last_changed_release) are not compared, nor columns absent from ``old``
+    (a column new in this release is a schema change, listed in the manifest, not a change of every paper)."""
     if old is None:
         return new.select("paper_id", change=pl.lit("added"), columns=pl.lit(None, pl.String)).sort("paper_id")
     compare = [c for c in new.columns if c not in HISTORY_COLUMNS and c != "paper_id" and c in old.columns]
@@ -221,7 +292,14 @@ def publish(
 def _publish_locked(warehouse, tables, inputs, keep_last, now) -> PublishResult:
     staging_root = warehouse / "_staging"
     shutil.rmtree(staging_root, ignore_errors=True)  # debris of a crashed publish
+    for tmp in warehouse.glob(".LATEST.*.tmp"):  # a LATEST replacement that never happened
+        tmp.unlink()
     parent = latest_release(warehouse)
+    for n in list_releases(warehouse, complete=False):
+        if parent is None or n > parent:  # renamed into place, but the publish died before LATEST moved
+            shutil.rmtree(release_dir(warehouse, n))
+    pinned = {name: table_schema(warehouse, name, parent) if parent is not None else {} for name in TABLES}
+    tables = {name: conform(tables[name], name, pinned[name]) for name in TABLES}
     release_id = content_digest(tables)[:16]
     if parent is not None:
         parent_manifest = json.loads((release_dir(warehouse, parent) / "manifest.json").read_text())
@@ -229,8 +307,6 @@ def _publish_locked(warehouse, tables, inputs, keep_last, now) -> PublishResult:
             return PublishResult(parent, False, release_id, release_dir(warehouse, parent),
                                  parent_manifest["changes"])
     number = (parent or 0) + 1
-    while release_dir(warehouse, number).exists():  # a folder renamed in before a crash, never in LATEST
-        number += 1
     old_papers = read_table(warehouse, "papers", parent) if parent is not None else None
     changes = diff_papers(old_papers, tables["papers"])
     stage = staging_root / f"{RELEASE_DIR_PREFIX}{number}"
@@ -245,6 +321,7 @@ def _publish_locked(warehouse, tables, inputs, keep_last, now) -> PublishResult:
         "inputs": sorted(inputs, key=lambda d: d["listing"]),
         "changes": {k: changes.filter(pl.col("change") == k).height for k in ("added", "removed", "changed")},
         "tables": {},
+        "files": [],
     }
     for name in TABLES:
         df = tables[name]
@@ -256,6 +333,11 @@ def _publish_locked(warehouse, tables, inputs, keep_last, now) -> PublishResult:
         }
     changes.write_parquet(stage / "changelog.parquet", compression="zstd")
     (stage / "CHANGELOG.md").write_text(_changelog_md(number, parent, changes))
+    for extra, rows in (("changelog.parquet", changes.height), ("CHANGELOG.md", None)):
+        path = stage / extra
+        manifest["files"].append({"path": extra, "rows": rows, "bytes": path.stat().st_size,
+                                  "sha256": _sha256_file(path)})
+    manifest["files"] += card.write_release_documents(stage, tables, manifest, changes)  # card, charts (issue 8)
     (stage / "manifest.json").write_text(json.dumps(manifest, indent=2, ensure_ascii=False) + "\n")
     _fsync_tree(stage)
     os.rename(stage, release_dir(warehouse, number))
@@ -266,12 +348,12 @@ def _publish_locked(warehouse, tables, inputs, keep_last, now) -> PublishResult:
     return PublishResult(number, True, release_id, release_dir(warehouse, number), manifest["changes"])
 
 
-def list_releases(warehouse: Path) -> list[int]:
-    """Numbers of the complete release folders (those with a manifest), ascending."""
+def list_releases(warehouse: Path, complete: bool = True) -> list[int]:
+    """Numbers of the release folders, ascending: those with a manifest (``complete``), or every one."""
     out = []
     for d in Path(warehouse).glob(f"{RELEASE_DIR_PREFIX}*"):
         suffix = d.name[len(RELEASE_DIR_PREFIX):]
-        if suffix.isdigit() and (d / "manifest.json").exists():
+        if suffix.isdigit() and (not complete or (d / "manifest.json").exists()):
             out.append(int(suffix))
     return sorted(out)
 
@@ -286,10 +368,31 @@ def prune(warehouse: Path, keep_last: int) -> list[int]:
     return doomed
 
 
-def verify(warehouse: Path, number: int | None = None) -> list[str]:
-    """Re-check every file of a release against its manifest (sha256, bytes, rows) and table row counts.
+def _check_file(root: Path, f: dict, columns: list[str] | None) -> tuple[list[str], int]:
+    """Problems of one manifest file entry and the rows it holds (the manifest's count when unreadable)."""
+    path = root / f["path"]
+    if not path.is_file():
+        return [f"{path}: missing"], f["rows"] or 0
+    problems = []
+    if path.stat().st_size != f["bytes"]:
+        problems.append(f"{path}: {path.stat().st_size} bytes, manifest says {f['bytes']}")
+    if _sha256_file(path) != f["sha256"]:
+        return [*problems, f"{path}: sha256 differs from the manifest"], f["rows"] or 0
+    if f["rows"] is None:
+        return problems, 0
+    meta = pq.ParquetFile(path)
+    if meta.metadata.num_rows != f["rows"]:
+        problems.append(f"{path}: {meta.metadata.num_rows} rows, manifest says {f['rows']}")
+    if columns is not None and meta.schema_arrow.names != columns:
+        problems.append(f"{path}: columns {meta.schema_arrow.names}, manifest says {columns}")
+    return problems, meta.metadata.num_rows
 
-    Returns the list of problems (empty when the release is intact).
+
+def verify(warehouse: Path, number: int | None = None) -> list[str]:
+    """Re-check every file of a release against its manifest: sha256, bytes, rows and columns of each
+    table file, per-table row totals, the changelog files, and no file the manifest does not list.
+
+    Returns the list of problems (empty when the release is intact), each naming the file.
     """
     number = latest_release(warehouse) if number is None else number
     if number is None:
@@ -300,24 +403,21 @@ def verify(warehouse: Path, number: int | None = None) -> list[str]:
         return [f"{mpath}: missing"]
     manifest = json.loads(mpath.read_text())
     problems = []
+    listed = {"manifest.json"}
     for name, info in manifest["tables"].items():
+        columns = [c["name"] for c in info["columns"] if c["name"] not in info["partitioning"]]
         total = 0
         for f in info["files"]:
-            path = root / f["path"]
-            if not path.exists():
-                problems.append(f"{path}: missing")
-                total += f["rows"]  # reported once, not again as a row-count mismatch
-                continue
-            if path.stat().st_size != f["bytes"]:
-                problems.append(f"{path}: {path.stat().st_size} bytes, manifest says {f['bytes']}")
-            if _sha256_file(path) != f["sha256"]:
-                problems.append(f"{path}: sha256 differs from the manifest")
-                total += f["rows"]
-                continue
-            rows = pq.ParquetFile(path).metadata.num_rows
-            if rows != f["rows"]:
-                problems.append(f"{path}: {rows} rows, manifest says {f['rows']}")
+            listed.add(f["path"])
+            found, rows = _check_file(root, f, columns)
+            problems += found
             total += rows
         if total != info["rows"]:
             problems.append(f"{name}: {total} rows in files, manifest says {info['rows']}")
+    for f in manifest.get("files", []):
+        listed.add(f["path"])
+        problems += _check_file(root, f, None)[0]
+    unlisted = sorted(p.relative_to(root).as_posix() for p in root.rglob("*")
+                      if p.is_file() and p.relative_to(root).as_posix() not in listed)
+    problems += [f"{root / p}: not in the manifest" for p in unlisted]
     return problems

@@ -154,3 +154,28 @@ def test_a_previous_id_goes_to_one_cluster_only():
     b = " ".join(words[:80] + ["beta"] * 8 + words[88:])
     out = dedup.cluster(_frame([a, b], listing="z.txt"), _previous(_frame(texts[:2]), first))
     assert out["paper_id"].to_list() == [dedup.paper_id_for(dedup.content_hash(a)), first["paper_id"][0]]
+
+
+def test_pipeline_keeps_ids_when_the_original_listing_is_replaced_by_edited_copies(project):
+    """End to end: release 2 drops seed listing 000 and adds a listing with a truncated and an edited copy
+    of two of its papers: both keep their release-1 ids; the other 17 papers of 000 are removed."""
+    from pipeline import cli, release
+
+    assert cli.run() == 0
+    wh = project / "warehouse"
+    seed = project / "raw" / SEEDS[0].name
+    r1 = release.read_table(wh, "listing_lineage", 1).filter(pl.col("listing") == SEEDS[0].name).sort("paragraph")
+    raw = listing_records(seed.read_bytes(), seed.name)[0]["abstract_raw"].to_list()
+    words = raw[1].split(" ")
+    copies = [_truncate(raw[0], 0.75), " ".join(words[:25] + ["carefully"] + words[25:])]
+    (project / "raw" / "later_2027.txt").write_text("ICML 2027 Camera-ready\n\n" + "\n\n".join(copies) + "\n")
+    seed.unlink()
+    assert cli.run() == 0
+    papers = release.read_table(wh, "papers", 2)
+    kept = papers.filter(pl.col("source_listing") == "later_2027.txt")
+    assert sorted(kept["paper_id"]) == sorted(r1["paper_id"][:2])
+    assert papers.height == 19 + 2
+    changes = pl.read_parquet(wh / "release=2" / "changelog.parquet")
+    assert changes.filter(pl.col("change") == "removed").height == 17
+    changed = dict(changes.filter(pl.col("change") == "changed").select("paper_id", "columns").iter_rows())
+    assert set(changed) == set(r1["paper_id"][:2]) and all("abstract" in c for c in changed.values())

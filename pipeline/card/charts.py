@@ -12,6 +12,7 @@ import io
 import polars as pl
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
+from matplotlib.ticker import MaxNLocator
 
 #: Resolution of every PNG (dots per inch); 100 keeps a chart around 20–60 kB, small enough to inline in the
 #: Dagster UI as a data URI.
@@ -60,7 +61,7 @@ def _empty(title: str) -> bytes:
 
 
 def _hbar(labels: list[str], values: list[float], texts: list[str], title: str, xlabel: str,
-          xmax: float | None = None) -> bytes:
+          xmax: float | None = None, counts: bool = True) -> bytes:
     """Horizontal bars, first label on top, each bar annotated with its text just right of its end."""
     fig = _figure(BASE_IN + BAR_IN * len(labels))
     ax = fig.add_subplot()
@@ -75,6 +76,10 @@ def _hbar(labels: list[str], values: list[float], texts: list[str], title: str, 
     ax.set_title(title, fontsize=FONT_SIZE + 2)
     ax.set_xlabel(xlabel, fontsize=FONT_SIZE)
     ax.spines[["top", "right"]].set_visible(False)
+    if counts:
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    else:  # a share in %: ticks to 100, the room beyond is for the labels of full bars
+        ax.set_xticks(range(0, 101, 20))
     return _png(fig)
 
 
@@ -104,7 +109,7 @@ def code_release_rate(by_venue_year: pl.DataFrame) -> bytes:
     share = [100 * s for s in df["code_share"]]
     texts = [f"{s:.1f} % ({w} of {n})" for s, w, n in zip(share, df["with_code"], df["papers"])]
     return _hbar([f"{v} {y}" for v, y in df.select("venue", "year").iter_rows()], share, texts, title,
-                 "papers with a code link (%)", xmax=max(100.0, max(share) * 1.25))
+                 "papers with a code link (%)", xmax=135.0, counts=False)
 
 
 def top_benchmarks(top: pl.DataFrame) -> bytes:
@@ -134,10 +139,11 @@ def improvements(improv: pl.DataFrame) -> bytes:
             continue
         ax.hist(sizes.to_list(), bins=min(20, max(5, sizes.len() // 3)), color=COLOR, edgecolor="white")
         ax.set_title(f"{name}: n={sizes.len()}, median {sizes.median():.3g}", fontsize=FONT_SIZE)
-        ax.set_xlabel(f"size of the improvement ({unit})", fontsize=FONT_SIZE)
+        ax.set_xlabel(f"size of the improvement, |value| ({unit})", fontsize=FONT_SIZE)
         ax.set_ylabel("reported metrics", fontsize=FONT_SIZE)
+        ax.yaxis.set_major_locator(MaxNLocator(integer=True))
         ax.spines[["top", "right"]].set_visible(False)
-    fig.suptitle(title + " — deltas and relative changes, |value|", fontsize=FONT_SIZE + 2)
+    fig.suptitle(f"{title}\ndeltas and relative changes", fontsize=FONT_SIZE + 2)
     return _png(fig)
 
 

@@ -26,9 +26,8 @@ DATASET_DESCRIPTION = (
 #: The project grants no licence of its own on the abstracts: they are the authors' text, published by the
 #: venues. Set a licence here only once the inputs' terms allow one (the lead's call; issue 8).
 LICENSE_TEXT = (
-    "No licence is granted by this project. Each abstract remains under the terms of its authors and of the "
-    "venue that published it; the derived columns (ids, language, URLs, metrics, lineage) are provided for "
-    "research use with the same restriction."
+    "No licence is granted by this project: each abstract remains under the terms of its authors and of the "
+    "venue that published it. Check those terms before redistributing."
 )
 #: The project README's read one-liners ("Reading a release", between <!-- reads:start/end -->), written for
 #: release 1; the card shows them with its own release number (tests/test_card.py keeps the two equal).

@@ -10,7 +10,7 @@ import json
 import dagster as dg
 import polars as pl
 
-from pipeline import CODE_VERSION, config, dedup, records, release, tables
+from pipeline import CODE_VERSION, card, config, dedup, records, release, tables
 from pipeline.defs.io import (column_schema, markdown_table, model_column_schema, table_metadata, work_file,
                               write_work)
 from pipeline.defs.partitions import listing_name, listings_partitions
@@ -261,6 +261,7 @@ def release_asset(context: dg.AssetExecutionContext) -> dg.MaterializeResult:
             **{f"changes/{k}": dg.MetadataValue.int(v) for k, v in result.changes.items()},
             **{f"rows/{k}": v.height for k, v in built.items()},
             **table_metadata(changelog),
+            "card": dg.MetadataValue.md(card.release_metadata_markdown(result.path)),
         },
         data_version=dg.DataVersion(result.release_id),
         check_results=[dg.AssetCheckResult(

@@ -163,6 +163,9 @@ def _tokens(text: str) -> list[_Tok]:
             range_sep = before.isdigit() or (before in "×xX" and a >= 2 and text[a - 2].isdigit())
         elif sign == "-" and before == "-" and a >= 2 and text[a - 2].isdigit():
             range_sep = True  # "2--3" (LaTeX en dash)
+        elif sign == "-" and before == "-":
+            sign, a = "", na  # "layers---8x deeper": a LaTeX dash is punctuation, not a minus sign
+            range_sep = None
         else:
             range_sep = None
         if range_sep is not None:
@@ -226,6 +229,10 @@ def _tokens(text: str) -> list[_Tok]:
             setup = True  # "5-fold cross-validation", "repeated over 60,000 times"
         if text[max(0, na - 2):na].strip().endswith("±"):
             setup = True  # the uncertainty of "88.1 ± 0.3"
+        if re.search(r"(?<!\w)[A-Za-zα-ωΑ-Ω]\w?\s*[≥≤<>=≠]\s*$", text[max(0, a - 8):a]):
+            setup = True  # math about a variable: "A ≥ 0 times", "k = 5", "n < 10"
+        if unit == "x" and value == 0:
+            setup = True  # "0×" is never a reported multiplier
         last_end = ue
         toks.append(_Tok(start=a if sign else na, end=ue, num_start=na, num_end=b, value=value,
                          text=(sign + num + (suf or "")), signed=bool(sign and sign != "±"),

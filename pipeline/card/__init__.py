@@ -1,0 +1,104 @@
+"""Each release explains itself (issue 8): dataset card, data dictionary, Croissant metadata and charts.
+
+:func:`write_release_documents` is called by ``pipeline.release`` while a release is staged, before its
+``manifest.json`` is written, and puts into the release folder::
+
+    README.md              the dataset card (pipeline.card.readme)
+    data_dictionary.json   every table and column, from the Pandera models (pipeline.card.dictionary)
+    croissant.json         MLCommons Croissant 1.0 metadata (pipeline.card.croissant)
+    charts/*.png           the charts (pipeline.card.charts)
+
+Everything is a function of the tables, the changelog and the manifest (whose ``created_at`` is the only
+time in it), so equal inputs give byte-identical documents. :func:`release_metadata_markdown` shows a
+release's charts in the Dagster UI (markdown metadata of the ``release`` asset).
+
+This package imports nothing from ``pipeline.release`` (which imports it).
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+from pathlib import Path
+
+import polars as pl
+
+from pipeline.card import charts, summary
+from pipeline.card.croissant import croissant
+from pipeline.card.dictionary import data_dictionary
+from pipeline.card.readme import DATASET_DESCRIPTION, DATASET_NAME, LICENSE_TEXT, card_markdown, cite_as
+
+CARD_FILE = "README.md"
+DICTIONARY_FILE = "data_dictionary.json"
+CROISSANT_FILE = "croissant.json"
+CHARTS_DIR = "charts"
+
+
+def _json(obj) -> str:
+    return json.dumps(obj, indent=2, ensure_ascii=False) + "\n"
+
+
+def build_documents(tables: dict[str, pl.DataFrame], manifest: dict, changes: pl.DataFrame) -> dict[str, bytes]:
+    """Every document of a release: relative path → bytes (see the module docstring for the paths).
+
+    Args:
+        tables: the four published tables (design §6; each with ``venue`` and ``year``).
+        manifest: the release's manifest as it stands before the documents are added (release, release_id,
+            parent, created_at, code/schema version, inputs, changes, tables with rows/columns/files).
+        changes: release.diff_papers' output for this release (paper_id, change, columns).
+
+    Raises:
+        KeyError: a table of schemas.MODELS or a manifest key above is missing.
+    """
+    conformed = summary.conform(tables)
+    dictionary = data_dictionary()
+    by_venue_year = summary.papers_by_venue_year(conformed["papers"])
+    benchmarks = summary.top_values(conformed["paper_metrics"], "dataset", summary.TOP_BENCHMARKS)
+    pngs = charts.render_charts(by_venue_year, benchmarks, summary.improvements(conformed["paper_metrics"]))
+    docs = {
+        CARD_FILE: card_markdown(conformed, manifest, changes, dictionary).encode(),
+        DICTIONARY_FILE: _json(dictionary).encode(),
+        CROISSANT_FILE: _json(croissant(manifest, dictionary, name=DATASET_NAME, description=DATASET_DESCRIPTION,
+                                        license_text=LICENSE_TEXT, cite_as=cite_as(manifest))).encode(),
+    }
+    docs.update({f"{CHARTS_DIR}/{name}": png for name, png in pngs.items()})
+    return docs
+
+
+def write_release_documents(stage: Path, tables: dict[str, pl.DataFrame], manifest: dict,
+                            changes: pl.DataFrame) -> list[dict]:
+    """Write :func:`build_documents` into the staged release folder ``stage``.
+
+    Returns one manifest entry per document, sorted by path: ``{"path", "rows": None, "bytes", "sha256"}``,
+    the shape of the manifest's ``files`` list (non-table files, checked by ``pipeline.release.verify``),
+    which release.py extends with them.
+    """
+    entries = []
+    for rel, data in sorted(build_documents(tables, manifest, changes).items()):
+        path = Path(stage) / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(data)
+        entries.append({"path": rel, "rows": None, "bytes": len(data), "sha256": hashlib.sha256(data).hexdigest()})
+    return entries
+
+
+def release_metadata_markdown(release_dir: Path) -> str:
+    """Markdown for the Dagster UI: the release's headline and its charts inlined as PNG data URIs
+    (the UI cannot read files from the warehouse). Charts missing from the folder (a release made before
+    issue 8) are skipped; with none, the text says so.
+    """
+    release_dir = Path(release_dir)
+    manifest = json.loads((release_dir / "manifest.json").read_text())
+    rows = ", ".join(f"{t} {info['rows']}" for t, info in manifest["tables"].items())
+    out = [f"**Release {manifest['release']}** (`{manifest['release_id']}`, {manifest['created_at']}): {rows}. "
+           f"Dataset card: `{release_dir / CARD_FILE}`.", ""]
+    shown = 0
+    for name, title in charts.CHARTS.items():
+        path = release_dir / CHARTS_DIR / name
+        if path.exists():
+            out += [f"![{title}](data:image/png;base64,{base64.b64encode(path.read_bytes()).decode()})", ""]
+            shown += 1
+    if not shown:
+        out.append("No charts in this release folder.")
+    return "\n".join(out)
