@@ -62,7 +62,7 @@ def stage_breakdown(dagster_home: Path) -> dict:
                     steps[s.step_key] = steps.get(s.step_key, 0.0) + s.end_time - s.start_time
         cpu: dict[str, float] = {}
         seen_runs = set()
-        for rec in instance.fetch_materializations(dg.AssetKey("abstracts"), limit=100000).records:
+        for rec in instance.fetch_materializations(dg.AssetKey("abstracts"), limit=10000).records:
             if rec.run_id in seen_runs:
                 continue
             seen_runs.add(rec.run_id)

@@ -34,6 +34,18 @@ HAN_SHARE = 0.5
 #: 2,000 dev-corpus abstracts: 0 labels differ from reading the full text, 1.54 vs 2.02 ms per abstract
 #: (langdetect's own limit is 10,000).
 MAX_CHARS = 600
+#: English shortcut ("langdetect only where needed", issue 7): a text of at least EN_MIN_WORDS words, at most
+#: EN_MAX_NON_ASCII of them with non-ASCII letters, of which at least EN_MIN_SHARE are these English function
+#: words (the most frequent English words of any text, e.g. the top of the Brown corpus list) is ``en`` with
+#: score 1.0 without running langdetect. Measured on 8,000 dev-corpus abstracts + the 100 gold abstracts +
+#: French and German controls: the rule fires on 93.5 %, langdetect says ``en`` at probability >= 0.9999
+#: (rounded 1.0) on every one of them, so 0 labels and 0 scores change; it costs 0.03 ms instead of ~1.7 ms.
+EN_FUNCTION_WORDS = frozenset(
+    "the of and to in a is for that we on with by this are as an be from our which can these it its at or "
+    "has have their than".split())
+EN_MIN_WORDS = 30
+EN_MAX_NON_ASCII = 0.02
+EN_MIN_SHARE = 0.25
 
 _URL = re.compile(r"(?:https?://|ftp://|www\.)\S+|\b[\w.-]+\.(?:com|org|io|net|ai|science|edu|cc)/\S*")
 _MATH = re.compile(r"\$[^$]*\$|\\[A-Za-z]+|[^\s]*[=^_{}\\][^\s]*")
@@ -43,6 +55,7 @@ _KANA = re.compile(r"[\u3040-\u30ff]")
 _HANGUL = re.compile(r"[\uac00-\ud7af\u1100-\u11ff]")
 _WORD = re.compile(r"[^\W\d_]{2,}")
 _WS = re.compile(r"\s+")
+_TOKEN = re.compile(r"[^\W\d_]+")
 
 _lock = threading.Lock()
 
@@ -54,6 +67,17 @@ def _factory():
             _df.init_factory()
     _df._factory.seed = SEED
     return _df._factory
+
+
+def is_plainly_english(text: str) -> bool:
+    """The English shortcut: True when ``text`` (evidence text) is long, ASCII and rich in English function
+    words (see EN_FUNCTION_WORDS for the rule and its measurement)."""
+    tokens = _TOKEN.findall(text)
+    if len(tokens) < EN_MIN_WORDS:
+        return False
+    if sum(1 for t in tokens if not t.isascii()) > EN_MAX_NON_ASCII * len(tokens):
+        return False
+    return sum(1 for t in tokens if t.lower() in EN_FUNCTION_WORDS) >= EN_MIN_SHARE * len(tokens)
 
 
 def evidence_text(text: str) -> str:
@@ -97,6 +121,8 @@ def _detect(text: str) -> tuple[str, float]:
         return "und", 0.0
     if n_han >= MIN_CJK and not n_kana and not _HANGUL.search(stripped) and n_han >= HAN_SHARE * (n_han + n_words):
         return "zh", 1.0
+    if is_plainly_english(stripped):
+        return "en", 1.0
     try:
         detector = _factory().create()
         detector.append(stripped[:MAX_CHARS])

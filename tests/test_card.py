@@ -93,7 +93,8 @@ def test_card_lists_languages_hosts_metrics_datasets_from_the_tables(rel):
         values = [v for v in df[col].to_list() if v is not None]
         counts = sorted(((v, values.count(v)) for v in set(values)), key=lambda t: (-t[1], t[0]))
         assert listed == counts[:summary.TOP_N], heading
-    assert _md_table(text, "### Most frequent URL hosts")[0] == ["github.com", str(urls["host"].to_list().count("github.com"))]
+    github = urls["host"].to_list().count("github.com")
+    assert _md_table(text, "### Most frequent URL hosts")[0] == ["github.com", str(github)] and github >= 4
 
 
 def test_card_changelog_provenance_and_read_lines(project, rel):

@@ -8,6 +8,7 @@ import multiprocessing
 import pytest
 
 from pipeline.language import detect_language
+from tests.conftest import DATA
 
 EN = "We propose a sparse attention method that speeds up long-context inference by 1.41x at matched accuracy."
 ZH = "我们提出一种新的稀疏注意力方法，在长文本基准上将推理速度提高了1.41倍，同时保持准确率基本不变。"
@@ -59,3 +60,29 @@ def test_same_answer_in_other_processes():
     out = subprocess.run([sys.executable, "-c", code], input=json.dumps(texts), capture_output=True, text=True,
                          check=True).stdout
     assert [tuple(x) for x in json.loads(out)] == here
+
+
+def test_english_shortcut_agrees_with_langdetect_on_gold_abstracts(monkeypatch):
+    """The English function-word shortcut gives exactly what langdetect gives, on the 100 real gold abstracts."""
+    import json
+
+    from pipeline import cleaning, language
+
+    gold = [json.loads(line) for line in (DATA / "gold" / "gold_dev.jsonl").read_text().splitlines()]
+    texts = [cleaning.clean_abstract(g["text"]) for g in gold]
+    fired = [t for t in texts if language.is_plainly_english(language.evidence_text(t))]
+    assert len(fired) >= 80  # it is a shortcut for most real abstracts
+    with_shortcut = [language.detect_language(t) for t in fired]
+    monkeypatch.setattr(language, "is_plainly_english", lambda text: False)
+    without = [language.detect_language(t) for t in fired]
+    assert with_shortcut == without == [("en", 1.0)] * len(fired)
+
+
+def test_english_shortcut_does_not_fire_on_other_languages():
+    from pipeline import language
+
+    french = ("Nous proposons une nouvelle méthode pour l'apprentissage profond des réseaux de neurones, et nous "
+              "montrons que la méthode est efficace sur plusieurs jeux de données de référence avec des résultats "
+              "solides et une analyse détaillée des erreurs commises par les modèles.")
+    assert not language.is_plainly_english(language.evidence_text(french))
+    assert language.detect_language(french)[0] == "fr"

@@ -23,7 +23,7 @@ import polars as pl
 from pipeline import release
 from tests.conftest import ROOT
 
-BASE, STEP = 20_000, 1_000
+BASE, STEP = 10_000, 1_000
 VENUES = ["ICML", "NeurIPS", "ICLR", "ACL"]
 INPUTS = [{"listing": "a.txt", "sha256": "0" * 64}]
 #: The steps of a publish at which a child stops and waits to be killed (release.py's own calls).
@@ -128,7 +128,7 @@ def test_kill_9_at_every_step_keeps_the_previous_release(tmp_path):
 
 def test_kill_9_at_random_moments(tmp_path):
     rng = random.Random(5)
-    for attempt in range(3):
+    for attempt in range(2):
         wh = tmp_path / f"w{attempt}"
         release.publish(wh, make_tables(1), INPUTS)
         proc = _spawn(wh, [2])
@@ -146,7 +146,7 @@ def test_kill_9_at_random_moments(tmp_path):
 
 def test_two_publishers_started_together(tmp_path):
     outcomes = set()
-    for attempt in range(3):
+    for attempt in range(2):
         wh = tmp_path / f"w{attempt}"
         go = tmp_path / f"go{attempt}"
         procs = {tag: _spawn(wh, [1 + attempt], tag, GO_FILE=str(go)) for tag in ("A", "B")}
