@@ -3,6 +3,7 @@
 Layout under the warehouse folder::
 
     LATEST                         the current release number; written last (the commit point)
+    releases.json                  index of committed releases: release, release_id, parent, created_at
     release=N/
       manifest.json                release, release_id, parent, created_at, code/schema version, inputs,
                                    per table: rows, columns, files (path, rows, bytes, sha256); changes
@@ -13,10 +14,13 @@ Layout under the warehouse folder::
     .publish.lock                  held (flock) while publishing: one publisher at a time
 
 A release is written to ``_staging/`` and renamed into place, then ``LATEST`` is replaced atomically, so a
-crash leaves the previous release readable and ``LATEST`` unchanged. ``LATEST`` only moves forward: a
-``release=N`` folder above it was never committed (a publish died between the rename and the ``LATEST``
-write) and the next publish deletes it. Publishing content equal to the latest release (same
-``release_id``) makes no new release.
+crash leaves the previous release readable and ``LATEST`` unchanged. ``releases.json`` (written right
+after ``LATEST``) lists every committed release; a ``release=N`` folder that is neither in it nor named by
+``LATEST`` was never committed (a publish died between the rename and the ``LATEST`` write) and the next
+publish deletes it. A rollback (writing an older number into ``LATEST`` by hand) is safe: newer committed
+releases stay, are hidden from :func:`read_all`, and the next release gets the next unused number with the
+rolled-back release as parent. Publishing content equal to the latest release (same ``release_id``) makes
+no new release.
 
 Schema evolution (issue 5 item 5, ../shared/cases/case17_*): every release of a table reads together
 (``release=*``, see :func:`read_all` and the README). A column keeps one dtype in every release: the data
@@ -292,11 +296,13 @@ def publish(
 def _publish_locked(warehouse, tables, inputs, keep_last, now) -> PublishResult:
     staging_root = warehouse / "_staging"
     shutil.rmtree(staging_root, ignore_errors=True)  # debris of a crashed publish
-    for tmp in warehouse.glob(".LATEST.*.tmp"):  # a LATEST replacement that never happened
+    for tmp in [*warehouse.glob(".LATEST.*.tmp"), *warehouse.glob(".releases.json.*.tmp")]:  # never replaced
         tmp.unlink()
     parent = latest_release(warehouse)
+    index = read_index(warehouse)
+    committed = {e["release"] for e in index} | ({parent} if parent is not None else set())
     for n in list_releases(warehouse, complete=False):
-        if parent is None or n > parent:  # renamed into place, but the publish died before LATEST moved
+        if n not in committed:  # renamed into place, but the publish died before LATEST moved
             shutil.rmtree(release_dir(warehouse, n))
     pinned = {name: table_schema(warehouse, name, parent) if parent is not None else {} for name in TABLES}
     tables = {name: conform(tables[name], name, pinned[name]) for name in TABLES}
@@ -306,7 +312,7 @@ def _publish_locked(warehouse, tables, inputs, keep_last, now) -> PublishResult:
         if parent_manifest["release_id"] == release_id:
             return PublishResult(parent, False, release_id, release_dir(warehouse, parent),
                                  parent_manifest["changes"])
-    number = (parent or 0) + 1
+    number = max([parent or 0, *list_releases(warehouse, complete=False)]) + 1
     old_papers = read_table(warehouse, "papers", parent) if parent is not None else None
     changes = diff_papers(old_papers, tables["papers"])
     stage = staging_root / f"{RELEASE_DIR_PREFIX}{number}"
@@ -342,10 +348,19 @@ def _publish_locked(warehouse, tables, inputs, keep_last, now) -> PublishResult:
     _fsync_tree(stage)
     os.rename(stage, release_dir(warehouse, number))
     _write_atomic(warehouse / "LATEST", str(number))
+    entry = {k: manifest[k] for k in ("release", "release_id", "parent", "created_at")}
+    _write_atomic(warehouse / "releases.json",
+                  json.dumps([e for e in index if e["release"] != number] + [entry], indent=1) + "\n")
     shutil.rmtree(staging_root, ignore_errors=True)
     if keep_last:
         prune(warehouse, keep_last)
     return PublishResult(number, True, release_id, release_dir(warehouse, number), manifest["changes"])
+
+
+def read_index(warehouse: Path) -> list[dict]:
+    """``releases.json``: the committed releases (release, release_id, parent, created_at), oldest first."""
+    path = Path(warehouse) / "releases.json"
+    return json.loads(path.read_text()) if path.exists() else []
 
 
 def list_releases(warehouse: Path, complete: bool = True) -> list[int]:

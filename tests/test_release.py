@@ -171,7 +171,10 @@ def test_schema_drift_that_loses_data_or_drops_a_column_is_refused(tmp_path):
 def test_uncommitted_release_folder_is_invisible_and_cleaned(tmp_path):
     release.publish(tmp_path, _tables({"p1": "a"}), INPUTS)
     release.publish(tmp_path, _tables({"p1": "b"}), INPUTS)
-    (tmp_path / "LATEST").write_text("1")  # as if the publish of 2 died between its rename and LATEST
+    # as if the publish of 2 died between its rename and LATEST: neither LATEST nor the index name it
+    (tmp_path / "LATEST").write_text("1")
+    index = json.loads((tmp_path / "releases.json").read_text())
+    (tmp_path / "releases.json").write_text(json.dumps([e for e in index if e["release"] == 1]))
     assert release.committed_releases(tmp_path) == [1]
     assert set(release.read_all(tmp_path, "papers")["release"]) == {1}
     r = release.publish(tmp_path, _tables({"p1": "c"}), INPUTS)
@@ -229,3 +232,13 @@ def test_readme_all_releases_lines(tmp_path, cases, monkeypatch):
     assert rows == [(1, "p001", None), (1, "p002", None), (2, "p001", 0.99), (2, "p003", 0.97)]
     assert sorted(scope["duck_all"].select("release", "paper_id", "language_score").fetchall(),
                   key=lambda r: (r[0], r[1])) == rows
+
+
+def test_rollback_by_hand_keeps_newer_releases_and_numbers_on(tmp_path):
+    for i in range(3):
+        release.publish(tmp_path, _tables({"p1": f"text {i}"}), INPUTS)
+    assert [e["release"] for e in release.read_index(tmp_path)] == [1, 2, 3]
+    (tmp_path / "LATEST").write_text("1")  # a user rolls back to release 1
+    r = release.publish(tmp_path, _tables({"p1": "text 9"}), INPUTS)
+    assert r.release == 4 and release.list_releases(tmp_path) == [1, 2, 3, 4]
+    assert json.loads((tmp_path / "release=4" / "manifest.json").read_text())["parent"] == 1
