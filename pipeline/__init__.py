@@ -7,8 +7,11 @@ Where each rule lives:
   quarantine.py  which paragraphs are not abstracts, and why
   extraction/    URLs and reported result metrics (pure functions, text in, rows out)
   dedup.py       exact and near-duplicate clusters, stable paper ids
+  records.py     per-listing frames: decode/split rows, per-abstract analysis (parallel, cached by hash)
   tables.py      building the published tables from per-listing rows
   release.py     immutable numbered releases, manifest, changelog, LATEST
+  card/          what each release explains about itself: dataset card, data dictionary, Croissant, charts
+  cli.py         `python -m pipeline run | verify`
   defs/          Dagster wiring only (assets, checks, sensor, schedule)
 """
 
