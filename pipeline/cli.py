@@ -12,7 +12,8 @@ import sys
 
 import dagster as dg
 
-from pipeline import CODE_VERSION, config, release
+from pipeline import config, release
+from pipeline.defs.partitions import contiguous_ranges, stale_partitions, sync_partitions
 
 
 def _latest_metadata(instance: dg.DagsterInstance, asset: str, partition: str | None = None) -> dict:
@@ -24,57 +25,6 @@ def _latest_metadata(instance: dg.DagsterInstance, asset: str, partition: str | 
         return {}
     meta = records[0].asset_materialization.metadata
     return {k: getattr(v, "value", v) for k, v in meta.items()}
-
-
-def sync_partitions(instance: dg.DagsterInstance) -> tuple[dict[str, str], list[str], list[str]]:
-    """Make the ``listings`` partitions equal to the raw folder's files.
-
-    Returns ``(current, added, removed)``: ``current`` maps partition key → sha256 of the file.
-    """
-    from pipeline.defs.partitions import listings_partitions, partition_key, scan_raw_dir
-
-    current = {partition_key(n): sha for n, sha in scan_raw_dir(config.raw_dir()).items()}
-    existing = set(instance.get_dynamic_partitions(listings_partitions.name))
-    added = sorted(set(current) - existing)
-    removed = sorted(existing - set(current))
-    if added:
-        instance.add_dynamic_partitions(listings_partitions.name, added)
-    for key in removed:
-        instance.delete_dynamic_partition(listings_partitions.name, key)
-    return current, added, removed
-
-
-def stale_partitions(current: dict[str, str]) -> list[str]:
-    """Partition keys whose per-listing work files are missing or were made from other file content or
-    other analysis rules (pipeline.records.ANALYSIS_VERSION)."""
-    from pipeline.defs.assets import _work_info
-    from pipeline.defs.io import work_file
-    from pipeline.records import ANALYSIS_VERSION
-
-    stale = []
-    for key, sha in sorted(current.items()):
-        info = _work_info("abstracts", key)
-        fresh = (info.get("listing_sha256") == sha and info.get("analysis_version") == ANALYSIS_VERSION
-                 and work_file("abstracts", key).exists() and work_file("listing_records", key).exists())
-        if not fresh:
-            stale.append(key)
-    return stale
-
-
-def contiguous_ranges(ordered: list[str], wanted: list[str]) -> list[tuple[str, str]]:
-    """Cover ``wanted`` keys with as few ``(first, last)`` ranges of consecutive keys of ``ordered``."""
-    want = set(wanted)
-    ranges, start, prev = [], None, None
-    for key in ordered:
-        if key in want:
-            start = key if start is None else start
-            prev = key
-        elif start is not None:
-            ranges.append((start, prev))
-            start = None
-    if start is not None:
-        ranges.append((start, prev))
-    return ranges
 
 
 def run(verbose: bool = False) -> int:

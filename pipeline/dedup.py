@@ -80,12 +80,22 @@ def shingles(normalised: str) -> set[int]:
             for i in range(len(words) - SHINGLE_WORDS + 1)}
 
 
+def _identity(x):
+    return x
+
+
+#: datasketch derives its permutations from (NUM_PERM, MINHASH_SEED); computed once, not per abstract.
+_TEMPLATE = MinHash(num_perm=NUM_PERM, seed=MINHASH_SEED, hashfunc=_identity)
+_PERMUTATIONS, _SCHEME = _TEMPLATE.permutations, _TEMPLATE.scheme
+
+
 def lsh_keys(normalised: str) -> list[int]:
     """LSH_BANDS band keys of the MinHash signature plus one prefix key, as unsigned 64-bit ints."""
     sh = shingles(normalised)
     if not sh:
         return []
-    mh = MinHash(num_perm=NUM_PERM, seed=MINHASH_SEED, hashfunc=lambda x: x)
+    mh = MinHash(num_perm=NUM_PERM, seed=MINHASH_SEED, hashfunc=_identity, permutations=_PERMUTATIONS,
+                 scheme=_SCHEME)
     mh.update_batch(np.fromiter(sh, dtype=np.uint64, count=len(sh)) & np.uint64(0xFFFFFFFF))
     sig = mh.hashvalues.astype(np.uint64)
     keys = [xxhash.xxh3_64_intdigest(sig[b * LSH_ROWS:(b + 1) * LSH_ROWS].tobytes(), seed=b)

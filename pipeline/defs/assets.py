@@ -12,7 +12,7 @@ import polars as pl
 
 from pipeline import CODE_VERSION, card, config, dedup, records, release, tables
 from pipeline.defs.io import (column_schema, markdown_table, model_column_schema, table_metadata, work_file,
-                              write_work)
+                              work_info, write_work, write_work_info)
 from pipeline.defs.partitions import listing_name, listings_partitions
 from schemas import MODELS, validate
 
@@ -26,17 +26,6 @@ TABLE_DESCRIPTIONS = {
     "listing_lineage": "One row per raw paragraph of every listing: published, duplicate (of what, how "
                        "similar) or quarantined (why). Rows in = rows out.",
 }
-
-
-def _work_info(asset: str, key: str) -> dict:
-    """The JSON sidecar of a per-listing work file (what made it), or {} when absent."""
-    path = work_file(asset, key).with_suffix(".json")
-    return json.loads(path.read_text()) if path.exists() else {}
-
-
-def _write_info(asset: str, key: str, info: dict) -> None:
-    path = work_file(asset, key).with_suffix(".json")
-    path.write_text(json.dumps(info, sort_keys=True))
 
 
 @dg.asset(
@@ -68,7 +57,7 @@ def listing_records(context: dg.AssetExecutionContext) -> dg.MaterializeResult:
             context.log.warning(w)
         out = work_file("listing_records", key)
         write_work(frame, out)
-        _write_info("listing_records", key, {"listing": name, "listing_sha256": hashlib.sha256(data).hexdigest(),
+        write_work_info("listing_records", key, {"listing": name, "listing_sha256": hashlib.sha256(data).hexdigest(),
                                              "paragraphs": frame.height})
         total += frame.height
     context.log.info(f"{len(context.partition_keys)} listings decoded: {total} paragraphs")
@@ -97,15 +86,15 @@ def abstracts(context: dg.AssetExecutionContext) -> dg.MaterializeResult:
     keys = context.partition_keys
     recs = {k: pl.read_parquet(work_file("listing_records", k)) for k in keys}
     existing = [f for f in sorted(work_file("abstracts", "x").parent.glob("*.parquet"))
-                if _work_info("abstracts", f.stem).get("analysis_version") == records.ANALYSIS_VERSION]
+                if work_info("abstracts", f.stem).get("analysis_version") == records.ANALYSIS_VERSION]
     cache = pl.scan_parquet(existing) if existing else None
     frames, stats = records.build_abstracts(recs, cache, workers=config.workers())
     total_q, frame, out = 0, None, None
     for key, frame in frames.items():
         out = work_file("abstracts", key)
         write_work(frame, out)
-        info = _work_info("listing_records", key)
-        _write_info("abstracts", key, {"listing": info.get("listing"), "listing_sha256": info.get("listing_sha256"),
+        info = work_info("listing_records", key)
+        write_work_info("abstracts", key, {"listing": info.get("listing"), "listing_sha256": info.get("listing_sha256"),
                                        "analysis_version": records.ANALYSIS_VERSION, "rows": frame.height})
         quarantined = frame.filter(pl.col("quarantine_reason").is_not_null())
         total_q += quarantined.height
@@ -276,7 +265,7 @@ def release_asset(context: dg.AssetExecutionContext) -> dg.MaterializeResult:
 def _current_inputs(context: dg.AssetExecutionContext) -> pl.DataFrame:
     """listing, listing_sha256 of every registered listing (from the listing_records sidecars)."""
     keys = sorted(context.instance.get_dynamic_partitions(listings_partitions.name))
-    infos = [_work_info("listing_records", k) for k in keys]
+    infos = [work_info("listing_records", k) for k in keys]
     return pl.DataFrame({"listing": [i.get("listing") for i in infos],
                          "listing_sha256": [i.get("listing_sha256") for i in infos]},
                         schema={"listing": pl.String, "listing_sha256": pl.String})

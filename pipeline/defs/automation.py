@@ -17,9 +17,10 @@ from dataclasses import dataclass
 
 import dagster as dg
 
-from pipeline import CODE_VERSION, cli, config, release
+from pipeline import CODE_VERSION, config, release
 from pipeline.defs.assets import TABLE_DESCRIPTIONS, abstracts, dataset_tables, listing_records, release_asset
-from pipeline.defs.partitions import listing_name, listings_partitions, partition_key, scan_raw_dir
+from pipeline.defs.partitions import (listing_name, listings_partitions, partition_key, scan_raw_dir,
+                                      stale_partitions)
 
 LISTING_ASSETS = [listing_records, abstracts]
 DATASET_ASSETS = [dataset_tables, release_asset]
@@ -78,7 +79,7 @@ def plan_refresh(instance: dg.DagsterInstance, seen: dict[str, str] | None = Non
     """Compare the raw folder with the ``listings`` partitions and the per-listing work files.
 
     ``seen`` (key → sha256, the sensor's cursor) limits the freshness check to new or changed files;
-    ``None`` checks every file (the schedule). Freshness is ``pipeline.cli.stale_partitions`` (the same rule
+    ``None`` checks every file (the schedule). Freshness is ``pipeline.defs.partitions.stale_partitions`` (the same rule
     ``python -m pipeline run`` uses), so work already done by ``make run`` is not redone here.
     """
     current = {partition_key(name): sha for name, sha in scan_raw_dir(config.raw_dir()).items()}
@@ -87,7 +88,7 @@ def plan_refresh(instance: dg.DagsterInstance, seen: dict[str, str] | None = Non
     removed = sorted(registered - set(current))
     candidates = {k: sha for k, sha in current.items()
                   if seen is None or seen.get(k) != sha or k in added}
-    stale = cli.stale_partitions(candidates) if candidates else []
+    stale = stale_partitions(candidates) if candidates else []
     pending = _pending_partitions(instance, sorted(current))
     return RefreshPlan(current, added, removed, sorted(set(stale) - pending), sorted(pending))
 

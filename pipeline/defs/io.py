@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+import json
+import os
+import uuid
 from pathlib import Path
 
 import dagster as dg
@@ -21,11 +24,24 @@ def work_file(asset: str, partition_key: str | None = None) -> Path:
 
 
 def write_work(df: pl.DataFrame, path: Path) -> None:
-    """Write a work file atomically (temp file + rename), so a crashed step never leaves half a file."""
+    """Write a work file atomically (a temp file unique to this process, then rename), so a crashed step never
+    leaves half a file and two runs of the same partition never write into one temp file."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".tmp")
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.{uuid.uuid4().hex[:8]}.tmp")
     df.write_parquet(tmp, compression="zstd")
     tmp.replace(path)
+
+
+def work_info(asset: str, key: str) -> dict:
+    """The JSON sidecar of a per-listing work file (listing, listing_sha256, analysis_version, rows), or {}."""
+    path = work_file(asset, key).with_suffix(".json")
+    return json.loads(path.read_text()) if path.exists() else {}
+
+
+def write_work_info(asset: str, key: str, info: dict) -> None:
+    """Write the JSON sidecar of a per-listing work file (after the Parquet file itself)."""
+    path = work_file(asset, key).with_suffix(".json")
+    path.write_text(json.dumps(info, sort_keys=True))
 
 
 def markdown_table(df: pl.DataFrame, rows: int = PREVIEW_ROWS, max_columns: int = 8) -> str:

@@ -1,4 +1,5 @@
-"""The dynamic partition set ``listings``: one partition per listing file in the raw folder (design §2)."""
+"""The dynamic partition set ``listings``: one partition per listing file in the raw folder (design §2),
+and which of them are stale (their per-listing work files are missing or made from other inputs or rules)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,10 @@ from pathlib import Path
 from urllib.parse import quote, unquote
 
 import dagster as dg
+
+from pipeline import config
+from pipeline.defs.io import work_file, work_info
+from pipeline.records import ANALYSIS_VERSION
 
 listings_partitions = dg.DynamicPartitionsDefinition(name="listings")
 
@@ -40,3 +45,48 @@ def scan_raw_dir(raw_dir: Path) -> dict[str, str]:
         if path.is_file() and not any(part.startswith(".") for part in rel.parts):
             out[rel.as_posix()] = hashlib.sha256(path.read_bytes()).hexdigest()
     return out
+
+
+def sync_partitions(instance: dg.DagsterInstance) -> tuple[dict[str, str], list[str], list[str]]:
+    """Make the ``listings`` partitions equal to the raw folder's files.
+
+    Returns ``(current, added, removed)``: ``current`` maps partition key → sha256 of the file.
+    """
+    current = {partition_key(n): sha for n, sha in scan_raw_dir(config.raw_dir()).items()}
+    existing = set(instance.get_dynamic_partitions(listings_partitions.name))
+    added = sorted(set(current) - existing)
+    removed = sorted(existing - set(current))
+    if added:
+        instance.add_dynamic_partitions(listings_partitions.name, added)
+    for key in removed:
+        instance.delete_dynamic_partition(listings_partitions.name, key)
+    return current, added, removed
+
+
+def stale_partitions(current: dict[str, str]) -> list[str]:
+    """Partition keys whose per-listing work files are missing or were made from other file content or
+    other analysis rules (pipeline.records.ANALYSIS_VERSION)."""
+    stale = []
+    for key, sha in sorted(current.items()):
+        info = work_info("abstracts", key)
+        fresh = (info.get("listing_sha256") == sha and info.get("analysis_version") == ANALYSIS_VERSION
+                 and work_file("abstracts", key).exists() and work_file("listing_records", key).exists())
+        if not fresh:
+            stale.append(key)
+    return stale
+
+
+def contiguous_ranges(ordered: list[str], wanted: list[str]) -> list[tuple[str, str]]:
+    """Cover ``wanted`` keys with as few ``(first, last)`` ranges of consecutive keys of ``ordered``."""
+    want = set(wanted)
+    ranges, start, prev = [], None, None
+    for key in ordered:
+        if key in want:
+            start = key if start is None else start
+            prev = key
+        elif start is not None:
+            ranges.append((start, prev))
+            start = None
+    if start is not None:
+        ranges.append((start, prev))
+    return ranges

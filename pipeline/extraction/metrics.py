@@ -672,6 +672,9 @@ def _accept_plain(text: str, t: _Tok, s0: int) -> bool:
 _LIST_GAP = re.compile(r"\s*(?:(?:on|in)\s+(?:the\s+)?[^,;.()%]{1,40}?)?\s*(?:,\s*and|,|and|or|/)\s*(?:by\s+)?")
 
 
+_ANY_DIGIT = re.compile(r"\d")
+
+
 def extract_metrics(text: str) -> list[dict]:
     """Return one row per reported result metric in the clean ``text`` (keys :data:`METRIC_FIELDS`).
 
@@ -685,7 +688,7 @@ def extract_metrics(text: str) -> list[dict]:
     """
     if not isinstance(text, str):
         raise TypeError(f"extract_metrics expects str, got {type(text).__name__}")
-    has_digit = any(c.isdigit() for c in text)
+    has_digit = _ANY_DIGIT.search(text) is not None
     spelled = _spelled(text) if re.search(r"(?i)\b(?:twice|factor|magnitude|percent)\b", text) else []
     if not has_digit and not spelled:
         return []
