@@ -193,13 +193,14 @@ def diff_papers(old: pl.DataFrame | None, new: pl.DataFrame) -> pl.DataFrame:
     ]).select(list(CHANGELOG_SCHEMA)).cast(CHANGELOG_SCHEMA).sort("change", "paper_id")
 
 
-def content_digest(tables: dict[str, pl.DataFrame]) -> str:
-    """sha256 over the tables' rows (sorted, as NDJSON): equal content gives an equal release_id."""
+def content_digest(written: dict[str, list[dict]]) -> str:
+    """sha256 over every table's files (path and sha256, as written by :func:`_write_partitioned`). Files are
+    written deterministically (sorted rows, fixed writer settings), so equal content gives an equal digest,
+    i.e. an equal ``release_id``."""
     h = hashlib.sha256()
     for name in TABLES:
-        df = tables[name].sort(SORT_KEYS[name])
-        h.update(name.encode() + b"\0" + ",".join(df.columns).encode() + b"\0")
-        h.update(df.write_ndjson().encode())
+        for f in written[name]:
+            h.update(f"{f['path']}\0{f['sha256']}\n".encode())
     return h.hexdigest()
 
 
@@ -306,17 +307,19 @@ def _publish_locked(warehouse, tables, inputs, keep_last, now) -> PublishResult:
             shutil.rmtree(release_dir(warehouse, n))
     pinned = {name: table_schema(warehouse, name, parent) if parent is not None else {} for name in TABLES}
     tables = {name: conform(tables[name], name, pinned[name]) for name in TABLES}
-    release_id = content_digest(tables)[:16]
+    number = max([parent or 0, *list_releases(warehouse, complete=False)]) + 1
+    stage = staging_root / f"{RELEASE_DIR_PREFIX}{number}"
+    stage.mkdir(parents=True)
+    written = {name: _write_partitioned(tables[name], name, stage) for name in TABLES}
+    release_id = content_digest(written)[:16]
     if parent is not None:
         parent_manifest = json.loads((release_dir(warehouse, parent) / "manifest.json").read_text())
         if parent_manifest["release_id"] == release_id:
+            shutil.rmtree(staging_root, ignore_errors=True)
             return PublishResult(parent, False, release_id, release_dir(warehouse, parent),
                                  parent_manifest["changes"])
-    number = max([parent or 0, *list_releases(warehouse, complete=False)]) + 1
     old_papers = read_table(warehouse, "papers", parent) if parent is not None else None
     changes = diff_papers(old_papers, tables["papers"])
-    stage = staging_root / f"{RELEASE_DIR_PREFIX}{number}"
-    stage.mkdir(parents=True)
     manifest = {
         "release": number,
         "release_id": release_id,
@@ -335,7 +338,7 @@ def _publish_locked(warehouse, tables, inputs, keep_last, now) -> PublishResult:
             "rows": df.height,
             "partitioning": list(PARTITION_COLUMNS),
             "columns": [{"name": c, "dtype": str(t)} for c, t in df.schema.items()],
-            "files": _write_partitioned(df, name, stage),
+            "files": written[name],
         }
     changes.write_parquet(stage / "changelog.parquet", compression="zstd")
     (stage / "CHANGELOG.md").write_text(_changelog_md(number, parent, changes))

@@ -10,9 +10,6 @@ from __future__ import annotations
 import io
 
 import polars as pl
-from matplotlib.backends.backend_agg import FigureCanvasAgg
-from matplotlib.figure import Figure
-from matplotlib.ticker import MaxNLocator
 
 #: Resolution of every PNG (dots per inch); 100 keeps a chart around 20–60 kB, small enough to inline in the
 #: Dagster UI as a data URI.
@@ -39,6 +36,9 @@ CHARTS = {
 
 
 def _figure(height_in: float) -> Figure:
+    from matplotlib.backends.backend_agg import FigureCanvasAgg  # imported here: 0.4 s, only when drawing
+    from matplotlib.figure import Figure
+
     fig = Figure(figsize=(WIDTH_IN, height_in), dpi=DPI, layout="constrained")
     FigureCanvasAgg(fig)
     return fig
@@ -77,7 +77,7 @@ def _hbar(labels: list[str], values: list[float], texts: list[str], title: str, 
     ax.set_xlabel(xlabel, fontsize=FONT_SIZE)
     ax.spines[["top", "right"]].set_visible(False)
     if counts:
-        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+        ax.xaxis.set_major_locator(_integer_locator())
     else:  # a share in %: ticks to 100, the room beyond is for the labels of full bars
         ax.set_xticks(range(0, 101, 20))
     return _png(fig)
@@ -141,7 +141,7 @@ def improvements(improv: pl.DataFrame) -> bytes:
         ax.set_title(f"{name}: n={sizes.len()}, median {sizes.median():.3g}", fontsize=FONT_SIZE)
         ax.set_xlabel(f"size of the improvement, |value| ({unit})", fontsize=FONT_SIZE)
         ax.set_ylabel("reported metrics", fontsize=FONT_SIZE)
-        ax.yaxis.set_major_locator(MaxNLocator(integer=True))
+        ax.yaxis.set_major_locator(_integer_locator())
         ax.spines[["top", "right"]].set_visible(False)
     fig.suptitle(f"{title}\ndeltas and relative changes", fontsize=FONT_SIZE + 2)
     return _png(fig)
@@ -155,3 +155,9 @@ def render_charts(by_venue_year: pl.DataFrame, benchmarks: pl.DataFrame, improv:
         "top_benchmarks.png": top_benchmarks(benchmarks),
         "improvements.png": improvements(improv),
     }
+
+
+def _integer_locator():
+    from matplotlib.ticker import MaxNLocator
+
+    return MaxNLocator(integer=True)
