@@ -91,6 +91,7 @@ def main() -> None:
     write_listings(full, raw_full)
     write_listings(full.head(min(args.first, full.height)), raw_first)
     new_listing = write_listings(holdout, work / "holdout")[0]
+    new_listing = new_listing.rename(new_listing.with_name("new_" + new_listing.name))  # never an existing name
     print(f"corpus: {full.height} abstracts in {len(list(raw_full.iterdir()))} listings; "
           f"first slice {min(args.first, full.height)}; held-out listing {new_listing.name} (500)")
 

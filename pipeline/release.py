@@ -37,6 +37,7 @@ import hashlib
 import json
 import os
 import shutil
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -58,6 +59,8 @@ SORT_KEYS = {
 #: Columns not compared when deciding whether a paper changed (they record history, not content).
 HISTORY_COLUMNS = ("first_release", "last_changed_release")
 RELEASE_DIR_PREFIX = "release="
+#: Threads writing table files at once (pyarrow's Parquet writer releases the GIL).
+WRITER_THREADS = 4
 CHANGELOG_SCHEMA = {"paper_id": pl.String, "change": pl.String, "columns": pl.String}
 
 
@@ -193,6 +196,37 @@ def diff_papers(old: pl.DataFrame | None, new: pl.DataFrame) -> pl.DataFrame:
     ]).select(list(CHANGELOG_SCHEMA)).cast(CHANGELOG_SCHEMA).sort("change", "paper_id")
 
 
+def _partitions(df: pl.DataFrame, table: str) -> list[tuple[str, pl.DataFrame, str]]:
+    """``df`` split into its Hive partitions: ``(relative path, rows without venue/year, fingerprint)``.
+
+    The fingerprint is sha256 over the polars version, the schema and polars ``hash_rows`` of the sorted rows
+    (polars row hashes are stable within one polars version only, hence the version in it). An empty table
+    is one empty file under ``venue=unknown/year=0``.
+    """
+    df = df.sort([*PARTITION_COLUMNS, *SORT_KEYS[table]])
+    groups = df.partition_by(list(PARTITION_COLUMNS), as_dict=True, maintain_order=True) if df.height else {
+        ("unknown", 0): df}
+    out = []
+    for (venue, year), part in sorted(groups.items()):
+        rows = part.drop(PARTITION_COLUMNS)
+        h = hashlib.sha256(f"polars {pl.__version__}\0{rows.schema}\0{rows.height}\0".encode())
+        if rows.height:
+            h.update(rows.hash_rows(seed=0).to_numpy().tobytes())
+        out.append(((Path(table) / f"venue={venue}" / f"year={year}" / "part-0.parquet").as_posix(), rows,
+                    h.hexdigest()))
+    return out
+
+
+def content_fingerprint(parts: dict[str, list[tuple[str, pl.DataFrame, str]]]) -> str:
+    """sha256 over every partition's path and fingerprint (see :func:`_partitions`). Equal to the parent
+    release's: the content is unchanged and nothing is written."""
+    h = hashlib.sha256()
+    for name in TABLES:
+        for rel, _, fp in parts[name]:
+            h.update(f"{rel}\0{fp}\n".encode())
+    return h.hexdigest()
+
+
 def content_digest(written: dict[str, list[dict]]) -> str:
     """sha256 over every table's files (path and sha256, as written by :func:`_write_partitioned`). Files are
     written deterministically (sorted rows, fixed writer settings), so equal content gives an equal digest,
@@ -212,20 +246,23 @@ def _sha256_file(path: Path) -> str:
     return h.hexdigest()
 
 
-def _write_partitioned(df: pl.DataFrame, table: str, root: Path) -> list[dict]:
-    """Write ``df`` as Hive partitions venue=/year= under ``root/table``; one file per partition."""
-    files = []
-    df = df.sort([*PARTITION_COLUMNS, *SORT_KEYS[table]])
-    groups = df.partition_by(list(PARTITION_COLUMNS), as_dict=True, maintain_order=True) if df.height else {
-        ("unknown", 0): df}
-    for (venue, year), part in sorted(groups.items()):
-        rel = Path(table) / f"venue={venue}" / f"year={year}" / "part-0.parquet"
-        path = root / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        pq.write_table(part.drop(PARTITION_COLUMNS).to_arrow(), path, compression="zstd")
-        files.append({"path": rel.as_posix(), "rows": part.height, "bytes": path.stat().st_size,
-                      "sha256": _sha256_file(path)})
-    return files
+def _write_partition(rel: str, rows: pl.DataFrame, fingerprint: str, root: Path, parent: Path | None,
+                     parent_entry: dict | None) -> dict:
+    """Write one partition file under ``root``, or hard-link the parent release's file when its fingerprint
+    is the same (releases stay complete, immutable folders that share unchanged files). Returns its manifest
+    entry: path, rows, bytes, sha256, fingerprint."""
+    path = root / rel
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if parent is not None and parent_entry is not None and parent_entry.get("fingerprint") == fingerprint \
+            and (parent / rel).is_file():
+        try:
+            os.link(parent / rel, path)
+        except OSError:  # a filesystem without hard links: copy
+            shutil.copyfile(parent / rel, path)
+        return {k: parent_entry[k] for k in ("path", "rows", "bytes", "sha256", "fingerprint")}
+    pq.write_table(rows.to_arrow(), path, compression="zstd")
+    return {"path": rel, "rows": rows.height, "bytes": path.stat().st_size, "sha256": _sha256_file(path),
+            "fingerprint": fingerprint}
 
 
 def _fsync_tree(root: Path) -> None:
@@ -307,17 +344,28 @@ def _publish_locked(warehouse, tables, inputs, keep_last, now) -> PublishResult:
             shutil.rmtree(release_dir(warehouse, n))
     pinned = {name: table_schema(warehouse, name, parent) if parent is not None else {} for name in TABLES}
     tables = {name: conform(tables[name], name, pinned[name]) for name in TABLES}
+    parent_manifest = (json.loads((release_dir(warehouse, parent) / "manifest.json").read_text())
+                       if parent is not None else {})
+    parts = {name: _partitions(tables[name], name) for name in TABLES}
+    fingerprint = content_fingerprint(parts)
+    if parent_manifest.get("content_fingerprint") == fingerprint:  # same rows, same polars: nothing to write
+        return PublishResult(parent, False, parent_manifest["release_id"], release_dir(warehouse, parent),
+                             parent_manifest["changes"])
     number = max([parent or 0, *list_releases(warehouse, complete=False)]) + 1
     stage = staging_root / f"{RELEASE_DIR_PREFIX}{number}"
     stage.mkdir(parents=True)
-    written = {name: _write_partitioned(tables[name], name, stage) for name in TABLES}
+    parent_root = release_dir(warehouse, parent) if parent is not None else None
+    parent_files = {f["path"]: f for info in parent_manifest.get("tables", {}).values() for f in info["files"]}
+    # pyarrow writes without the GIL: the files are written by threads while this thread draws the charts
+    with ThreadPoolExecutor(max_workers=WRITER_THREADS) as pool:
+        jobs = {name: [pool.submit(_write_partition, rel, rows, fp, stage, parent_root, parent_files.get(rel))
+                       for rel, rows, fp in parts[name]] for name in TABLES}
+        pngs = card.release_charts(tables)
+        written = {name: [job.result() for job in jobs[name]] for name in TABLES}
     release_id = content_digest(written)[:16]
-    if parent is not None:
-        parent_manifest = json.loads((release_dir(warehouse, parent) / "manifest.json").read_text())
-        if parent_manifest["release_id"] == release_id:
-            shutil.rmtree(staging_root, ignore_errors=True)
-            return PublishResult(parent, False, release_id, release_dir(warehouse, parent),
-                                 parent_manifest["changes"])
+    if parent_manifest.get("release_id") == release_id:  # same files (the fingerprint's polars differed)
+        shutil.rmtree(staging_root, ignore_errors=True)
+        return PublishResult(parent, False, release_id, release_dir(warehouse, parent), parent_manifest["changes"])
     old_papers = read_table(warehouse, "papers", parent) if parent is not None else None
     changes = diff_papers(old_papers, tables["papers"])
     manifest = {
@@ -329,6 +377,7 @@ def _publish_locked(warehouse, tables, inputs, keep_last, now) -> PublishResult:
         "schema_version": SCHEMA_VERSION,
         "inputs": sorted(inputs, key=lambda d: d["listing"]),
         "changes": {k: changes.filter(pl.col("change") == k).height for k in ("added", "removed", "changed")},
+        "content_fingerprint": fingerprint,
         "tables": {},
         "files": [],
     }
@@ -346,7 +395,7 @@ def _publish_locked(warehouse, tables, inputs, keep_last, now) -> PublishResult:
         path = stage / extra
         manifest["files"].append({"path": extra, "rows": rows, "bytes": path.stat().st_size,
                                   "sha256": _sha256_file(path)})
-    manifest["files"] += card.write_release_documents(stage, tables, manifest, changes)  # card, charts (issue 8)
+    manifest["files"] += card.write_release_documents(stage, tables, manifest, changes, pngs)  # card, charts (issue 8)
     (stage / "manifest.json").write_text(json.dumps(manifest, indent=2, ensure_ascii=False) + "\n")
     _fsync_tree(stage)
     os.rename(stage, release_dir(warehouse, number))

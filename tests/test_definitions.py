@@ -9,7 +9,7 @@ import polars as pl
 
 from pipeline import cli, config
 from pipeline.defs.assets import _check_result
-from pipeline.defs.io import work_file
+from pipeline.defs.io import read_work, work_file
 from pipeline.defs.partitions import listing_name, partition_key
 from pipeline.definitions import defs
 from schemas import MODELS
@@ -110,7 +110,7 @@ def test_a_real_run_records_release_metadata_checks_and_failing_rows(project):
         accounting = evaluations[("listing_lineage", "accounting")].evaluation.metadata
         assert "| 000_d1f8394cc51cd0ab.txt | 19 | 19 | 0 | 0 | True |" in accounting["by_listing"].value
     # a failing Pandera check shows its failing rows: break one real paper id
-    papers = pl.read_parquet(work_file("papers"))
+    papers = read_work(work_file("papers"))
     broken = papers.with_columns(pl.when(pl.int_range(pl.len()) == 3).then(pl.lit("not-an-id"))
                                  .otherwise(pl.col("paper_id")).alias("paper_id"))
     result = _check_result("papers", broken)

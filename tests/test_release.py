@@ -51,23 +51,21 @@ def test_publish_numbering_noop_and_changelog(tmp_path):
 
 def test_crash_between_file_writes_keeps_previous_release(tmp_path, monkeypatch):
     release.publish(tmp_path, _tables({"p1": "a"}), INPUTS)
-    real = release._write_partitioned
-    calls = []
+    real = release._write_partition
 
-    def crash_on_second_table(df, table, root):
-        calls.append(table)
-        if len(calls) == 2:
+    def crash_on_second_table(rel, *args):
+        if rel.startswith("paper_urls/"):
             raise OSError("disk full (simulated)")
-        return real(df, table, root)
+        return real(rel, *args)
 
-    monkeypatch.setattr(release, "_write_partitioned", crash_on_second_table)
+    monkeypatch.setattr(release, "_write_partition", crash_on_second_table)
     with pytest.raises(OSError):
         release.publish(tmp_path, _tables({"p1": "a", "p2": "b"}), INPUTS)
     assert (tmp_path / "LATEST").read_text() == "1"
     assert release.list_releases(tmp_path) == [1]
     assert release.verify(tmp_path) == []
     assert (tmp_path / "_staging").exists()  # debris until the next publish
-    monkeypatch.setattr(release, "_write_partitioned", real)
+    monkeypatch.setattr(release, "_write_partition", real)
     r = release.publish(tmp_path, _tables({"p1": "a", "p2": "b"}), INPUTS)
     assert r.release == 2 and not (tmp_path / "_staging").exists()
 
@@ -242,3 +240,21 @@ def test_rollback_by_hand_keeps_newer_releases_and_numbers_on(tmp_path):
     r = release.publish(tmp_path, _tables({"p1": "text 9"}), INPUTS)
     assert r.release == 4 and release.list_releases(tmp_path) == [1, 2, 3, 4]
     assert json.loads((tmp_path / "release=4" / "manifest.json").read_text())["parent"] == 1
+
+
+def test_unchanged_partitions_are_hard_links_to_the_parent_release(tmp_path):
+    tables = _tables({"p1": "first text", "p2": "second text"})
+    release.publish(tmp_path, tables, INPUTS)
+    other = {k: pl.concat([v, v.head(1).with_columns(venue=pl.lit("NeurIPS"), year=pl.lit(2025, pl.Int64))])
+             if k == "papers" else v for k, v in tables.items()}
+    other["papers"] = other["papers"].with_columns(
+        paper_id=pl.when(pl.col("venue") == "NeurIPS").then(pl.lit("p9")).otherwise(pl.col("paper_id")))
+    r = release.publish(tmp_path, other, INPUTS)
+    assert r.release == 2
+    same = "papers/venue=ICML/year=2026/part-0.parquet"
+    assert (tmp_path / "release=1" / same).stat().st_ino == (tmp_path / "release=2" / same).stat().st_ino
+    new = tmp_path / "release=2" / "papers/venue=NeurIPS/year=2025/part-0.parquet"
+    assert new.exists() and new.stat().st_nlink == 1
+    assert release.verify(tmp_path, 1) == [] and release.verify(tmp_path, 2) == []
+    release.prune(tmp_path, 1)  # deleting release 1 leaves release 2 whole
+    assert release.verify(tmp_path, 2) == [] and release.read_table(tmp_path, "papers", 2).height == 3

@@ -54,13 +54,13 @@ def child() -> None:
     if kill_at:
         def stop_before(name, fn):
             def wrapped(*args, **kwargs):
-                label = f"{name}:{args[1]}" if name == "write" else name
+                label = f"{name}:{args[0].split('/')[0]}" if name == "write" else name  # write:<table>
                 if label == kill_at:
                     print(f"AT {label}", flush=True)
                     time.sleep(600)
                 return fn(*args, **kwargs)
             return wrapped
-        release._write_partitioned = stop_before("write", release._write_partitioned)
+        release._write_partition = stop_before("write", release._write_partition)
         release._fsync_tree = stop_before("fsync", release._fsync_tree)
         release.os.rename = stop_before("rename", os.rename)
         release.os.replace = stop_before("replace", os.replace)

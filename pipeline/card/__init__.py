@@ -39,7 +39,17 @@ def _json(obj) -> str:
     return json.dumps(obj, indent=2, ensure_ascii=False) + "\n"
 
 
-def build_documents(tables: dict[str, pl.DataFrame], manifest: dict, changes: pl.DataFrame) -> dict[str, bytes]:
+def release_charts(tables: dict[str, pl.DataFrame]) -> dict[str, bytes]:
+    """The release's charts (file name → PNG bytes) from its four tables alone, so the publisher can draw
+    them while the table files are being written."""
+    conformed = summary.conform(tables)
+    by_venue_year = summary.papers_by_venue_year(conformed["papers"])
+    benchmarks = summary.top_values(conformed["paper_metrics"], "dataset", summary.TOP_BENCHMARKS)
+    return charts.render_charts(by_venue_year, benchmarks, summary.improvements(conformed["paper_metrics"]))
+
+
+def build_documents(tables: dict[str, pl.DataFrame], manifest: dict, changes: pl.DataFrame,
+                    pngs: dict[str, bytes] | None = None) -> dict[str, bytes]:
     """Every document of a release: relative path → bytes (see the module docstring for the paths).
 
     Args:
@@ -47,15 +57,14 @@ def build_documents(tables: dict[str, pl.DataFrame], manifest: dict, changes: pl
         manifest: the release's manifest as it stands before the documents are added (release, release_id,
             parent, created_at, code/schema version, inputs, changes, tables with rows/columns/files).
         changes: release.diff_papers' output for this release (paper_id, change, columns).
+        pngs: :func:`release_charts` of the same tables when already drawn (else drawn here).
 
     Raises:
         KeyError: a table of schemas.MODELS or a manifest key above is missing.
     """
     conformed = summary.conform(tables)
     dictionary = data_dictionary()
-    by_venue_year = summary.papers_by_venue_year(conformed["papers"])
-    benchmarks = summary.top_values(conformed["paper_metrics"], "dataset", summary.TOP_BENCHMARKS)
-    pngs = charts.render_charts(by_venue_year, benchmarks, summary.improvements(conformed["paper_metrics"]))
+    pngs = release_charts(tables) if pngs is None else pngs
     docs = {
         CARD_FILE: card_markdown(conformed, manifest, changes, dictionary).encode(),
         DICTIONARY_FILE: _json(dictionary).encode(),
@@ -67,7 +76,7 @@ def build_documents(tables: dict[str, pl.DataFrame], manifest: dict, changes: pl
 
 
 def write_release_documents(stage: Path, tables: dict[str, pl.DataFrame], manifest: dict,
-                            changes: pl.DataFrame) -> list[dict]:
+                            changes: pl.DataFrame, pngs: dict[str, bytes] | None = None) -> list[dict]:
     """Write :func:`build_documents` into the staged release folder ``stage``.
 
     Returns one manifest entry per document, sorted by path: ``{"path", "rows": None, "bytes", "sha256"}``,
@@ -75,7 +84,7 @@ def write_release_documents(stage: Path, tables: dict[str, pl.DataFrame], manife
     which release.py extends with them.
     """
     entries = []
-    for rel, data in sorted(build_documents(tables, manifest, changes).items()):
+    for rel, data in sorted(build_documents(tables, manifest, changes, pngs).items()):
         path = Path(stage) / rel
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(data)

@@ -18,9 +18,16 @@ PREVIEW_ROWS = 5
 
 
 def work_file(asset: str, partition_key: str | None = None) -> Path:
-    """``<warehouse>/_work/<asset>/<partition_key>.parquet``, or ``<warehouse>/_work/<asset>.parquet``."""
+    """``<warehouse>/_work/<asset>/<partition_key>.parquet`` for per-listing assets; for the global tables
+    ``<warehouse>/_work/<asset>.arrow`` (Arrow IPC: written and read back within one publish, 4-5x faster
+    than Parquet at 58k abstracts)."""
     root = config.work_dir()
-    return root / asset / f"{partition_key}.parquet" if partition_key else root / f"{asset}.parquet"
+    return root / asset / f"{partition_key}.parquet" if partition_key else root / f"{asset}.arrow"
+
+
+def read_work(path: Path) -> pl.DataFrame:
+    """Read a work file written by :func:`write_work`."""
+    return pl.read_ipc(path) if path.suffix == ".arrow" else pl.read_parquet(path)
 
 
 def write_work(df: pl.DataFrame, path: Path) -> None:
@@ -28,7 +35,10 @@ def write_work(df: pl.DataFrame, path: Path) -> None:
     leaves half a file and two runs of the same partition never write into one temp file."""
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f".{path.name}.{os.getpid()}.{uuid.uuid4().hex[:8]}.tmp")
-    df.write_parquet(tmp, compression="zstd")
+    if path.suffix == ".arrow":
+        df.write_ipc(tmp)
+    else:
+        df.write_parquet(tmp, compression="zstd")
     tmp.replace(path)
 
 
