@@ -44,26 +44,30 @@ def run(verbose: bool = False) -> int:
         return 1
     stale = stale_partitions(current)
     run_config = {"loggers": {"console": {"config": {"log_level": "INFO" if verbose else "WARNING"}}}}
-    listing_job = defs.resolve_job_def("listing_job")
+    # one run per contiguous range of stale partitions; the last run also builds the tables and publishes
+    # (one run fewer: each costs ~0.4 s of Dagster bookkeeping)
     ordered = list(instance.get_dynamic_partitions("listings"))
-    for first, last in contiguous_ranges(ordered, stale):
+    ranges = contiguous_ranges(ordered, stale)
+    result = None
+    for i, (first, last) in enumerate(ranges):
+        job = defs.resolve_job_def("main_job" if i == len(ranges) - 1 else "listing_job")
         tags = {"dagster/asset_partition_range_start": first, "dagster/asset_partition_range_end": last}
-        result = listing_job.execute_in_process(instance=instance, tags=tags, run_config=run_config,
-                                                raise_on_error=False)
-        if not result.success:
+        result = job.execute_in_process(instance=instance, tags=tags, run_config=run_config, raise_on_error=False)
+        if not result.success and job.name == "listing_job":
             print(f"error: listing partitions {first!r}..{last!r} failed; rerun with -v for the log",
                   file=sys.stderr)
             return 1
     print(f"listings processed: {len(stale)} (unchanged, reused: {len(current) - len(stale)})")
-    result = defs.resolve_job_def("publish_job").execute_in_process(instance=instance, run_config=run_config,
+    if result is None:
+        result = defs.resolve_job_def("publish_job").execute_in_process(instance=instance, run_config=run_config,
                                                                         raise_on_error=False)
     for ev in result.get_asset_check_evaluations():
         if not ev.passed:
             print(f"error: asset check {ev.asset_key.to_user_string()}:{ev.check_name} failed: "
                   f"{ {k: getattr(v, 'value', v) for k, v in ev.metadata.items()} }", file=sys.stderr)
     if not result.success:
-        print("error: publishing failed (a blocking check failed or a step raised); no release was made",
-              file=sys.stderr)
+        print("error: the run failed (a listing step raised, a blocking check failed, or publishing raised); "
+              "no release was made; rerun with -v for the log", file=sys.stderr)
         return 1
     meta = _latest_metadata(instance, "release")
     lineage = release.read_table(wh, "listing_lineage")

@@ -10,12 +10,12 @@ import dagster as dg
 
 from pipeline import config
 from pipeline.defs.assets import abstracts, dataset_tables, listing_records, release_asset
-from pipeline.defs.automation import (automation_sensor, daily_refresh, listing_job, publish_job,
+from pipeline.defs.automation import (automation_sensor, daily_refresh, listing_job, main_job, publish_job,
                                       raw_listings_sensor)
 
 defs = dg.Definitions(
     assets=[listing_records, abstracts, dataset_tables, release_asset],
-    jobs=[listing_job, publish_job],
+    jobs=[listing_job, publish_job, main_job],
     sensors=[raw_listings_sensor, automation_sensor],
     schedules=[daily_refresh],
     executor=dg.multiprocess_executor.configured({"max_concurrent": config.max_concurrent_steps()}),

@@ -48,6 +48,11 @@ publish_job = dg.define_asset_job(
     "publish_job", selection=dg.AssetSelection.assets(*DATASET_ASSETS),
     description="Dedup every listing into the published tables, validate them, and publish a release.",
 )
+main_job = dg.define_asset_job(
+    "main_job", selection=dg.AssetSelection.assets(*LISTING_ASSETS, *DATASET_ASSETS),
+    description="Everything in one run: a range of listing partitions (run tags), then the dataset tables "
+                "and the release (what `python -m pipeline run` launches).",
+)
 
 
 @dataclass(frozen=True)
