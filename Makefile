@@ -36,7 +36,8 @@ verify: $(VENV)/.installed
 	$(PY) -m pipeline verify $(RELEASE)
 
 clean:
-	rm -rf warehouse/_work warehouse/_staging warehouse/release=* warehouse/LATEST warehouse/.publish.lock .dagster_home
+	rm -rf warehouse/_work warehouse/_staging warehouse/release=* warehouse/LATEST warehouse/releases.json \
+		warehouse/.publish.lock .dagster_home
 
 # Extraction quality (issue 3): score URLs/metrics on tests/data/gold/gold_dev.jsonl through the pipeline
 # (temp raw/warehouse/DAGSTER_HOME) and directly, plus fixtures and cost per abstract. See README "Extraction".
@@ -49,3 +50,13 @@ eval: $(VENV)/.installed
 .PHONY: bench-dedup
 bench-dedup: $(VENV)/.installed
 	$(PY) bench/dedup/bench_dedup.py
+
+# Speed and memory (issue 7): the whole pipeline from an empty warehouse against the naive script, on 500-abstract
+# listings built from ../shared/corpus (says so when absent), plus one added listing; about 4 minutes.
+.PHONY: bench bench-language
+bench: $(VENV)/.installed
+	$(PY) bench/pipeline_bench.py
+
+# Accuracy cost of the English shortcut before langdetect on the dev corpus and the gold abstracts.
+bench-language: $(VENV)/.installed
+	$(PY) bench/language_shortcut.py

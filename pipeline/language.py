@@ -37,9 +37,10 @@ MAX_CHARS = 600
 #: English shortcut ("langdetect only where needed", issue 7): a text of at least EN_MIN_WORDS words, at most
 #: EN_MAX_NON_ASCII of them with non-ASCII letters, of which at least EN_MIN_SHARE are these English function
 #: words (the most frequent English words of any text, e.g. the top of the Brown corpus list) is ``en`` with
-#: score 1.0 without running langdetect. Measured on 8,000 dev-corpus abstracts + the 100 gold abstracts +
-#: French and German controls: the rule fires on 93.5 %, langdetect says ``en`` at probability >= 0.9999
-#: (rounded 1.0) on every one of them, so 0 labels and 0 scores change; it costs 0.03 ms instead of ~1.7 ms.
+#: score 1.0 without running langdetect. Measured by bench/language_shortcut.py on all 58,671 dev-corpus
+#: abstracts: the rule fires on 95.0 %, 0 labels change (langdetect says ``en`` on every one), 22 scores
+#: differ (langdetect's 0.9999x instead of 1.0); on the 100 gold abstracts it fires on 81, 0 labels and 0
+#: scores change. Language detection drops from 1.73 to 0.32 ms per abstract (CPU, same command).
 EN_FUNCTION_WORDS = frozenset(
     "the of and to in a is for that we on with by this are as an be from our which can these it its at or "
     "has have their than".split())
