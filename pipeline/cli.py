@@ -57,7 +57,7 @@ def run(verbose: bool = False) -> int:
             print(f"error: listing partitions {first!r}..{last!r} failed; rerun with -v for the log",
                   file=sys.stderr)
             return 1
-    print(f"listings processed: {len(stale)} (unchanged, reused: {len(current) - len(stale)})")
+    print(f"listings processed: {len(stale)} new or changed; {len(current) - len(stale)} unchanged, reused")
     if result is None:
         result = defs.resolve_job_def("publish_job").execute_in_process(instance=instance, run_config=run_config,
                                                                         raise_on_error=False)
@@ -72,12 +72,16 @@ def run(verbose: bool = False) -> int:
     meta = _latest_metadata(instance, "release")
     lineage = release.read_table(wh, "listing_lineage")
     counts = dict(lineage.group_by("status").len().iter_rows()) if lineage is not None else {}
-    status = "published" if meta.get("created") else "unchanged, no new release"
+    rel = meta.get("release")
     print(f"abstracts: {lineage.height if lineage is not None else 0} paragraphs -> "
           f"{counts.get('published', 0)} published, {counts.get('duplicate', 0)} duplicate, "
           f"{counts.get('quarantined', 0)} quarantined")
-    print(f"release {meta.get('release')} ({status}); changes {json.dumps(meta.get('changes'))}; "
-          f"{release.release_dir(wh, meta.get('release'))}")
+    if meta.get("created"):
+        print(f"release {rel} published; changes against its parent {json.dumps(meta.get('changes'))}; "
+              f"{release.release_dir(wh, rel)}")
+    else:
+        print(f"release {rel} unchanged: the content equals the latest release, no new release; "
+              f"{release.release_dir(wh, rel)}")
     return 0
 
 

@@ -466,6 +466,8 @@ def verify(warehouse: Path, number: int | None = None) -> list[str]:
         return [f"{warehouse}: no LATEST, nothing published"]
     root = release_dir(warehouse, number)
     mpath = root / "manifest.json"
+    if not root.exists():
+        return [f"release {number} does not exist in {warehouse}"]
     if not mpath.exists():
         return [f"{mpath}: missing"]
     manifest = json.loads(mpath.read_text())

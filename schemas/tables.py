@@ -91,7 +91,8 @@ class Papers(pa.DataFrameModel):
     )
     last_changed_release: pl.Int64 = pa.Field(
         ge=1,
-        description="Release number in which this paper's content last changed.",
+        description=("Release number in which any column of this row last changed (the text, extracted counts, "
+                     "or n_sources when another listing re-lists it); the changelog names the columns."),
     )
     n_sources: pl.Int64 = pa.Field(
         ge=1,

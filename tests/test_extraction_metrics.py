@@ -12,9 +12,10 @@ from pipeline.extraction import METRIC_FIELDS, extract_metrics
 from pipeline.extraction.metrics import METRIC_KINDS, METRIC_UNITS
 from pipeline.extraction.text import sentence_of
 
+from tests.conftest import SEEDS
+
 ROOT = Path(__file__).resolve().parents[1]
 GOLD = ROOT / "tests" / "data" / "gold"
-SEEDS = sorted((ROOT / "raw").glob("*.txt"))
 
 
 def _seed_clean():
@@ -29,7 +30,6 @@ def _find(rows, value, unit):
     return [r for r in rows if r["value"] is not None and abs(r["value"] - value) < 1e-9 and r["unit"] == unit]
 
 
-@pytest.mark.skipif(not SEEDS, reason="seed listings not in raw/")
 @pytest.mark.parametrize("value,unit,kind,metric,dataset", [
     (54.0, "%", "score", "F1", "LoCoMo"),
     (1.41, "x", "multiplier", "speedup", None),
@@ -48,7 +48,6 @@ def test_seed_metrics(value, unit, kind, metric, dataset):
         assert dataset.lower() in (r["dataset"] or "").lower()
 
 
-@pytest.mark.skipif(not SEEDS, reason="seed listings not in raw/")
 def test_seed_rows_shape_offsets_and_sentence():
     n = 0
     for text in _seed_clean():

@@ -10,9 +10,10 @@ from pipeline.evaluation import FIXTURE_KIND_ALIAS, load_scorer
 from pipeline.extraction import URL_FIELDS, extract_urls
 from pipeline.extraction.urls import URL_KINDS
 
+from tests.conftest import SEEDS
+
 ROOT = Path(__file__).resolve().parents[1]
 GOLD = ROOT / "tests" / "data" / "gold"
-SEEDS = sorted((ROOT / "raw").glob("*.txt"))
 scorer = load_scorer()
 
 
@@ -33,14 +34,12 @@ SEED_URLS = [
 ]
 
 
-@pytest.mark.skipif(not SEEDS, reason="seed listings not in raw/")
 @pytest.mark.parametrize("url,kind", SEED_URLS)
 def test_seed_urls_found_with_kind(url, kind):
     found = {r["url"]: r["kind"] for p in _seed_paragraphs() for r in extract_urls(p)}
     assert found.get(url) == kind, found
 
 
-@pytest.mark.skipif(not SEEDS, reason="seed listings not in raw/")
 def test_seed_rows_have_fields_and_offsets():
     n = 0
     for para in _seed_paragraphs():

@@ -11,7 +11,7 @@ import pyarrow.dataset as ds
 import pytest
 
 from pipeline import cli, release
-from tests.conftest import DATA, ROOT
+from tests.conftest import DATA, ROOT, SEEDS
 
 TABLES = ["papers", "paper_urls", "paper_metrics", "listing_lineage"]
 SEED_URLS = {
@@ -49,7 +49,7 @@ def test_run_publishes_release_1_readable_by_every_reader(published):
     assert lineage.height == 38 and set(lineage["status"]) == {"published"}
     manifest = json.loads((rel / "manifest.json").read_text())
     assert manifest["release"] == 1 and manifest["parent"] is None
-    assert {i["listing"] for i in manifest["inputs"]} == {f.name for f in (ROOT / "raw").glob("*.txt")}
+    assert {i["listing"] for i in manifest["inputs"]} == {f.name for f in SEEDS}
     assert manifest["tables"]["papers"]["rows"] == 38
     assert release.verify(published / "warehouse") == []
 
@@ -77,10 +77,15 @@ def test_seed_metrics_found(published):
     assert has(12.3, "%", dataset="SWE-bench")
 
 
-def test_rerun_makes_no_new_release_and_tables_are_byte_identical(published):
+def test_rerun_makes_no_new_release_and_tables_are_byte_identical(published, capsys):
     wh = published / "warehouse"
     before = json.loads((wh / "release=1" / "manifest.json").read_text())
+    capsys.readouterr()
     assert cli.run() == 0
+    out = capsys.readouterr().out
+    assert "listings processed: 0 new or changed; 2 unchanged, reused" in out
+    assert "38 paragraphs -> 38 published, 0 duplicate, 0 quarantined" in out
+    assert "release 1 unchanged: the content equals the latest release, no new release" in out
     assert _latest(published) == "1"
     assert release.list_releases(wh) == [1]
     # a fresh warehouse from the same raw files gives byte-identical tables and the same release_id

@@ -90,7 +90,7 @@ def card_markdown(tables: dict[str, pl.DataFrame], manifest: dict, changes: pl.D
     by_vy = summary.papers_by_venue_year(papers)
     by_v = summary.code_share_by_venue(papers)
     years = sorted(y for y in papers["year"].unique().drop_nulls() if y)
-    span = f"{years[0]}–{years[-1]}" if years else "unknown"
+    span = (f"year {years[0]}" if years[0] == years[-1] else f"years {years[0]}–{years[-1]}") if years else "years unknown"
     parent = manifest["parent"]
     out = [
         f"# {DATASET_TITLE} — release {n}", "",
@@ -99,7 +99,7 @@ def card_markdown(tables: dict[str, pl.DataFrame], manifest: dict, changes: pl.D
         f"| release | {n} (release_id `{manifest['release_id']}`, a digest of the tables' content) |",
         f"| created | {manifest['created_at']} |",
         f"| parent release | {parent if parent is not None else 'none (first release)'} |",
-        f"| papers | {papers.height} from {by_v.height} venues, years {span} |",
+        f"| papers | {papers.height} from {by_v.height} venue{'s' if by_v.height != 1 else ''}, {span} |",
         f"| papers with a code link | {int(papers['has_code'].fill_null(False).sum())} "
         f"({_pct(papers['has_code'].fill_null(False).mean() if papers.height else None)}) |",
         "| rows per table | " + ", ".join(f"{t} {info['rows']}" for t, info in manifest["tables"].items()) + " |",
