@@ -16,11 +16,9 @@ from pipeline import config, release
 from pipeline.defs.partitions import contiguous_ranges, stale_partitions, sync_partitions
 
 
-def _latest_metadata(instance: dg.DagsterInstance, asset: str, partition: str | None = None) -> dict:
-    records = instance.fetch_materializations(
-        dg.AssetRecordsFilter(asset_key=dg.AssetKey(asset), asset_partitions=[partition] if partition else None),
-        limit=1,
-    ).records
+def _latest_metadata(instance: dg.DagsterInstance, asset: str) -> dict:
+    """Metadata of the asset's latest materialisation, as plain values ({} when never materialised)."""
+    records = instance.fetch_materializations(dg.AssetKey(asset), limit=1).records
     if not records:
         return {}
     meta = records[0].asset_materialization.metadata
