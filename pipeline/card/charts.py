@@ -31,7 +31,7 @@ CHARTS = {
     "papers_per_venue_year.png": "Papers per venue and year",
     "code_release_rate.png": "Share of papers with a code link, per venue and year",
     "top_benchmarks.png": "Benchmarks with the most reported metrics",
-    "improvements.png": "Reported improvements of the authors' method (pp and %)",
+    "improvements.png": "Changes the authors report for their method (pp and %)",
 }
 
 
@@ -139,7 +139,7 @@ def improvements(improv: pl.DataFrame) -> bytes:
             continue
         ax.hist(sizes.to_list(), bins=min(20, max(5, sizes.len() // 3)), color=COLOR, edgecolor="white")
         ax.set_title(f"{name}: n={sizes.len()}, median {sizes.median():.3g}", fontsize=FONT_SIZE)
-        ax.set_xlabel(f"size of the improvement, |value| ({unit})", fontsize=FONT_SIZE)
+        ax.set_xlabel(f"size of the reported change, |value| ({unit})", fontsize=FONT_SIZE)
         ax.set_ylabel("reported metrics", fontsize=FONT_SIZE)
         ax.yaxis.set_major_locator(_integer_locator())
         ax.spines[["top", "right"]].set_visible(False)

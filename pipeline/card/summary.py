@@ -78,7 +78,9 @@ def top_values(df: pl.DataFrame, column: str, n: int = TOP_N) -> pl.DataFrame:
 
 
 def improvements(metrics: pl.DataFrame) -> pl.DataFrame:
-    """Reported improvements of the paper's own method: rows of ``paper_metrics`` with ``subject`` "ours",
+    """Changes reported for the paper's own method (mostly improvements; a stated loss such as "<0.5% accuracy
+    drop" is included too, since the direction that is better depends on the metric): rows of
+    ``paper_metrics`` with ``subject`` "ours",
     ``kind`` in :data:`IMPROVEMENT_KINDS`, ``unit`` in :data:`IMPROVEMENT_UNITS` and a value.
 
     Columns: ``unit`` ("pp" or "%"), ``kind``, ``size`` (Float64, |value|: the magnitude; a reduction of an
