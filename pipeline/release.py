@@ -59,7 +59,7 @@ SORT_KEYS = {
 #: Columns not compared when deciding whether a paper changed (they record history, not content).
 HISTORY_COLUMNS = ("first_release", "last_changed_release")
 RELEASE_DIR_PREFIX = "release="
-#: Threads writing table files at once (pyarrow's Parquet writer releases the GIL).
+#: Threads writing or verifying table files at once (pyarrow's Parquet writer and hashlib release the GIL).
 WRITER_THREADS = 4
 CHANGELOG_SCHEMA = {"paper_id": pl.String, "change": pl.String, "columns": pl.String}
 
@@ -473,19 +473,24 @@ def verify(warehouse: Path, number: int | None = None) -> list[str]:
     manifest = json.loads(mpath.read_text())
     problems = []
     listed = {"manifest.json"}
-    for name, info in manifest["tables"].items():
-        columns = [c["name"] for c in info["columns"] if c["name"] not in info["partitioning"]]
-        total = 0
-        for f in info["files"]:
+    # files are hashed by threads (hashlib and pyarrow release the GIL); results are read back in order
+    with ThreadPoolExecutor(max_workers=WRITER_THREADS) as pool:
+        checks = {name: [pool.submit(_check_file, root, f,
+                                     [c["name"] for c in info["columns"] if c["name"] not in info["partitioning"]])
+                         for f in info["files"]] for name, info in manifest["tables"].items()}
+        extra = [pool.submit(_check_file, root, f, None) for f in manifest.get("files", [])]
+        for name, info in manifest["tables"].items():
+            total = 0
+            for f, job in zip(info["files"], checks[name]):
+                listed.add(f["path"])
+                found, rows = job.result()
+                problems += found
+                total += rows
+            if total != info["rows"]:
+                problems.append(f"{name}: {total} rows in files, manifest says {info['rows']}")
+        for f, job in zip(manifest.get("files", []), extra):
             listed.add(f["path"])
-            found, rows = _check_file(root, f, columns)
-            problems += found
-            total += rows
-        if total != info["rows"]:
-            problems.append(f"{name}: {total} rows in files, manifest says {info['rows']}")
-    for f in manifest.get("files", []):
-        listed.add(f["path"])
-        problems += _check_file(root, f, None)[0]
+            problems += job.result()[0]
     unlisted = sorted(p.relative_to(root).as_posix() for p in root.rglob("*")
                       if p.is_file() and p.relative_to(root).as_posix() not in listed)
     problems += [f"{root / p}: not in the manifest" for p in unlisted]
