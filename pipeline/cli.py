@@ -106,6 +106,7 @@ def verify(number: int | None, every: bool = False) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Parse ``argv`` (default: sys.argv) and run ``run`` or ``verify``; returns the exit status."""
     parser = argparse.ArgumentParser(prog="python -m pipeline", description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
     p_run = sub.add_parser("run", help="materialise every asset over the raw folder into the warehouse")

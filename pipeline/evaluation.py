@@ -63,6 +63,7 @@ def load_scorer():
 
 
 def read_jsonl(path: Path) -> list[dict]:
+    """One dict per non-empty line of a JSON Lines file (UTF-8). Raises json.JSONDecodeError on a bad line."""
     return [json.loads(line) for line in Path(path).read_text(encoding="utf-8").splitlines() if line.strip()]
 
 
@@ -243,6 +244,7 @@ def format_table(columns: dict[str, dict | None]) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """``python -m pipeline.evaluation``: print the score table; exit status 0 (2 on bad usage)."""
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--gold", type=Path, default=DEFAULT_GOLD)
     ap.add_argument("--direct-only", action="store_true", help="skip the end-to-end pipeline run")
