@@ -38,6 +38,16 @@ def _year_ok(col: str = "year") -> pl.Expr:
     return (pl.col(col) == 0) | pl.col(col).is_between(1980, 2100)
 
 
+def _venue_field(description: str):
+    """The ``venue`` Hive partition column every table has: an ASCII token (VENUE_PATTERN), never null."""
+    return pa.Field(str_matches=VENUE_PATTERN, description=description)
+
+
+def _year_field(description: str):
+    """The ``year`` Hive partition column every table has: 0 (unknown) or a year up to 2100, never null."""
+    return pa.Field(ge=0, le=2100, description=description)
+
+
 class Papers(pa.DataFrameModel):
     """``papers``: one row per distinct paper (the canonical text of its duplicate cluster)."""
 
@@ -46,14 +56,8 @@ class Papers(pa.DataFrameModel):
         description=("Stable identifier of the paper: kept across releases when a later listing re-lists it, edits it "
                      "slightly or fixes its LaTeX."),
     )
-    venue: str = pa.Field(
-        str_matches=VENUE_PATTERN,
-        description="Conference from the listing header (ASCII token), or 'unknown'. Hive partition column.",
-    )
-    year: pl.Int64 = pa.Field(
-        ge=0, le=2100,
-        description="Conference year from the listing header, or 0 when unknown. Hive partition column.",
-    )
+    venue: str = _venue_field("Conference from the listing header (ASCII token), or 'unknown'. Hive partition column.")
+    year: pl.Int64 = _year_field("Conference year from the listing header, or 0 when unknown. Hive partition column.")
     abstract: str = pa.Field(
         str_length={"min_value": MIN_ABSTRACT_CHARS},
         description="Clean text: NFC, LaTeX converted to Unicode, markdown emphasis removed, whitespace collapsed.",
@@ -128,14 +132,8 @@ class PaperUrls(pa.DataFrameModel):
         str_matches=PAPER_ID_PATTERN,
         description="The paper (papers.paper_id).",
     )
-    venue: str = pa.Field(
-        str_matches=VENUE_PATTERN,
-        description="The paper's venue. Hive partition column.",
-    )
-    year: pl.Int64 = pa.Field(
-        ge=0, le=2100,
-        description="The paper's year. Hive partition column.",
-    )
+    venue: str = _venue_field("The paper's venue. Hive partition column.")
+    year: pl.Int64 = _year_field("The paper's year. Hive partition column.")
     url: str = pa.Field(
         str_matches=r"^[a-z][a-z0-9+.\-]*://\S+$",
         description="Normalised URL (lower-case scheme and host, no trailing punctuation, slash or .git).",
@@ -177,14 +175,8 @@ class PaperMetrics(pa.DataFrameModel):
         str_matches=PAPER_ID_PATTERN,
         description="The paper (papers.paper_id).",
     )
-    venue: str = pa.Field(
-        str_matches=VENUE_PATTERN,
-        description="The paper's venue. Hive partition column.",
-    )
-    year: pl.Int64 = pa.Field(
-        ge=0, le=2100,
-        description="The paper's year. Hive partition column.",
-    )
+    venue: str = _venue_field("The paper's venue. Hive partition column.")
+    year: pl.Int64 = _year_field("The paper's year. Hive partition column.")
     value: pl.Float64 = pa.Field(
         nullable=True,
         description="The number as written in its unit (54% -> 54.0, 1.41x -> 1.41); null only for a range.",
@@ -283,14 +275,8 @@ class ListingLineage(pa.DataFrameModel):
         str_length={"min_value": 1},
         description="Listing file name (path relative to the raw folder).",
     )
-    venue: str = pa.Field(
-        str_matches=VENUE_PATTERN,
-        description="Venue of the listing. Hive partition column.",
-    )
-    year: pl.Int64 = pa.Field(
-        ge=0, le=2100,
-        description="Year of the listing. Hive partition column.",
-    )
+    venue: str = _venue_field("Venue of the listing. Hive partition column.")
+    year: pl.Int64 = _year_field("Year of the listing. Hive partition column.")
     paragraph: pl.Int64 = pa.Field(
         ge=0,
         description="1-based paragraph number in the listing; 0 for a listing that could not be decoded.",

@@ -19,7 +19,7 @@ import dagster as dg
 
 from pipeline import CODE_VERSION, config, release
 from pipeline.defs.assets import TABLE_DESCRIPTIONS, abstracts, dataset_tables, listing_records, release_asset
-from pipeline.defs.partitions import (listing_name, listings_partitions, partition_key, scan_raw_dir,
+from pipeline.defs.partitions import (compare_with_raw, listing_name, listings_partitions,
                                       stale_partitions)
 
 LISTING_ASSETS = [listing_records, abstracts]
@@ -87,10 +87,7 @@ def plan_refresh(instance: dg.DagsterInstance, seen: dict[str, str] | None = Non
     ``None`` checks every file (the schedule). Freshness is ``pipeline.defs.partitions.stale_partitions`` (the same rule
     ``python -m pipeline run`` uses), so work already done by ``make run`` is not redone here.
     """
-    current = {partition_key(name): sha for name, sha in scan_raw_dir(config.raw_dir()).items()}
-    registered = set(instance.get_dynamic_partitions(listings_partitions.name))
-    added = sorted(set(current) - registered)
-    removed = sorted(registered - set(current))
+    current, added, removed = compare_with_raw(instance)
     candidates = {k: sha for k, sha in current.items()
                   if seen is None or seen.get(k) != sha or k in added}
     stale = stale_partitions(candidates) if candidates else []

@@ -47,15 +47,20 @@ def scan_raw_dir(raw_dir: Path) -> dict[str, str]:
     return out
 
 
-def sync_partitions(instance: dg.DagsterInstance) -> tuple[dict[str, str], list[str], list[str]]:
-    """Make the ``listings`` partitions equal to the raw folder's files.
+def compare_with_raw(instance: dg.DagsterInstance) -> tuple[dict[str, str], list[str], list[str]]:
+    """The raw folder against the registered ``listings`` partitions, changing nothing.
 
-    Returns ``(current, added, removed)``: ``current`` maps partition key → sha256 of the file.
+    Returns ``(current, added, removed)``: ``current`` maps partition key → sha256 of every file in the raw
+    folder; ``added`` are keys not registered yet, ``removed`` registered keys whose file is gone (sorted).
     """
     current = {partition_key(n): sha for n, sha in scan_raw_dir(config.raw_dir()).items()}
     existing = set(instance.get_dynamic_partitions(listings_partitions.name))
-    added = sorted(set(current) - existing)
-    removed = sorted(existing - set(current))
+    return current, sorted(set(current) - existing), sorted(existing - set(current))
+
+
+def sync_partitions(instance: dg.DagsterInstance) -> tuple[dict[str, str], list[str], list[str]]:
+    """Make the ``listings`` partitions equal to the raw folder's files; returns :func:`compare_with_raw`."""
+    current, added, removed = compare_with_raw(instance)
     if added:
         instance.add_dynamic_partitions(listings_partitions.name, added)
     for key in removed:
