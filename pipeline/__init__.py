@@ -12,6 +12,7 @@ Where each rule lives:
   release.py     immutable numbered releases, manifest, changelog, LATEST
   card/          what each release explains about itself: dataset card, data dictionary, Croissant, charts
   cli.py         `python -m pipeline run | verify`
+  parallel.py    warm helper processes for a `run` (per-abstract work, charts)
   defs/          Dagster wiring only (assets, checks, sensor, schedule)
 """
 

@@ -5,7 +5,7 @@ pipeline anywhere by setting a variable:
 
 - ``PIPELINE_RAW_DIR``        listing files (default ``raw/``)
 - ``PIPELINE_WAREHOUSE_DIR``  releases and per-listing work files (default ``warehouse/``)
-- ``PIPELINE_WORKERS``        processes for per-abstract work (default: the number of CPUs)
+- ``PIPELINE_WORKERS``        processes for per-abstract work, the main one included (default: the number of CPUs)
 - ``PIPELINE_KEEP_RELEASES``  keep only the newest K releases (default: keep all)
 - ``DAGSTER_HOME``            Dagster's instance (default ``.dagster_home/`` in the working directory)
 - ``PIPELINE_MAX_CONCURRENT``       steps at once per Dagster run (multiprocess executor; default: CPUs)
@@ -108,7 +108,8 @@ def ensure_dagster_home() -> Path:
 
 
 def workers() -> int:
-    """Worker processes for per-abstract work: ``PIPELINE_WORKERS``, default ``os.cpu_count()``."""
+    """Processes for per-abstract work, the main one included: ``PIPELINE_WORKERS``, default ``os.cpu_count()``.
+    Raises ValueError when it is not a positive integer."""
     value = os.environ.get("PIPELINE_WORKERS", "").strip()
     if not value:
         return os.cpu_count() or 1

@@ -12,7 +12,7 @@ import time
 
 import polars as pl
 
-from pipeline import cleaning, dedup, language, quarantine
+from pipeline import cleaning, dedup, language, parallel, quarantine
 from pipeline.extraction import extract_metrics, extract_urls
 from pipeline.parsing import UNKNOWN_VENUE, UNKNOWN_YEAR, ListingDecodeError, parse_listing
 
@@ -162,31 +162,55 @@ def _analyse_chunk(raws: list[str]) -> tuple[pl.DataFrame, dict]:
 
 #: Abstracts per task sent to a worker process (large enough to amortise pickling, small enough to balance).
 CHUNK_SIZE = 400
-#: Below this many abstracts to analyse, the work runs in this process (starting workers costs ~1 s).
+#: Below this many abstracts to analyse, the work runs in this process unless pipeline.parallel has warm
+#: workers running (starting workers here costs ~1 s).
 MIN_PARALLEL = 1500
 
 
+def _chunks(raws: list[str], n: int) -> list[list[str]]:
+    """``raws`` cut into at least ``n`` pieces (fewer when there are fewer texts), each <= CHUNK_SIZE."""
+    size = max(1, min(CHUNK_SIZE, -(-len(raws) // n)))
+    return [raws[i:i + size] for i in range(0, len(raws), size)]
+
+
+def _share_chunks(pool, chunks: list[list[str]]) -> list[tuple[pl.DataFrame, dict]]:
+    """:func:`_analyse_chunk` of every chunk, in order, by ``pool``'s workers and this process together.
+
+    Every chunk is queued on the pool; this process then takes, front to back, each chunk no worker has
+    picked up yet (``Future.cancel`` succeeds only for those) and analyses it itself, so the processes
+    share the work however fast each one is.
+    """
+    futures = [pool.submit(_analyse_chunk, c) for c in chunks]
+    mine = {i: _analyse_chunk(c) for i, (c, f) in enumerate(zip(chunks, futures)) if f.cancel()}
+    return [mine[i] if i in mine else f.result() for i, f in enumerate(futures)]
+
+
 def analyse_texts(raws: list[str], workers: int = 1) -> tuple[pl.DataFrame, dict]:
-    """Analyse many raw abstracts, in ``workers`` processes when there are at least MIN_PARALLEL of them.
+    """Analyse many raw abstracts with ``workers`` processes in all (this one included).
 
     Returns ``(frame, timings)``: one row per input (in order) with the analysis columns of
-    :data:`ABSTRACT_SCHEMA`, and seconds per stage summed over all abstracts. Worker processes are spawned
-    (not forked) and seed langdetect when they import pipeline.language, so results equal a serial run.
+    :data:`ABSTRACT_SCHEMA`, and the seconds per stage summed over all abstracts and processes. Helpers:
+    the warm worker processes of pipeline.parallel when the command line started them (used for any batch);
+    else ``workers - 1`` processes spawned here when there are at least MIN_PARALLEL abstracts; else none.
+    Workers seed langdetect when they import pipeline.language, so the rows equal a serial run's.
     """
-    if workers <= 1 or len(raws) < MIN_PARALLEL:
+    warm = parallel.executor()
+    if not raws or (warm is None and (workers <= 1 or len(raws) < MIN_PARALLEL)):
         return _analyse_chunk(raws)
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
+    if warm is not None:
+        pool, helpers = warm
+        results = _share_chunks(pool, _chunks(raws, 4 * (helpers + 1)))
+    else:
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
 
-    chunks = [raws[i:i + CHUNK_SIZE] for i in range(0, len(raws), CHUNK_SIZE)]
-    with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn")) as pool:
-        results = list(pool.map(_analyse_chunk, chunks))
+        with ProcessPoolExecutor(max_workers=workers - 1, mp_context=multiprocessing.get_context("spawn")) as pool:
+            results = _share_chunks(pool, _chunks(raws, 4 * workers))
     timings: dict = {}
     for _, t in results:
         for k, v in t.items():
             timings[k] = timings.get(k, 0.0) + v
-    frame = pl.concat([f for f, _ in results]) if results else pl.DataFrame(schema=_ANALYSIS_COLUMNS)
-    return frame, timings
+    return pl.concat([f for f, _ in results]), timings
 
 
 def build_abstracts(

@@ -95,8 +95,10 @@ def latest_release(warehouse: Path) -> int | None:
     return int(p.read_text().strip()) if p.exists() else None
 
 
-def read_table(warehouse: Path, table: str, number: int | None = None) -> pl.DataFrame | None:
-    """Read one table of release ``number`` (default: LATEST) with its Hive columns; ``None`` if absent."""
+def read_table(warehouse: Path, table: str, number: int | None = None,
+               columns: list[str] | None = None) -> pl.DataFrame | None:
+    """Read one table of release ``number`` (default: LATEST) with its Hive columns (venue: String, year:
+    Int64), in the manifest's column order, or only ``columns``; ``None`` if absent."""
     number = latest_release(warehouse) if number is None else number
     if number is None:
         return None
@@ -104,9 +106,10 @@ def read_table(warehouse: Path, table: str, number: int | None = None) -> pl.Dat
     if not path.exists():
         return None
     manifest = json.loads((release_dir(warehouse, number) / "manifest.json").read_text())
-    columns = [c["name"] for c in manifest["tables"][table]["columns"]]
-    df = pl.read_parquet(path / "**" / "*.parquet", hive_partitioning=True)
-    return df.with_columns(pl.col("venue").cast(pl.String), pl.col("year").cast(pl.Int64)).select(columns)
+    columns = columns or [c["name"] for c in manifest["tables"][table]["columns"]]
+    hive = [pl.col(c).cast(t) for c, t in (("venue", pl.String), ("year", pl.Int64)) if c in columns]
+    return (pl.scan_parquet(path / "**" / "*.parquet", hive_partitioning=True).select(columns)
+            .with_columns(*hive).collect())
 
 
 def committed_releases(warehouse: Path) -> list[int]:
@@ -266,13 +269,22 @@ def _write_partition(rel: str, rows: pl.DataFrame, fingerprint: str, root: Path,
 
 
 def _fsync_tree(root: Path) -> None:
+    """fsync every folder under ``root`` and every file in it, except hard links to the parent release's
+    files (``st_nlink`` > 1: their bytes were made durable when that release was published)."""
     for dirpath, _, filenames in os.walk(root):
         for name in filenames:
-            fd = os.open(os.path.join(dirpath, name), os.O_RDONLY)
-            try:
-                os.fsync(fd)
-            finally:
-                os.close(fd)
+            path = os.path.join(dirpath, name)
+            if os.stat(path).st_nlink == 1:
+                _fsync_path(path)
+        _fsync_path(dirpath)
+
+
+def _fsync_path(path: str) -> None:
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
 
 
 def _write_atomic(path: Path, text: str) -> None:
@@ -356,18 +368,21 @@ def _publish_locked(warehouse, tables, inputs, keep_last, now) -> PublishResult:
     stage.mkdir(parents=True)
     parent_root = release_dir(warehouse, parent) if parent is not None else None
     parent_files = {f["path"]: f for info in parent_manifest.get("tables", {}).values() for f in info["files"]}
-    # pyarrow writes without the GIL: the files are written by threads while this thread draws the charts
+    # a warm worker process draws the charts meanwhile when there is one (pipeline.parallel); else they are
+    # drawn here when charts_done() is called. Files are written by threads (pyarrow releases the GIL).
+    charts_done = card.start_charts(tables)
     with ThreadPoolExecutor(max_workers=WRITER_THREADS) as pool:
         jobs = {name: [pool.submit(_write_partition, rel, rows, fp, stage, parent_root, parent_files.get(rel))
                        for rel, rows, fp in parts[name]] for name in TABLES}
-        pngs = card.release_charts(tables)
         written = {name: [job.result() for job in jobs[name]] for name in TABLES}
     release_id = content_digest(written)[:16]
     if parent_manifest.get("release_id") == release_id:  # same files (the fingerprint's polars differed)
+        charts_done()  # never leave a drawing running in a worker
         shutil.rmtree(staging_root, ignore_errors=True)
         return PublishResult(parent, False, release_id, release_dir(warehouse, parent), parent_manifest["changes"])
     old_papers = read_table(warehouse, "papers", parent) if parent is not None else None
     changes = diff_papers(old_papers, tables["papers"])
+    pngs = charts_done()
     manifest = {
         "release": number,
         "release_id": release_id,

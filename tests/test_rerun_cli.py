@@ -2,8 +2,8 @@
 
 A listing is fixed (its last abstract removed); only its partition is re-run with ``dg launch``, then the
 dataset tables and the release with ``dagster asset materialize``. The release this makes must equal the
-one a full run (``python -m pipeline run``) makes from the same files: same release_id and byte-identical
-table files. Two CLI calls only (each loads the code location: ~7-14 s here).
+one a full run (``python -m pipeline run``, with its warm helper process) makes from the same files: same
+release_id, byte-identical table files and charts. Two CLI calls only (each loads the code location: ~7-14 s here).
 """
 
 import json
@@ -66,9 +66,10 @@ def test_rerun_one_partition_and_the_dataset_from_the_cli_equals_a_full_run(proj
     monkeypatch.setenv("PIPELINE_RAW_DIR", str(full / "raw"))
     monkeypatch.setenv("PIPELINE_WAREHOUSE_DIR", str(full / "warehouse"))
     monkeypatch.setenv("DAGSTER_HOME", str(full / ".dagster_home"))
-    assert cli.run() == 0
+    monkeypatch.setenv("PIPELINE_WORKERS", "2")  # `python -m pipeline run`: a warm helper process (pipeline.parallel)
+    assert cli.main(["run"]) == 0
     _fix(full / "raw")
-    assert cli.run() == 0
+    assert cli.main(["run"]) == 0
     by_full = _manifest(full)
     assert by_full["release"] == 2
     assert by_cli["release_id"] == by_full["release_id"]
@@ -76,3 +77,6 @@ def test_rerun_one_partition_and_the_dataset_from_the_cli_equals_a_full_run(proj
     for table, entry in by_full["tables"].items():
         assert by_cli["tables"][table]["rows"] == entry["rows"], table
         assert [f["sha256"] for f in by_cli["tables"][table]["files"]] == [f["sha256"] for f in entry["files"]]
+    charts = {f["path"]: f["sha256"] for f in by_full["files"] if f["path"].startswith("charts/")}
+    assert len(charts) == 4 and charts == {f["path"]: f["sha256"] for f in by_cli["files"]
+                                           if f["path"].startswith("charts/")}

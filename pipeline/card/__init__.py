@@ -20,10 +20,12 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 import polars as pl
 
+from pipeline import parallel
 from pipeline.card import charts, summary
 from pipeline.card.croissant import croissant
 from pipeline.card.dictionary import data_dictionary
@@ -39,13 +41,32 @@ def _json(obj) -> str:
     return json.dumps(obj, indent=2, ensure_ascii=False) + "\n"
 
 
-def release_charts(tables: dict[str, pl.DataFrame]) -> dict[str, bytes]:
-    """The release's charts (file name → PNG bytes) from its four tables alone, so the publisher can draw
-    them while the table files are being written."""
+def chart_inputs(tables: dict[str, pl.DataFrame]) -> tuple[pl.DataFrame, pl.DataFrame, pl.DataFrame]:
+    """The small frames the charts are drawn from: papers by venue/year, the top benchmarks and the reported
+    improvements (pipeline.card.summary), computed from the four tables in polars."""
     conformed = summary.conform(tables)
-    by_venue_year = summary.papers_by_venue_year(conformed["papers"])
-    benchmarks = summary.top_values(conformed["paper_metrics"], "dataset", summary.TOP_BENCHMARKS)
-    return charts.render_charts(by_venue_year, benchmarks, summary.improvements(conformed["paper_metrics"]))
+    return (summary.papers_by_venue_year(conformed["papers"]),
+            summary.top_values(conformed["paper_metrics"], "dataset", summary.TOP_BENCHMARKS),
+            summary.improvements(conformed["paper_metrics"]))
+
+
+def release_charts(tables: dict[str, pl.DataFrame]) -> dict[str, bytes]:
+    """The release's charts (file name → PNG bytes) from its four tables alone."""
+    return charts.render_charts(*chart_inputs(tables))
+
+
+def start_charts(tables: dict[str, pl.DataFrame]) -> Callable[[], dict[str, bytes]]:
+    """Start drawing the release's charts; call the returned function for :func:`release_charts`' result.
+
+    With warm workers (pipeline.parallel, ``python -m pipeline run``) one of them draws while the caller goes
+    on (the publisher writes the table files meanwhile); without, the charts are drawn in this process when
+    the function is called. Either way the bytes are the same.
+    """
+    inputs = chart_inputs(tables)
+    warm = parallel.executor()
+    if warm is None:
+        return lambda: charts.render_charts(*inputs)
+    return warm[0].submit(charts.render_charts, *inputs).result
 
 
 def build_documents(tables: dict[str, pl.DataFrame], manifest: dict, changes: pl.DataFrame,
