@@ -139,6 +139,21 @@ def test_setup_quantities_are_not_metrics(text):
     assert extract_metrics(text) == []
 
 
+@pytest.mark.parametrize("text", [  # dev-corpus sentences: "points" that count points, not percentage points
+    "Our model can efficiently process a pair of point cloud frames at once with a maximum of 86K points per frame.",
+    "makes it an end-to-end method able to process point clouds of huge spaces or even entire rooms with up to "
+    "200k points at once.",
+    "the computational cost of the algorithm is such that problems with more than 1000 points can be treated.",
+])
+def test_counts_of_points_are_not_percentage_points(text):
+    assert extract_metrics(text) == []
+
+
+def test_points_up_to_100_stay_percentage_points():
+    row = one("It outperforms the baseline by 12.5 points on GSM8K.")
+    assert (row["value"], row["unit"], row["kind"], row["dataset"]) == (12.5, "pp", "delta", "GSM8K")
+
+
 def test_empty_and_type():
     assert extract_metrics("") == []
     with pytest.raises(TypeError):
