@@ -23,6 +23,9 @@ BAR_IN, BASE_IN = 0.3, 1.4
 #: card's tables list every group).
 MAX_BARS = 40
 COLOR = "#4C72B0"
+#: The improvements histograms stop at this quantile of the sizes (the title counts the rest): a few very
+#: large reported changes ("2700%") would otherwise squeeze every other bar into the first bin.
+HIST_QUANTILE = 0.95
 FONT_SIZE = 10
 
 #: File names (under ``charts/`` in the release) and what each shows; the card and the Dagster metadata
@@ -142,12 +145,13 @@ def top_benchmarks(top: pl.DataFrame) -> bytes:
 
 
 def improvements(improv: pl.DataFrame) -> bytes:
-    """One histogram per unit (pp, %) of the improvement sizes. Input: summary.improvements."""
+    """One histogram per unit (pp, %) of the improvement sizes up to their :data:`HIST_QUANTILE` (the panel
+    title counts the larger ones). Input: summary.improvements."""
     title = CHARTS["improvements.png"]
     if improv.is_empty():
         return _empty(title)
     fig = _figure(3.8)
-    _margins(fig, left_px=64, top_px=76, wspace=0.3)  # room for the y labels and the two-line title
+    _margins(fig, left_px=64, top_px=96, wspace=0.3)  # room for the y labels and the titles (2 lines each)
     axes = fig.subplots(1, 2)
     for ax, unit, name in zip(axes, ("pp", "%"), ("percentage points (pp)", "percent (%)")):
         sizes = improv.filter(pl.col("unit") == unit)["size"]
@@ -156,8 +160,12 @@ def improvements(improv: pl.DataFrame) -> bytes:
             ax.text(0.5, 0.5, "no rows", ha="center", va="center", transform=ax.transAxes, fontsize=FONT_SIZE)
             ax.set_axis_off()
             continue
-        ax.hist(sizes.to_list(), bins=min(20, max(5, sizes.len() // 3)), color=COLOR, edgecolor="white")
-        ax.set_title(f"{name}: n={sizes.len()}, median {sizes.median():.3g}", fontsize=FONT_SIZE)
+        top = sizes.quantile(HIST_QUANTILE, interpolation="nearest")
+        shown = sizes.filter(sizes <= top)
+        ax.hist(shown.to_list(), bins=min(20, max(5, shown.len() // 3)), color=COLOR, edgecolor="white")
+        beyond = sizes.len() - shown.len()
+        ax.set_title(f"{name}: n={sizes.len()}, median {sizes.median():.3g}"
+                     + (f"\n{beyond} above {top:.3g} not drawn" if beyond else ""), fontsize=FONT_SIZE)
         ax.set_xlabel(f"size of the reported change, |value| ({unit})", fontsize=FONT_SIZE)
         ax.set_ylabel("reported metrics", fontsize=FONT_SIZE)
         ax.yaxis.set_major_locator(_integer_locator())
