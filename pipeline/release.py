@@ -363,21 +363,21 @@ def _publish_locked(warehouse, tables, inputs, keep_last, now) -> PublishResult:
     if parent_manifest.get("content_fingerprint") == fingerprint:  # same rows, same polars: nothing to write
         return PublishResult(parent, False, parent_manifest["release_id"], release_dir(warehouse, parent),
                              parent_manifest["changes"])
+    # a warm worker process draws the charts meanwhile when there is one (pipeline.parallel); else they are
+    # drawn here when charts_done() is called
+    charts_done = card.start_charts(tables)
     number = max([parent or 0, *list_releases(warehouse, complete=False)]) + 1
     stage = staging_root / f"{RELEASE_DIR_PREFIX}{number}"
     stage.mkdir(parents=True)
     parent_root = release_dir(warehouse, parent) if parent is not None else None
     parent_files = {f["path"]: f for info in parent_manifest.get("tables", {}).values() for f in info["files"]}
-    # a warm worker process draws the charts meanwhile when there is one (pipeline.parallel); else they are
-    # drawn here when charts_done() is called. Files are written by threads (pyarrow releases the GIL).
-    charts_done = card.start_charts(tables)
+    # files are written by threads (pyarrow releases the GIL)
     with ThreadPoolExecutor(max_workers=WRITER_THREADS) as pool:
         jobs = {name: [pool.submit(_write_partition, rel, rows, fp, stage, parent_root, parent_files.get(rel))
                        for rel, rows, fp in parts[name]] for name in TABLES}
         written = {name: [job.result() for job in jobs[name]] for name in TABLES}
     release_id = content_digest(written)[:16]
     if parent_manifest.get("release_id") == release_id:  # same files (the fingerprint's polars differed)
-        charts_done()  # never leave a drawing running in a worker
         shutil.rmtree(staging_root, ignore_errors=True)
         return PublishResult(parent, False, release_id, release_dir(warehouse, parent), parent_manifest["changes"])
     old_papers = read_table(warehouse, "papers", parent) if parent is not None else None
