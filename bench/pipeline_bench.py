@@ -6,12 +6,12 @@ then, each as a separate process the way `make run` runs it (empty warehouse and
   2. the pipeline on every abstract but the held-out 500 (the full build);
   3. the naive script (bench/naive_script.py) on the same files;
   4. the held-out listing added to the full build's raw folder, and the pipeline run again (incremental;
-     3 times from the same state, the median reported).
+     5 times from the same state, the median reported).
 Prints wall time, CPU time and peak memory (max RSS of the process and its workers) of each, their ratios,
 a per-stage breakdown of the full build read from its Dagster run records, and a cProfile of the slowest
 stage (the per-abstract work) on the held-out listing.
 
-usage: python bench/pipeline_bench.py [--limit N] [--first N] [--keep DIR] [--incremental-runs 3]
+usage: python bench/pipeline_bench.py [--limit N] [--first N] [--keep DIR] [--incremental-runs 5]
 """
 
 import argparse
@@ -112,7 +112,7 @@ def main() -> None:
     ap.add_argument("--limit", type=int, default=0, help="use only the first N corpus abstracts (0: all)")
     ap.add_argument("--first", type=int, default=15000, help="abstracts in the first (memory-growth) build")
     ap.add_argument("--keep", type=Path, help="keep the work folder here instead of a temporary one")
-    ap.add_argument("--incremental-runs", type=int, default=3,
+    ap.add_argument("--incremental-runs", type=int, default=5,
                     help="repetitions of the +1-listing run from the same state; the median is reported")
     args = ap.parse_args()
 
