@@ -57,11 +57,14 @@ def _run(instance: dg.DagsterInstance, verbose: bool) -> int:
 
     raw, wh = config.raw_dir(), config.warehouse_dir()
     current, added, removed = sync_partitions(instance)
-    print(f"raw folder {raw}: {len(current)} listings ({len(added)} new, {len(removed)} removed)")
+    stale = stale_partitions(current)
+    # stale but not new: the file's bytes changed, or its rows were made by other rules (ANALYSIS_VERSION)
+    redo = len(set(stale) - set(added))
+    print(f"raw folder {raw}: {len(current)} listings ({len(added)} new, {redo} changed or made by other rules, "
+          f"{len(removed)} removed)")
     if not current:
         print("error: no listing files to process", file=sys.stderr)
         return 1
-    stale = stale_partitions(current)
     run_config = {"loggers": {"console": {"config": {"log_level": "INFO" if verbose else "WARNING"}}}}
     # one run per contiguous range of stale partitions; the last run also builds the tables and publishes
     # (one run fewer: each costs ~0.4 s of Dagster bookkeeping)

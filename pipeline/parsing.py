@@ -153,7 +153,7 @@ def decode_listing(data: bytes, path: str = "<bytes>", encoding: str | None = No
                 text = data[len(bom):].decode(codec)
             except UnicodeDecodeError as e:
                 raise ListingDecodeError(path, len(bom) + e.start, f"invalid {codec} after its BOM: {e.reason}") from None
-            return _checked(text, path, codec), codec
+            return _checked(text, path, codec, len(bom)), codec
     try:
         return _checked(data.decode("utf-8"), path, "utf-8"), "utf-8"
     except UnicodeDecodeError as e:
@@ -208,10 +208,14 @@ def _detect_codec(data: bytes) -> str | None:
     return name
 
 
-def _checked(text: str, path: str, codec: str) -> str:
+def _checked(text: str, path: str, codec: str, skipped: int = 0) -> str:
+    """``text`` with line ends normalised, unless it holds a NUL (text files have none): then
+    ListingDecodeError at the NUL's byte offset in the file (``skipped``: bytes before ``text``, a BOM)."""
     if "\x00" in text:
-        raise ListingDecodeError(path, -1 if codec != "utf-8" else text.index("\x00"),
-                                 f"NUL character after decoding as {codec}: UTF-16/32 without BOM or a binary file")
+        at = text.index("\x00")
+        offset = skipped + len(text[:at].encode(codec))
+        why = "a binary file" if skipped else "a UTF-16/32 file without a byte-order mark, or a binary file"
+        raise ListingDecodeError(path, offset, f"a NUL character (decoded as {codec}): {why}")
     return normalise_line_ends(text)
 
 
@@ -346,4 +350,8 @@ def parse_listing(data: bytes, name: str, today: _dt.date | None = None, encodin
         warnings.append(f"{name}: year {year} outside {MIN_YEAR}..{max_year}; year={UNKNOWN_YEAR}")
         year = UNKNOWN_YEAR
     body = "\n".join(lines[body_start:])
-    return Listing(name, sha, codec, venue, year, header, split_paragraphs(body, body_start + 1), warnings)
+    paragraphs = split_paragraphs(body, body_start + 1)
+    if not paragraphs:
+        warnings.append(f"{name}: no abstracts ({'only a header line' if header else 'empty file'}); "
+                        "nothing from this listing is published")
+    return Listing(name, sha, codec, venue, year, header, paragraphs, warnings)

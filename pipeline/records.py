@@ -92,18 +92,21 @@ def listing_records(data: bytes, name: str) -> tuple[pl.DataFrame, list[str]]:
 
 
 def _fingerprint() -> str:
-    """sha256 over the source of every module whose rules shape an abstract's row, plus the versions of the
-    libraries they call: cached rows are reused only when nothing that made them has changed."""
+    """sha256 over the source of every module whose rules shape a listing's or an abstract's rows (decoding and
+    splitting included), plus the versions of the libraries they call: work files and cached rows are reused
+    only when nothing that made them has changed."""
     import importlib.metadata as md
     from pathlib import Path
 
     here = Path(__file__).resolve().parent
     files = sorted([*here.glob("extraction/*.py"),
-                    *(here / f for f in ("cleaning.py", "language.py", "quarantine.py", "dedup.py", "records.py"))])
+                    *(here / f for f in ("parsing.py", "cleaning.py", "language.py", "quarantine.py", "dedup.py",
+                                         "records.py"))])
     h = hashlib.sha256()
     for f in files:
         h.update(f.relative_to(here).as_posix().encode() + b"\0" + f.read_bytes())
-    for lib in ("langdetect", "ftfy", "pylatexenc", "url-normalize", "datasketch", "xxhash", "polars"):
+    for lib in ("charset-normalizer", "langdetect", "ftfy", "pylatexenc", "url-normalize", "datasketch", "xxhash",
+                "polars"):
         try:
             h.update(f"{lib}={md.version(lib)}".encode())
         except md.PackageNotFoundError:

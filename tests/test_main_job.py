@@ -98,11 +98,13 @@ def test_rerun_makes_no_new_release_and_tables_are_byte_identical(published, cap
         assert after["tables"][table]["files"] == before["tables"][table]["files"]
 
 
-def test_new_listing_makes_release_2_listing_exactly_the_added_papers(published):
+def test_new_listing_makes_release_2_listing_exactly_the_added_papers(published, capsys):
     wh = published / "warehouse"
     r1 = pl.read_parquet(wh / "release=1" / "papers", hive_partitioning=True)
     shutil.copy(DATA / "listings" / "NeurIPS_2023_sample.txt", published / "raw" / "NeurIPS_2023_sample.txt")
+    capsys.readouterr()
     assert cli.run() == 0
+    assert "3 listings (1 new, 0 changed or made by other rules, 0 removed)" in capsys.readouterr().out
     assert _latest(published) == "2"
     r2 = pl.read_parquet(wh / "release=2" / "papers", hive_partitioning=True)
     added = set(r2["paper_id"]) - set(r1["paper_id"])

@@ -89,8 +89,27 @@ def test_bad_bytes_after_bom_and_utf16_without_bom_rejected():
     with pytest.raises(ListingDecodeError) as e:
         decode_listing(codecs.BOM_UTF8 + b"ok\xff", "b.txt")
     assert e.value.offset == 5
-    with pytest.raises(ListingDecodeError, match="NUL"):
+    with pytest.raises(ListingDecodeError, match="NUL") as e:
         decode_listing("ICML 2026\n\nhello\n".encode("utf-16-le"), "n.txt")
+    assert e.value.offset == 1  # "I" then its high byte 0x00: the byte offset in the file
+
+
+def test_nul_reported_at_its_byte_offset_in_the_file():
+    data = "ICML 2026 论文列表\n\nan abstract\x00 with a NUL\n".encode()
+    with pytest.raises(ListingDecodeError, match="NUL") as e:
+        decode_listing(data, "z.txt")
+    assert e.value.offset == data.index(b"\x00") == 35  # bytes, not characters (论文列表 is 12 bytes, 4 chars)
+    bom = codecs.BOM_UTF16_LE + "ICML\x00".encode("utf-16-le")
+    with pytest.raises(ListingDecodeError, match="binary file") as e:
+        decode_listing(bom, "w.txt")
+    assert e.value.offset == 10
+
+
+def test_listing_without_abstracts_is_warned_about():
+    assert parse_listing("ICML 2026 论文列表\n\n".encode(), "h.txt").warnings == [
+        "h.txt: no abstracts (only a header line); nothing from this listing is published"]
+    assert parse_listing(b"", "e.txt").warnings[-1] == \
+        "e.txt: no abstracts (empty file); nothing from this listing is published"
 
 
 def test_header_rules():
