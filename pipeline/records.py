@@ -7,8 +7,11 @@ names call these and write the result to ``<warehouse>/_work/<asset>/<partition 
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
+import multiprocessing
 import time
+from concurrent.futures import ProcessPoolExecutor
 
 import polars as pl
 
@@ -202,13 +205,13 @@ def analyse_texts(raws: list[str], workers: int = 1) -> tuple[pl.DataFrame, dict
         return _analyse_chunk(raws)
     if warm is not None:
         pool, helpers = warm
-        results = _share_chunks(pool, _chunks(raws, 4 * (helpers + 1)))
+        pool_context = contextlib.nullcontext(pool)  # warm helpers outlive this call
     else:
-        import multiprocessing
-        from concurrent.futures import ProcessPoolExecutor
-
-        with ProcessPoolExecutor(max_workers=workers - 1, mp_context=multiprocessing.get_context("spawn")) as pool:
-            results = _share_chunks(pool, _chunks(raws, 4 * workers))
+        helpers = workers - 1
+        pool_context = ProcessPoolExecutor(max_workers=helpers, mp_context=multiprocessing.get_context("spawn"))
+    with pool_context as pool:
+        # 4 chunks per process: a process that starts late (cold caches, profile loading) still gets a share
+        results = _share_chunks(pool, _chunks(raws, 4 * (helpers + 1)))
     timings: dict = {}
     for _, t in results:
         for k, v in t.items():

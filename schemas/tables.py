@@ -43,6 +43,11 @@ def _venue_field(description: str):
     return pa.Field(str_matches=VENUE_PATTERN, description=description)
 
 
+def _paper_ref_field():
+    """``paper_id`` of a per-paper child table (paper_urls, paper_metrics): a papers.paper_id, never null."""
+    return pa.Field(str_matches=PAPER_ID_PATTERN, description="The paper (papers.paper_id).")
+
+
 def _year_field(description: str):
     """The ``year`` Hive partition column every table has: 0 (unknown) or a year up to 2100, never null."""
     return pa.Field(ge=0, le=2100, description=description)
@@ -128,10 +133,7 @@ class Papers(pa.DataFrameModel):
 class PaperUrls(pa.DataFrameModel):
     """``paper_urls``: one row per URL of a paper; ``start``/``end`` index ``papers.abstract_raw``."""
 
-    paper_id: str = pa.Field(
-        str_matches=PAPER_ID_PATTERN,
-        description="The paper (papers.paper_id).",
-    )
+    paper_id: str = _paper_ref_field()
     venue: str = _venue_field("The paper's venue. Hive partition column.")
     year: pl.Int64 = _year_field("The paper's year. Hive partition column.")
     url: str = pa.Field(
@@ -171,10 +173,7 @@ class PaperUrls(pa.DataFrameModel):
 class PaperMetrics(pa.DataFrameModel):
     """``paper_metrics``: one row per reported result metric; ``start``/``end`` index ``papers.abstract``."""
 
-    paper_id: str = pa.Field(
-        str_matches=PAPER_ID_PATTERN,
-        description="The paper (papers.paper_id).",
-    )
+    paper_id: str = _paper_ref_field()
     venue: str = _venue_field("The paper's venue. Hive partition column.")
     year: pl.Int64 = _year_field("The paper's year. Hive partition column.")
     value: pl.Float64 = pa.Field(
