@@ -20,8 +20,9 @@ $(VENV)/.installed-dev: $(VENV)/bin/python pyproject.toml
 	$(PY) -m pip install -q -e '.[dev]'
 	touch $@ $(VENV)/.installed
 
+# make run ALLOW_REMOVAL=1: publish even when the release removes more than half of the latest release's papers
 run: $(VENV)/.installed
-	$(PY) -m pipeline run
+	$(PY) -m pipeline run $(if $(ALLOW_REMOVAL),--allow-removal)
 
 test: $(VENV)/.installed-dev
 	$(PY) -m pytest

@@ -33,10 +33,11 @@ def _latest_metadata(instance: dg.DagsterInstance, asset: str) -> dict:
     return {k: getattr(v, "value", v) for k, v in meta.items()}
 
 
-def run(verbose: bool = False) -> int:
+def run(verbose: bool = False, allow_removal: bool = False) -> int:
     """The main job: every asset over the raw folder into the warehouse. Returns the exit status.
 
-    Runs in this process. ``python -m pipeline run`` calls it inside :func:`pipeline.parallel.started`
+    ``allow_removal``: publish even when the release would remove more than the allowed share of the
+    latest release's papers (the release asset's run config ``allow_removal``). Runs in this process. ``python -m pipeline run`` calls it inside :func:`pipeline.parallel.started`
     (warm workers for the per-abstract work and the charts); called directly, the steps make their own.
     """
     import dagster as dg
@@ -47,10 +48,24 @@ def run(verbose: bool = False) -> int:
         print(f"error: raw folder {raw} does not exist (set PIPELINE_RAW_DIR)", file=sys.stderr)
         return 2
     with dg.DagsterInstance.get() as instance:
-        return _run(instance, verbose)
+        return _run(instance, verbose, allow_removal)
 
 
-def _run(instance: dg.DagsterInstance, verbose: bool) -> int:
+def _failure_messages(result) -> list[str]:
+    """The messages of the run's failed steps (a dagster.Failure's description names the file and what to
+    do), without tracebacks."""
+    out = []
+    for ev in result.all_events:
+        if ev.is_step_failure:
+            data = ev.step_failure_data
+            user = getattr(data, "user_failure_data", None)
+            msg = user.description if user is not None and user.description else (
+                data.error.message.strip() if data.error else "")
+            out.append(f"{ev.step_key}: {msg}")
+    return out
+
+
+def _run(instance: dg.DagsterInstance, verbose: bool, allow_removal: bool = False) -> int:
     from pipeline import release
     from pipeline.defs.partitions import contiguous_ranges, stale_partitions, sync_partitions
     from pipeline.definitions import defs
@@ -66,6 +81,7 @@ def _run(instance: dg.DagsterInstance, verbose: bool) -> int:
         print("error: no listing files to process", file=sys.stderr)
         return 1
     run_config = {"loggers": {"console": {"config": {"log_level": "INFO" if verbose else "WARNING"}}}}
+    publish_config = {**run_config, "ops": {"release": {"config": {"allow_removal": allow_removal}}}}
     # one run per contiguous range of stale partitions; the last run also builds the tables and publishes
     # (one run fewer: each costs ~0.4 s of Dagster bookkeeping)
     ordered = list(instance.get_dynamic_partitions("listings"))
@@ -74,20 +90,23 @@ def _run(instance: dg.DagsterInstance, verbose: bool) -> int:
     for i, (first, last) in enumerate(ranges):
         job = defs.resolve_job_def("main_job" if i == len(ranges) - 1 else "listing_job")
         tags = {"dagster/asset_partition_range_start": first, "dagster/asset_partition_range_end": last}
-        result = job.execute_in_process(instance=instance, tags=tags, run_config=run_config, raise_on_error=False)
+        result = job.execute_in_process(instance=instance, tags=tags, raise_on_error=False,
+                                        run_config=run_config if job.name == "listing_job" else publish_config)
         if not result.success and job.name == "listing_job":
             print(f"error: listing partitions {first!r}..{last!r} failed; rerun with -v for the log",
                   file=sys.stderr)
             return 1
     print(f"listings processed: {len(stale)} new or changed; {len(current) - len(stale)} unchanged, reused")
     if result is None:
-        result = defs.resolve_job_def("publish_job").execute_in_process(instance=instance, run_config=run_config,
+        result = defs.resolve_job_def("publish_job").execute_in_process(instance=instance, run_config=publish_config,
                                                                         raise_on_error=False)
     for ev in result.get_asset_check_evaluations():
         if not ev.passed:
             print(f"error: asset check {ev.asset_key.to_user_string()}:{ev.check_name} failed: "
                   f"{ {k: getattr(v, 'value', v) for k, v in ev.metadata.items()} }", file=sys.stderr)
     if not result.success:
+        for msg in _failure_messages(result):
+            print(f"error: {msg}", file=sys.stderr)
         print("error: the run failed (a listing step raised, a blocking check failed, or publishing raised); "
               "no release was made; rerun with -v for the log", file=sys.stderr)
         return 1
@@ -108,27 +127,34 @@ def _run(instance: dg.DagsterInstance, verbose: bool) -> int:
 
 
 def verify(number: int | None, every: bool = False) -> int:
-    """Re-check release ``number`` (default: LATEST), or every committed release with ``every``, against its
+    """Re-check release ``number`` (default: LATEST), or with ``every`` each release of
+    pipeline.release.verify_targets (the index, LATEST, every complete folder up to it), against its
     manifest (pipeline.release.verify: sha256, bytes, rows and columns of every file, no unlisted file).
-    Prints one ``MISMATCH`` line per problem; returns 0 when intact, 1 on any mismatch or nothing to check."""
+    Prints one ``MISMATCH`` line per problem (a missing release or manifest is one); returns 0 when all
+    are intact, 1 on any mismatch, nothing to check, or an unreadable LATEST / releases.json (one
+    ``error:`` line naming the file and what to do)."""
     from pipeline import release
 
     wh = config.warehouse_dir()
-    targets = release.committed_releases(wh) if every else [
-        number if number is not None else release.latest_release(wh)]
-    if not targets or targets == [None]:
-        print(f"MISMATCH {wh}: no LATEST, nothing published")
+    try:
+        targets = release.verify_targets(wh) if every else [
+            number if number is not None else release.latest_release(wh)]
+        if not targets or targets == [None]:
+            print(f"MISMATCH {wh}: no LATEST, nothing published")
+            return 1
+        status = 0
+        for target in targets:
+            problems = release.verify(wh, target)
+            for p in problems:
+                print(f"MISMATCH release {target}: {p}")
+            if problems:
+                status = 1
+            else:
+                print(f"release {target} in {wh}: every file matches its manifest")
+        return status
+    except release.ReleaseError as err:
+        print(f"error: {err}", file=sys.stderr)
         return 1
-    status = 0
-    for target in targets:
-        problems = release.verify(wh, target)
-        for p in problems:
-            print(f"MISMATCH release {target}: {p}")
-        if problems:
-            status = 1
-        else:
-            print(f"release {target} in {wh}: every file matches its manifest")
-    return status
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -137,6 +163,8 @@ def main(argv: list[str] | None = None) -> int:
     sub = parser.add_subparsers(dest="command", required=True)
     p_run = sub.add_parser("run", help="materialise every asset over the raw folder into the warehouse")
     p_run.add_argument("-v", "--verbose", action="store_true", help="show Dagster's INFO log of every step")
+    p_run.add_argument("--allow-removal", action="store_true",
+                       help="publish even if the release removes more than half of the latest release's papers")
     p_verify = sub.add_parser("verify", help="re-check a release's files against its manifest")
     p_verify.add_argument("release", nargs="?", type=int, help="release number (default: LATEST)")
     p_verify.add_argument("--all", action="store_true", help="check every committed release")
@@ -148,5 +176,5 @@ def main(argv: list[str] | None = None) -> int:
             print(f"error: {err}", file=sys.stderr)
             return 2
         with parallel.started(workers):
-            return run(args.verbose)
+            return run(args.verbose, args.allow_removal)
     return verify(args.release, args.all)

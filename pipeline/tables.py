@@ -7,8 +7,6 @@ from __future__ import annotations
 
 import polars as pl
 
-from pipeline.release import HISTORY_COLUMNS, diff_papers
-
 #: URL kinds that mean "the paper releases code" (papers.has_code).
 CODE_KINDS = ("code", "anonymous_code")
 
@@ -50,24 +48,17 @@ def previous_id_map(papers: pl.DataFrame | None, lineage: pl.DataFrame | None) -
     return pl.concat(parts).unique("key", keep="first", maintain_order=True).sort("key")
 
 
-def build_tables(
-    abstracts: pl.DataFrame,
-    clusters: pl.DataFrame,
-    previous_papers: pl.DataFrame | None,
-    next_release: int,
-) -> dict[str, pl.DataFrame]:
+def build_tables(abstracts: pl.DataFrame, clusters: pl.DataFrame) -> dict[str, pl.DataFrame]:
     """Build ``papers``, ``paper_urls``, ``paper_metrics`` and ``listing_lineage``.
 
     Args:
         abstracts: every listing's rows (pipeline.records.ABSTRACT_SCHEMA), quarantined ones included.
         clusters: :func:`pipeline.dedup.cluster` over the publishable rows.
-        previous_papers: the latest release's ``papers`` (for first_release / last_changed_release), or None.
-        next_release: the number the next release will get (latest + 1).
 
     Returns:
-        a dict of the four tables with the columns of design §6 (and venue/year in each). A paper whose
-        content is unchanged keeps its first_release and last_changed_release; a new or changed one gets
-        ``next_release``.
+        a dict of the four tables (and venue/year in each). The papers' history columns
+        (first_release, last_changed_release: Int64) are null here: they depend on the release this
+        becomes, and :meth:`pipeline.release.ReleasePlan.stamp` fills them.
     """
     joined = abstracts.join(clusters, on=["listing", "paragraph"], how="left")
     canon = joined.filter(pl.col("status") == "published")
@@ -77,20 +68,10 @@ def build_tables(
         pl.col("metrics").list.len().cast(pl.Int64).alias("n_metrics"),
         pl.col("urls").list.eval(pl.element().struct.field("kind").is_in(CODE_KINDS)).list.any()
         .fill_null(False).alias("has_code"),
-        pl.lit(next_release, pl.Int64).alias("first_release"),
-        pl.lit(next_release, pl.Int64).alias("last_changed_release"),
+        pl.lit(None, pl.Int64).alias("first_release"),
+        pl.lit(None, pl.Int64).alias("last_changed_release"),
         "n_sources", pl.col("listing").alias("source_listing"), "content_hash",
     ).sort("paper_id")
-    if previous_papers is not None:
-        changes = diff_papers(previous_papers, papers)
-        changed = changes.filter(pl.col("change") == "changed")["paper_id"]
-        hist = previous_papers.select("paper_id", *[pl.col(c).alias(f"prev_{c}") for c in HISTORY_COLUMNS])
-        papers = papers.join(hist, on="paper_id", how="left").with_columns(
-            first_release=pl.coalesce("prev_first_release", "first_release"),
-            last_changed_release=pl.when(pl.col("paper_id").is_in(changed.implode()) |
-                                         pl.col("prev_last_changed_release").is_null())
-            .then(pl.col("last_changed_release")).otherwise(pl.col("prev_last_changed_release")),
-        ).select(PAPER_COLUMNS)
     urls = (canon.select("paper_id", "venue", "year", "urls").explode("urls").drop_nulls("urls")
             .unnest("urls").select(URL_COLUMNS).sort("paper_id", "start", "end", "url"))
     metrics = (canon.select("paper_id", "venue", "year", "metrics").explode("metrics").drop_nulls("metrics")

@@ -50,22 +50,24 @@ def test_publish_numbering_noop_and_changelog(tmp_path):
 
 
 def test_crash_between_file_writes_keeps_previous_release(tmp_path, monkeypatch):
+    from pipeline.release import writer
+
     release.publish(tmp_path, _tables({"p1": "a"}), INPUTS)
-    real = release._write_partition
+    real = writer.write_partition
 
     def crash_on_second_table(rel, *args):
         if rel.startswith("paper_urls/"):
             raise OSError("disk full (simulated)")
         return real(rel, *args)
 
-    monkeypatch.setattr(release, "_write_partition", crash_on_second_table)
+    monkeypatch.setattr(writer, "write_partition", crash_on_second_table)
     with pytest.raises(OSError):
         release.publish(tmp_path, _tables({"p1": "a", "p2": "b"}), INPUTS)
     assert (tmp_path / "LATEST").read_text() == "1"
     assert release.list_releases(tmp_path) == [1]
     assert release.verify(tmp_path) == []
-    assert (tmp_path / "_staging").exists()  # debris until the next publish
-    monkeypatch.setattr(release, "_write_partition", real)
+    assert not (tmp_path / "_staging").exists()  # a publish that raises removes its staging folder
+    monkeypatch.setattr(writer, "write_partition", real)
     r = release.publish(tmp_path, _tables({"p1": "a", "p2": "b"}), INPUTS)
     assert r.release == 2 and not (tmp_path / "_staging").exists()
 

@@ -1,4 +1,4 @@
-"""Releases under crashes and concurrency, with real processes (issue 5 item 4).
+"""Releases under crashes and concurrency, with real processes.
 
 (a) a publisher killed with SIGKILL at each step of a publish (and at random moments) leaves the previous
 release readable and LATEST unchanged, and the next publish cleans up and succeeds; (b) two publishers
@@ -26,8 +26,10 @@ from tests.conftest import ROOT
 BASE, STEP = 10_000, 1_000
 VENUES = ["ICML", "NeurIPS", "ICLR", "ACL"]
 INPUTS = [{"listing": "a.txt", "sha256": "0" * 64}]
-#: The steps of a publish at which a child stops and waits to be killed (release.py's own calls).
-KILL_POINTS = ["write:papers", "write:paper_metrics", "fsync", "rename", "replace"]
+#: The steps of a publish at which a child stops and waits to be killed (the release package's own calls):
+#: writing table files, fsync, the rename into place, the index write, the LATEST write (the commit point).
+KILL_POINTS = ["write:papers", "write:paper_metrics", "fsync", "rename", "replace:releases.json",
+               "replace:LATEST"]
 
 
 def make_tables(gen: int, tag: str = "A") -> dict[str, pl.DataFrame]:
@@ -47,23 +49,57 @@ def make_tables(gen: int, tag: str = "A") -> dict[str, pl.DataFrame]:
     return {"papers": papers, "paper_urls": urls, "paper_metrics": metrics, "listing_lineage": lineage}
 
 
+def _pause(label: str) -> None:
+    """Print ``AT <label>``, then wait to be killed, or until the file named by env CONTINUE_FILE exists."""
+    print(f"AT {label}", flush=True)
+    go = os.environ.get("CONTINUE_FILE")
+    deadline = time.monotonic() + 600
+    while time.monotonic() < deadline and not (go and os.path.exists(go)):
+        time.sleep(0.01)
+
+
+def pause_at(kill_at: str) -> None:
+    """Make this process stop (print ``AT <step>``, then sleep until killed) right before the publish step
+    ``kill_at``: ``write:<table>``, ``fsync``, ``rename``, ``replace:<file name>`` (an atomic write of
+    releases.json or LATEST) or ``prune`` (right after the first release folder was renamed into the trash).
+    The real functions run otherwise."""
+    from pathlib import Path
+
+    from pipeline.release import layout, retention, writer
+
+    def stop_before(name, fn):
+        def wrapped(*args, **kwargs):
+            if name == "write":
+                label = f"write:{args[0].split('/')[0]}"
+            elif name == "replace":
+                label = f"replace:{Path(args[0]).name}"
+            else:
+                label = name
+            if label == kill_at:
+                _pause(label)
+            return fn(*args, **kwargs)
+        return wrapped
+
+    writer.write_partition = stop_before("write", writer.write_partition)
+    writer.fsync_tree = stop_before("fsync", writer.fsync_tree)
+    layout.write_atomic = stop_before("replace", layout.write_atomic)
+    real_rename = os.rename
+
+    def rename(src, dst, *a, **kw):
+        if kill_at == "rename" and Path(src).parent.name == "_staging":
+            _pause("rename")
+        real_rename(src, dst, *a, **kw)
+        if kill_at == "prune" and Path(dst).parent.name == "_trash":
+            _pause("prune")
+    os.rename = rename
+
+
 def child() -> None:
     """Entry point of the publisher subprocesses: ``argv = warehouse gens tag`` and env KILL_AT / GO_FILE."""
     wh, gens, tag = sys.argv[1], [int(g) for g in sys.argv[2].split(",")], sys.argv[3]
     kill_at = os.environ.get("KILL_AT")
     if kill_at:
-        def stop_before(name, fn):
-            def wrapped(*args, **kwargs):
-                label = f"{name}:{args[0].split('/')[0]}" if name == "write" else name  # write:<table>
-                if label == kill_at:
-                    print(f"AT {label}", flush=True)
-                    time.sleep(600)
-                return fn(*args, **kwargs)
-            return wrapped
-        release._write_partition = stop_before("write", release._write_partition)
-        release._fsync_tree = stop_before("fsync", release._fsync_tree)
-        release.os.rename = stop_before("rename", os.rename)
-        release.os.replace = stop_before("replace", os.replace)
+        pause_at(kill_at)
     prepared = {g: make_tables(g, tag) for g in gens}
     if os.environ.get("GO_FILE"):
         print("READY", flush=True)
@@ -72,10 +108,10 @@ def child() -> None:
     print("START", flush=True)
     for g in gens:
         try:
-            r = release.publish(wh, prepared[g], INPUTS)
+            r = release.publish(wh, prepared[g], INPUTS, keep_last=int(os.environ.get("KEEP_LAST", "0")) or None)
             print(json.dumps({"gen": g, "release": r.release, "created": r.created}), flush=True)
-        except release.PublishInProgressError as e:
-            print(json.dumps({"gen": g, "error": str(e)}), flush=True)
+        except release.ReleaseError as e:
+            print(json.dumps({"gen": g, "error": str(e), "kind": type(e).__name__}), flush=True)
 
 
 def _spawn(wh, gens, tag="A", **env) -> subprocess.Popen:
@@ -116,14 +152,17 @@ def test_kill_9_at_every_step_keeps_the_previous_release(tmp_path):
         assert (wh / "LATEST").read_text() == "1", point
         assert _check_release(wh, 1) == 1
         assert set(release.read_all(wh, "papers")["release"]) == {1}
-        if point == "replace":  # renamed into place but never committed: invisible to readers
+        if point.startswith("replace:"):  # renamed into place but never committed: invisible to readers
             assert (wh / "release=2").exists() and release.committed_releases(wh) == [1]
-        # the next publish cleans up and succeeds
+        # the next publish cleans up and succeeds; a release already in the index (killed right before
+        # LATEST) is kept like a rolled-back-over one, so the new release is 3 there
+        indexed = point == "replace:LATEST"
         r = release.publish(wh, make_tables(3), INPUTS)
-        assert (r.release, r.created) == (2, True), point
+        assert (r.release, r.created) == (3 if indexed else 2, True), point
         assert not (wh / "_staging").exists() and not list(wh.glob(".LATEST.*"))
-        assert release.list_releases(wh, complete=False) == [1, 2]
-        assert _check_release(wh, 2) == 3
+        assert release.list_releases(wh, complete=False) == ([1, 2, 3] if indexed else [1, 2])
+        assert [e["release"] for e in release.read_index(wh)] == release.list_releases(wh)
+        assert _check_release(wh, r.release) == 3
 
 
 def test_kill_9_at_random_moments(tmp_path):
@@ -140,7 +179,8 @@ def test_kill_9_at_random_moments(tmp_path):
         assert latest in (1, 2)  # killed before or after the commit point, never in between
         assert _check_release(wh, latest) == latest
         r = release.publish(wh, make_tables(4), INPUTS)
-        assert r.release == latest + 1 and _check_release(wh, r.release) == 4
+        # latest + 2 when the kill fell between the index write and LATEST (that release is kept)
+        assert r.release in (latest + 1, latest + 2) and _check_release(wh, r.release) == 4
         assert release.list_releases(wh, complete=False) == list(range(1, r.release + 1))
 
 

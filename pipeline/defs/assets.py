@@ -6,11 +6,14 @@ Each asset calls pure functions from ``pipeline`` and writes its output under ``
 
 import hashlib
 import json
+from contextlib import contextmanager
 
 import dagster as dg
 import polars as pl
+from pydantic import Field
 
 from pipeline import CODE_VERSION, card, config, dedup, records, release, tables
+from pipeline import config as pipeline_config  # inside release_asset, ``config`` is its run config
 from pipeline.defs.io import (column_schema, markdown_table, model_column_schema, table_metadata, work_file,
                               read_work, work_info, write_work, write_work_info)
 from pipeline.defs.partitions import listing_name, listings_partitions
@@ -176,19 +179,26 @@ def _check_result(table: str, df: pl.DataFrame) -> dg.AssetCheckResult:
     pool="release",
 )
 def dataset_tables(context: dg.AssetExecutionContext):
-    """The four published tables, built together: exact + near-duplicate clusters over every listing's
-    abstracts (pipeline.dedup), stable paper ids inherited from the latest release, then pipeline.tables.
+    """The four published tables, built together against the release plan (pipeline.release.plan_release:
+    parent, next number, the parent's papers and lineage read verified): exact + near-duplicate clusters
+    over every listing's abstracts (pipeline.dedup), stable paper ids inherited from the parent, then
+    pipeline.tables, and the papers' history stamped by the plan (which computes the diff once).
 
-    Writes ``<warehouse>/_work/<table>.arrow`` for papers, paper_urls, paper_metrics, listing_lineage.
+    Writes ``<warehouse>/_work/<table>.arrow`` for papers, paper_urls, paper_metrics, listing_lineage,
+    then the plan (``release_plan.json``) and its diff (``release_changes.arrow``) for the release step.
+    Raises dagster.Failure naming the file when LATEST, releases.json or the parent release is unreadable.
     Blocking checks: one Pandera schema check per table and the lineage accounting check.
     """
     wh = config.warehouse_dir()
     abstracts_df, records_df = _current_abstracts(context)
-    latest = release.latest_release(wh)
-    prev_papers = release.read_table(wh, "papers") if latest else None
-    prev_lineage = release.read_table(wh, "listing_lineage") if latest else None
-    clusters = dedup.cluster(tables.publishable(abstracts_df), tables.previous_id_map(prev_papers, prev_lineage))
-    built = tables.build_tables(abstracts_df, clusters, prev_papers, (latest or 0) + 1)
+    plan_file = work_file("release_plan").with_suffix(".json")
+    plan_file.unlink(missing_ok=True)  # written last: the release step refuses tables built only in part
+    with _as_failure():
+        plan = release.plan_release(wh)
+    clusters = dedup.cluster(tables.publishable(abstracts_df),
+                             tables.previous_id_map(plan.previous_papers, plan.previous_lineage))
+    built = tables.build_tables(abstracts_df, clusters)
+    built["papers"], plan = plan.stamp(built["papers"])
     for name, df in built.items():
         out = work_file(name)
         write_work(df, out)
@@ -201,12 +211,23 @@ def dataset_tables(context: dg.AssetExecutionContext):
     context.log.info("paragraphs per listing -> published, duplicate, quarantined:\n" + "\n".join(
         f"{listing}: {read} -> {pub}, {dup}, {quar}" for listing, read, pub, dup, quar, _ in
         acct.sort("listing").iter_rows()))
+    write_work(plan.changes, work_file("release_changes"))
+    plan_file.write_text(json.dumps(plan.to_json()))
     yield dg.AssetCheckResult(
         asset_key="listing_lineage", check_name="accounting", passed=bad.height == 0,
         metadata={"listings": acct.height, "paragraphs": int(acct["read"].sum()),
                   "not_adding_up": dg.MetadataValue.md(markdown_table(bad, 50)) if bad.height else "none",
                   "by_listing": dg.MetadataValue.md(markdown_table(acct.sort("listing"), 50))},
     )
+
+
+class ReleaseConfig(dg.Config):
+    """Run config of the release asset."""
+
+    allow_removal: bool = Field(
+        default=False,
+        description="Publish even when the release would remove more than the allowed share of the latest "
+                    "release's papers (pipeline.release.MAX_REMOVAL_SHARE), or all of them.")
 
 
 @dg.asset(
@@ -222,28 +243,39 @@ def dataset_tables(context: dg.AssetExecutionContext):
         "paper_id": "paper added, removed or changed against the parent release",
         "change": "added, removed or changed", "columns": "changed columns (comma-separated), else null"})},
     check_specs=[dg.AssetCheckSpec("manifest", asset="release",
-                                   description="Every file of the release matches manifest.json: sha256, bytes "
-                                               "and rows (pipeline.release.verify)")],
+                                   description="Every file of the new release matched manifest.json (sha256, "
+                                               "bytes, rows, columns) before it was committed; a release that "
+                                               "does not is never published (pipeline.release.verify)")],
 )
-def release_asset(context: dg.AssetExecutionContext) -> dg.MaterializeResult:
-    """Publish the four tables as an immutable, numbered release (pipeline.release.publish).
+def release_asset(context: dg.AssetExecutionContext, config: ReleaseConfig) -> dg.MaterializeResult:
+    """Publish the four tables as an immutable, numbered release (pipeline.release.publish) with the plan
+    the tables were built with (re-checked under the publish lock).
 
-    No new release when the content equals the latest one. Raises pipeline.release.PublishInProgressError
-    when another publish holds the warehouse lock. UI metadata: release number, created, release_id,
-    manifest path, changelog counts (``changes`` and ``changes/<kind>``), rows per table; the asset's
-    table is the release's changelog (``dagster/row_count``, column schema and a preview of
-    changelog.parquet). Check ``manifest``: the published files re-verified against manifest.json.
+    No new release when the content equals the latest one. Raises dagster.Failure, LATEST unchanged, when
+    another publish holds the lock, LATEST moved since the tables were built, the removal guard refuses
+    (run config ``allow_removal``), or the staged release fails verification. UI metadata: release
+    number, created, release_id, manifest path, changelog counts (``changes`` and ``changes/<kind>``),
+    rows per table; the asset's table is the release's changelog (``dagster/row_count``, column schema and
+    a preview of changelog.parquet). Check ``manifest``: the files verified before the commit.
     """
-    wh = config.warehouse_dir()
+    wh = pipeline_config.warehouse_dir()
+    plan_file = work_file("release_plan").with_suffix(".json")
+    if not plan_file.exists():
+        raise dg.Failure(f"the dataset tables were not built completely ({plan_file} is missing): materialise "
+                         "the dataset group again (or run `python -m pipeline run`)")
     built = {name: read_work(work_file(name)) for name in TABLE_DESCRIPTIONS}
     records_df = _current_inputs(context)
     inputs = [{"listing": n, "sha256": s} for n, s in records_df.iter_rows()]
-    keep = config.keep_releases()
-    result = release.publish(wh, built, inputs, keep_last=keep)
+    with _as_failure():
+        plan = release.ReleasePlan.from_json(json.loads(plan_file.read_text()),
+                                             read_work(work_file("release_changes")), wh)
+        result = release.publish(wh, built, inputs, keep_last=pipeline_config.keep_releases(), plan=plan,
+                                 allow_removal=config.allow_removal)
+    for w in result.warnings:
+        context.log.warning(w)
     msg = (f"release {result.release} published" if result.created
            else f"content unchanged: no new release, latest is {result.release}")
     context.log.info(f"{msg}; changes {result.changes}")
-    problems = release.verify(wh, result.release)
     changelog = pl.read_parquet(result.path / "changelog.parquet")
     return dg.MaterializeResult(
         metadata={
@@ -259,12 +291,21 @@ def release_asset(context: dg.AssetExecutionContext) -> dg.MaterializeResult:
         },
         data_version=dg.DataVersion(result.release_id),
         check_results=[dg.AssetCheckResult(
-            check_name="manifest", passed=not problems,
-            metadata={"files_checked": sum(len(t["files"]) for t in json.loads(
-                          (result.path / "manifest.json").read_text())["tables"].values()),
-                      "problems": dg.MetadataValue.md("\n".join(f"- {p}" for p in problems[:50]) or "none")},
+            check_name="manifest", passed=True,
+            metadata={"files_checked": result.files_verified,
+                      "checked": "before the commit" if result.created
+                      else "content unchanged: no new release was written"},
         )],
     )
+
+
+@contextmanager
+def _as_failure():
+    """Turn a release error (its message names the file and what to do) into a dagster.Failure."""
+    try:
+        yield
+    except release.ReleaseError as err:
+        raise dg.Failure(description=str(err)) from None
 
 
 def _current_inputs(context: dg.AssetExecutionContext) -> pl.DataFrame:

@@ -149,10 +149,10 @@ def release_matches_raw(current: dict[str, str]) -> int | None:
     latest = release.latest_release(wh)
     if latest is None:
         return None
-    manifest = json.loads((release.release_dir(wh, latest) / "manifest.json").read_text())
-    inputs = {i["listing"]: i["sha256"] for i in manifest["inputs"]}
+    manifest = release.read_manifest(release.release_dir(wh, latest))
+    inputs = {i["listing"]: i["sha256"] for i in manifest.inputs}
     same = (inputs == {listing_name(k): sha for k, sha in current.items()}
-            and manifest.get("code_version") == CODE_VERSION)
+            and manifest.code_version == CODE_VERSION)
     return latest if same else None
 
 

@@ -1,0 +1,102 @@
+"""Reading published releases: one table of one release, a table's schema, every release of a table
+together, and the parent's tables read verified (each file's sha256 checked against the manifest)."""
+
+from __future__ import annotations
+
+import hashlib
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import polars as pl
+
+from pipeline.release.layout import (IO_THREADS, RELEASE_DIR_PREFIX, ReleaseError, committed_releases,
+                                     latest_release, release_dir)
+from pipeline.release.manifest import Manifest, read_manifest
+
+#: dtypes of the Hive columns as read back (the paths carry text; year is always an integer).
+HIVE_DTYPES = {"venue": pl.String, "year": pl.Int64}
+
+
+def read_table(warehouse: Path, table: str, number: int | None = None,
+               columns: list[str] | None = None) -> pl.DataFrame | None:
+    """Read one table of release ``number`` (default: LATEST) with its Hive columns (venue: String, year:
+    Int64), in the manifest's column order, or only ``columns``; ``None`` if absent."""
+    number = latest_release(warehouse) if number is None else number
+    if number is None:
+        return None
+    path = release_dir(warehouse, number) / table
+    if not path.exists():
+        return None
+    columns = columns or read_manifest(release_dir(warehouse, number)).tables[table].column_names
+    hive = [pl.col(c).cast(t) for c, t in HIVE_DTYPES.items() if c in columns]
+    return (pl.scan_parquet(path / "**" / "*.parquet", hive_partitioning=True).select(columns)
+            .with_columns(*hive).collect())
+
+
+def sha256_file(path: Path) -> str:
+    """sha256 (hex) of a file's bytes, read in 1 MiB chunks."""
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            h.update(chunk)
+    return h.hexdigest()
+
+
+def read_verified(warehouse: Path, number: int, table: str, manifest: Manifest | None = None) -> pl.DataFrame:
+    """``table`` of release ``number`` read from exactly the files its manifest lists, after checking each
+    file's sha256 (threads; the bytes are in the page cache for the read that follows).
+
+    Returns the table with its Hive columns (venue: String, year: Int64) in the manifest's column order.
+    Raises ReleaseError naming the first damaged or missing file and what to do."""
+    root = release_dir(warehouse, number)
+    manifest = manifest or read_manifest(root)
+    info = manifest.tables[table]
+    paths = [root / f.path for f in info.files]
+
+    def check(path: Path, want: str) -> str | None:
+        try:
+            return None if sha256_file(path) == want else "fails its sha256 check against the manifest"
+        except FileNotFoundError:
+            return "is missing"
+
+    with ThreadPoolExecutor(max_workers=IO_THREADS) as pool:
+        found = list(pool.map(check, paths, [f.sha256 for f in info.files]))
+    bad = [(p, why) for p, why in zip(paths, found) if why]
+    if bad:
+        path, why = bad[0]
+        raise ReleaseError(
+            f"release {number} is damaged: {path} {why} ({len(bad)} damaged {table} files), so paper ids and "
+            f"history cannot be carried over from it. Restore the release folder from a backup, or roll back: "
+            f"write the number of an intact release into {Path(warehouse) / 'LATEST'} "
+            "(`python -m pipeline verify --all` shows which are intact).")
+    columns = info.column_names
+    hive = [pl.col(c).cast(t) for c, t in HIVE_DTYPES.items() if c in columns]
+    return (pl.scan_parquet(paths, hive_partitioning=True).select(columns).with_columns(*hive).collect())
+
+
+def table_schema(warehouse: Path, table: str, number: int | None = None) -> dict[str, pl.DataType]:
+    """The dtypes of ``table``'s data columns (Hive columns excluded) in release ``number`` (default LATEST),
+    read from its first file's footer. Columns are only ever added, so LATEST's schema covers every release."""
+    number = latest_release(warehouse) if number is None else number
+    if number is None:
+        raise ReleaseError(f"{warehouse}: nothing published (no LATEST)")
+    root = release_dir(warehouse, number)
+    return dict(pl.read_parquet_schema(root / read_manifest(root).tables[table].files[0].path))
+
+
+def read_all(warehouse: Path, table: str) -> pl.DataFrame:
+    """Every committed release of ``table`` read together (one ``release=*`` glob, as the README shows).
+
+    Returns the union of columns (a column added later is null in older releases) with one dtype per
+    column, plus the Hive columns ``release``, ``venue``, ``year`` (Int64, String, Int64); rows of
+    releases above LATEST (uncommitted) are left out. Empty frame when nothing is published.
+    """
+    committed = committed_releases(warehouse)
+    if not committed:
+        return pl.DataFrame()
+    glob = str(Path(warehouse) / f"{RELEASE_DIR_PREFIX}*" / table / "**" / "*.parquet")
+    return (pl.scan_parquet(glob, hive_partitioning=True, schema=table_schema(warehouse, table),
+                            missing_columns="insert")
+            .filter(pl.col("release").is_in(committed))
+            .with_columns(pl.col("venue").cast(pl.String), pl.col("year").cast(pl.Int64))
+            .collect())

@@ -1,0 +1,99 @@
+"""Checking a release folder against its manifest: sha256, bytes, rows and columns of every table file,
+per-table row totals, the other listed files, and no file the manifest does not list.
+
+:func:`verify_tree` runs on a staged release before it is committed (a publish that fails it is refused)
+and on published releases (:func:`verify`, :func:`verify_all`, ``python -m pipeline verify``).
+"""
+
+from __future__ import annotations
+
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pyarrow.parquet as pq
+
+from pipeline.release.layout import (IO_THREADS, MANIFEST_FILE, ReleaseError, latest_release, list_releases,
+                                     read_index, release_dir)
+from pipeline.release.manifest import FileEntry, Manifest, read_manifest
+from pipeline.release.read import sha256_file
+
+
+def _check_file(root: Path, f: FileEntry, columns: list[str] | None) -> tuple[list[str], int]:
+    """Problems of one manifest file entry and the rows it holds (the manifest's count when unreadable)."""
+    path = root / f.path
+    if not path.is_file():
+        return [f"{path}: missing"], f.rows or 0
+    problems = []
+    size = path.stat().st_size
+    if size != f.bytes:
+        problems.append(f"{path}: {size} bytes, manifest says {f.bytes}")
+    if sha256_file(path) != f.sha256:
+        return [*problems, f"{path}: sha256 differs from the manifest"], f.rows or 0
+    if f.rows is None:
+        return problems, 0
+    meta = pq.ParquetFile(path)
+    if meta.metadata.num_rows != f.rows:
+        problems.append(f"{path}: {meta.metadata.num_rows} rows, manifest says {f.rows}")
+    if columns is not None and meta.schema_arrow.names != columns:
+        problems.append(f"{path}: columns {meta.schema_arrow.names}, manifest says {columns}")
+    return problems, meta.metadata.num_rows
+
+
+def verify_tree(root: Path, manifest: Manifest) -> list[str]:
+    """Every problem of the release folder ``root`` against ``manifest``, each naming the file; [] if intact."""
+    problems = []
+    listed = {MANIFEST_FILE}
+    # files are hashed by threads (hashlib and pyarrow release the GIL); results are read back in order
+    with ThreadPoolExecutor(max_workers=IO_THREADS) as pool:
+        checks = {name: [pool.submit(_check_file, root, f, info.data_columns) for f in info.files]
+                  for name, info in manifest.tables.items()}
+        extra = [pool.submit(_check_file, root, f, None) for f in manifest.files]
+        for name, info in manifest.tables.items():
+            total = 0
+            for f, job in zip(info.files, checks[name]):
+                listed.add(f.path)
+                found, rows = job.result()
+                problems += found
+                total += rows
+            if total != info.rows:
+                problems.append(f"{name}: {total} rows in files, manifest says {info.rows}")
+        for f, job in zip(manifest.files, extra):
+            listed.add(f.path)
+            problems += job.result()[0]
+    unlisted = sorted(p.relative_to(root).as_posix() for p in root.rglob("*")
+                      if p.is_file() and p.relative_to(root).as_posix() not in listed)
+    problems += [f"{root / p}: not in the manifest" for p in unlisted]
+    return problems
+
+
+def verify(warehouse: Path, number: int | None = None) -> list[str]:
+    """Re-check release ``number`` (default: LATEST) against its manifest (see :func:`verify_tree`).
+
+    Returns the list of problems (empty when the release is intact), each naming the file; a missing
+    release, a missing or unreadable manifest is one problem. Raises ReleaseError when LATEST is unreadable."""
+    number = latest_release(warehouse) if number is None else number
+    if number is None:
+        return [f"{warehouse}: no LATEST, nothing published"]
+    root = release_dir(warehouse, number)
+    if not root.exists():
+        return [f"release {number} does not exist in {warehouse} ({root} is missing)"]
+    try:
+        manifest = read_manifest(root)
+    except ReleaseError as err:
+        return [str(err)]
+    return verify_tree(root, manifest)
+
+
+def verify_targets(warehouse: Path) -> list[int]:
+    """The releases ``verify --all`` checks: every release in releases.json, the one LATEST names (even
+    when its folder or manifest is missing), and every complete folder up to LATEST; ascending."""
+    latest = latest_release(warehouse)
+    targets = {e["release"] for e in read_index(warehouse)}
+    if latest is not None:
+        targets |= {latest} | {n for n in list_releases(warehouse) if n <= latest}
+    return sorted(targets)
+
+
+def verify_all(warehouse: Path) -> dict[int, list[str]]:
+    """:func:`verify` of every release of :func:`verify_targets`: number -> problems."""
+    return {n: verify(warehouse, n) for n in verify_targets(warehouse)}

@@ -1,0 +1,114 @@
+"""Writing a release's table files into its staging folder: Hive partitions, row fingerprints, Parquet
+files, files reused from the parent (hard links, checked first), fsync.
+
+A partition whose rows have the same fingerprint as the parent's file is not rewritten: the parent's file
+is hard-linked, after its sha256 is checked against the parent's manifest. A parent file that fails the
+check is not reused: the partition is written anew from the rows in hand (same rows and writer settings,
+so the same bytes the parent should have had), and a warning names the damaged file.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import polars as pl
+import pyarrow.parquet as pq
+
+from pipeline.release.layout import IO_THREADS, PARTITION_COLUMNS, SORT_KEYS, TABLES, fsync_path
+from pipeline.release.manifest import FileEntry
+from pipeline.release.read import sha256_file
+
+#: One partition: (path relative to the release folder, rows without venue/year, fingerprint).
+Partition = tuple[str, pl.DataFrame, str]
+
+
+def partitions(df: pl.DataFrame, table: str) -> list[Partition]:
+    """``df`` split into its Hive partitions: ``(relative path, rows without venue/year, fingerprint)``.
+
+    The fingerprint is sha256 over the polars version, the schema and polars ``hash_rows`` of the sorted rows
+    (polars row hashes are stable within one polars version only, hence the version in it). An empty table
+    is one empty file under ``venue=unknown/year=0``.
+    """
+    df = df.sort([*PARTITION_COLUMNS, *SORT_KEYS[table]])
+    groups = df.partition_by(list(PARTITION_COLUMNS), as_dict=True, maintain_order=True) if df.height else {
+        ("unknown", 0): df}
+    out = []
+    for (venue, year), part in sorted(groups.items()):
+        rows = part.drop(PARTITION_COLUMNS)
+        h = hashlib.sha256(f"polars {pl.__version__}\0{rows.schema}\0{rows.height}\0".encode())
+        if rows.height:
+            h.update(rows.hash_rows(seed=0).to_numpy().tobytes())
+        out.append(((Path(table) / f"venue={venue}" / f"year={year}" / "part-0.parquet").as_posix(), rows,
+                    h.hexdigest()))
+    return out
+
+
+def content_fingerprint(parts: dict[str, list[Partition]]) -> str:
+    """sha256 over every partition's path and fingerprint. Equal to the parent release's: the content is
+    unchanged and nothing is written."""
+    h = hashlib.sha256()
+    for name in TABLES:
+        for rel, _, fp in parts[name]:
+            h.update(f"{rel}\0{fp}\n".encode())
+    return h.hexdigest()
+
+
+def content_digest(written: dict[str, list[FileEntry]]) -> str:
+    """sha256 over every table's files (path and sha256). Files are written deterministically (sorted rows,
+    fixed writer settings), so equal content gives an equal digest, i.e. an equal ``release_id``."""
+    h = hashlib.sha256()
+    for name in TABLES:
+        for f in written[name]:
+            h.update(f"{f.path}\0{f.sha256}\n".encode())
+    return h.hexdigest()
+
+
+def write_partition(rel: str, rows: pl.DataFrame, fingerprint: str, root: Path, parent: Path | None,
+                    parent_entry: FileEntry | None) -> tuple[FileEntry, str | None]:
+    """Write one partition file under ``root``, or hard-link the parent release's file when its fingerprint
+    is the same and its bytes match the parent's manifest (sha256). Returns the file's manifest entry and a
+    warning (the damaged parent file that was not reused) or None."""
+    path = root / rel
+    path.parent.mkdir(parents=True, exist_ok=True)
+    warning = None
+    if parent is not None and parent_entry is not None and parent_entry.fingerprint == fingerprint \
+            and (parent / rel).is_file():
+        if sha256_file(parent / rel) == parent_entry.sha256:
+            try:
+                os.link(parent / rel, path)
+            except OSError:  # a filesystem without hard links: copy
+                shutil.copyfile(parent / rel, path)
+            return parent_entry, None
+        warning = (f"{parent / rel} fails its sha256 check against its release's manifest (damaged); "
+                   "written anew instead of reused")
+    pq.write_table(rows.to_arrow(), path, compression="zstd")
+    return FileEntry(rel, rows.height, path.stat().st_size, sha256_file(path), fingerprint), warning
+
+
+def write_tables(parts: dict[str, list[Partition]], stage: Path, parent: Path | None,
+                 parent_files: dict[str, FileEntry]) -> tuple[dict[str, list[FileEntry]], list[str]]:
+    """Write every table's partitions into ``stage`` (threads: pyarrow and hashlib release the GIL).
+
+    Returns the file entries per table (in partition order) and the warnings of :func:`write_partition`."""
+    with ThreadPoolExecutor(max_workers=IO_THREADS) as pool:
+        jobs = {name: [pool.submit(write_partition, rel, rows, fp, stage, parent, parent_files.get(rel))
+                       for rel, rows, fp in parts[name]] for name in TABLES}
+        done = {name: [job.result() for job in jobs[name]] for name in TABLES}
+    written = {name: [entry for entry, _ in done[name]] for name in TABLES}
+    warnings = [w for name in TABLES for _, w in done[name] if w]
+    return written, warnings
+
+
+def fsync_tree(root: Path) -> None:
+    """fsync every folder under ``root`` and every file in it, except hard links to the parent release's
+    files (``st_nlink`` > 1: their bytes were made durable when that release was published)."""
+    for dirpath, _, filenames in os.walk(root):
+        for name in filenames:
+            path = os.path.join(dirpath, name)
+            if os.stat(path).st_nlink == 1:
+                fsync_path(path)
+        fsync_path(dirpath)
