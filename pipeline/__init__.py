@@ -9,7 +9,7 @@ Where each rule lives:
   dedup.py       exact and near-duplicate clusters, stable paper ids
   records.py     per-listing frames: decode/split rows, per-abstract analysis (parallel, cached by hash)
   tables.py      building the published tables from per-listing rows
-  release.py     immutable numbered releases, manifest, changelog, LATEST
+  release/       immutable numbered releases: layout, manifest, plan, writer, verify, lock, retention
   card/          what each release explains about itself: dataset card, data dictionary, Croissant, charts
   cli.py         `python -m pipeline run | verify`
   parallel.py    warm helper processes for a `run` (per-abstract work, charts)

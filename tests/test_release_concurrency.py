@@ -65,7 +65,7 @@ def pause_at(kill_at: str) -> None:
     The real functions run otherwise."""
     from pathlib import Path
 
-    from pipeline.release import layout, retention, writer
+    from pipeline.release import layout, writer
 
     def stop_before(name, fn):
         def wrapped(*args, **kwargs):

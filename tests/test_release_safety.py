@@ -15,7 +15,6 @@ import polars as pl
 import pytest
 
 from pipeline import cli, release
-from pipeline.release import layout
 from tests.conftest import DATA, SEEDS
 from tests.test_release_concurrency import INPUTS, _check_release, _spawn, make_tables
 

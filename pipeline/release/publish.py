@@ -138,7 +138,9 @@ def _repaired_index(warehouse: Path) -> list[dict]:
     return index
 
 
-def _stage_and_commit(warehouse, plan, tables, inputs, index, now, allow_removal) -> PublishResult:
+def _stage_and_commit(warehouse: Path, plan: ReleasePlan, tables: dict[str, pl.DataFrame], inputs: list[dict],
+                      index: list[dict], now: dt.datetime | None, allow_removal: bool) -> PublishResult:
+    """Steps 2-6 of the commit protocol (module docstring), under the lock; see :func:`publish`."""
     parent, number = plan.parent, plan.number
     parent_manifest = plan.parent_manifest
     pinned = {name: table_schema(warehouse, name, parent) if parent is not None else {} for name in TABLES}
