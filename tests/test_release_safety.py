@@ -253,3 +253,24 @@ def test_a_kill_mid_prune_never_leaves_a_half_deleted_release(tmp_path):
     assert r.release == 5 and release.list_releases(wh, complete=False) == [5]
     assert not (wh / "_trash").exists()
     assert [e["release"] for e in release.read_index(wh)] == [5]
+
+
+def test_a_plan_whose_parent_is_no_longer_latest_is_refused(tmp_path):
+    """The tables were built against release 1; another publish (or a rollback) moved LATEST since: the
+    publish with that plan stops under the lock and says what to do; nothing is written."""
+    wh = tmp_path / "wh"
+    release.publish(wh, make_tables(1), INPUTS)
+    plan = release.plan_release(wh)
+    assert (plan.parent, plan.number) == (1, 2) and plan.previous_papers.height == make_tables(1)["papers"].height
+    stale = plan.with_changes(make_tables(3)["papers"])
+    release.publish(wh, make_tables(2), INPUTS)  # LATEST moves to 2 meanwhile
+    with pytest.raises(release.PlanOutdatedError, match=r"on top of release 1, but .*LATEST now names 2.*rebuild"):
+        release.publish(wh, make_tables(3), INPUTS, plan=stale)
+    assert release.list_releases(wh, complete=False) == [1, 2] and (wh / "LATEST").read_text() == "2"
+    (wh / "LATEST").write_text("1")  # a rollback: the parent is LATEST again, but number 2 is taken
+    with pytest.raises(release.PlanOutdatedError, match="release number 2 was taken"):
+        release.publish(wh, make_tables(3), INPUTS, plan=stale)
+    fresh = release.plan_release(wh)
+    assert (fresh.parent, fresh.number) == (1, 3)
+    r = release.publish(wh, make_tables(3), INPUTS, plan=fresh.with_changes(make_tables(3)["papers"]))
+    assert (r.release, r.created) == (3, True)
