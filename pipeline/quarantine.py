@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import re
 
-from pipeline.parsing import HEADER_MAX_CHARS, canonical_venue, parse_header
+from pipeline.readers.venues import HEADER_MAX_CHARS, canonical_venue, parse_header
 
 MIN_WORDS = 6
 CJK_CHARS_PER_WORD = 2

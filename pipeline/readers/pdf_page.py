@@ -1,0 +1,89 @@
+"""PDF first-page dumps (text extracted from the first page of each paper): title over one or more lines,
+authors, affiliations and e-mails, then ``Abstract``/``Abstract.``/``Abstract:``/``Abstract—`` and the abstract,
+which ends at ``Keywords``, ``Key words``, ``Index Terms``, ``CCS Concepts`` or the first section heading
+(``1 Introduction``, ``1. Introduction``, ``I. INTRODUCTION``, ``Introduction``).
+
+Several papers in one file are separated by form feeds (page breaks) or separator lines; each page with an
+``Abstract`` marker is one record, a page without one is one record with the problem ``no_abstract_marker``.
+Hyphenation at line ends inside the abstract (``learn-`` / ``ing``) is undone. Title: the lines before the first
+author line (:func:`pipeline.readers.base.looks_like_authors`); authors: that line and following author lines;
+affiliations and e-mails are neither.
+"""
+
+from __future__ import annotations
+
+import re
+
+from pipeline.readers.base import Record, control_problem, is_separator_line, looks_like_authors, split_authors
+from pipeline.readers.decoding import sanitise_line
+
+NAME = "pdf_first_page"
+ABSTRACT_MARKER = re.compile(r"^\s*(?:abstract|ABSTRACT|Abstract|A\s+B\s+S\s+T\s+R\s+A\s+C\s+T)"
+                             r"(?:\s*[.:—–\-]+\s*|\s*$|\s+(?=[A-Z]))(?P<rest>.*)$")
+ABSTRACT_END = re.compile(
+    r"^\s*(?:keywords?|key\s+words|index\s+terms|ccs\s+concepts|general\s+terms|categories\s+and\s+subject"
+    r"|(?:1|I)\.?\s+introduction\b|introduction\s*$|1\s+(?:background|motivation|overview)\s*$)",
+    re.IGNORECASE)
+_EMAIL = re.compile(r"[\w.+\-]+@[\w\-]+(?:\.[\w\-]+)+|\{[\w.,\s]+\}@[\w.\-]+")
+_AFFILIATION = re.compile(r"\b(?:universit|institut|college|school|department|dept\.|laborator|lab\b|research|"
+                          r"inc\.|corporation|google|microsoft|meta|deepmind|openai|academy|centre|center|"
+                          r"polytechn|eth\b|mit\b|epfl|inria|cnrs)", re.IGNORECASE)
+_HYPHEN_BREAK = re.compile(r"(\w)-\n(?=[a-z])")
+
+
+def pages(lines: list[str]) -> list[tuple[int, list[str]]]:
+    """``lines`` cut at form feeds and separator lines: ``(index of the first line, lines)`` per page."""
+    out, start, cur = [], 0, []
+    for i, line in enumerate(lines):
+        if "\x0c" in line:
+            before, _, after = line.partition("\x0c")
+            if before.strip():
+                cur.append(before)
+            out.append((start, cur))
+            start, cur = i, ([after] if after.strip() else [])
+        elif is_separator_line(line):
+            out.append((start, cur))
+            start, cur = i + 1, []
+        else:
+            cur.append(line)
+    out.append((start, cur))
+    return [(s, p) for s, p in out if any(x.strip() for x in p)]
+
+
+def parse_page(page: list[str], line: int) -> Record:
+    """One first page → one record (see the module docstring)."""
+    at = next((i for i, x in enumerate(page) if ABSTRACT_MARKER.match(x)), None)
+    if at is None:
+        return Record(position=line, line=line, abstract_raw="\n".join(page).strip(),
+                      problem="no_abstract_marker: a page without 'Abstract'")
+    rest = ABSTRACT_MARKER.match(page[at])["rest"]
+    body = ([rest] if rest.strip() else []) + page[at + 1:]
+    end = next((i for i, x in enumerate(body) if ABSTRACT_END.match(x)), len(body))
+    abstract = _HYPHEN_BREAK.sub(r"\1", "\n".join(body[:end]).strip("\n "))
+    front = [x.strip() for x in page[:at] if x.strip()]
+    title_lines, authors = [], []
+    seen_authors = False
+    for x in front:
+        if _EMAIL.search(x) or (seen_authors and _AFFILIATION.search(x)):
+            seen_authors = seen_authors or bool(title_lines)
+            continue
+        if looks_like_authors(x) and title_lines:
+            authors += split_authors(x)
+            seen_authors = True
+        elif not seen_authors and not _AFFILIATION.search(x):
+            title_lines.append(x)
+    title = " ".join(" ".join(title_lines).split()) or None
+    return Record(position=line, line=line, abstract_raw=abstract, title=title, authors=authors)
+
+
+def read(text: str) -> tuple[str | None, list[Record]]:
+    """Read a PDF first-page dump; returns ``(None, records)``, ``position`` = ``line`` = the page's first line."""
+    raw_lines = text.split("\n")
+    lines = [x if "\x0c" in x else sanitise_line(x) for x in raw_lines]
+    records = []
+    for start, page in pages(lines):
+        first = start + next((i for i, x in enumerate(page) if x.strip()), 0)
+        rec = parse_page([sanitise_line(x) for x in page], first + 1)
+        rec.problem = rec.problem or control_problem("\n".join(raw_lines[start:start + len(page)]))
+        records.append(rec)
+    return None, records
