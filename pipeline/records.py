@@ -15,7 +15,7 @@ from concurrent.futures import ProcessPoolExecutor
 
 import polars as pl
 
-from pipeline import cleaning, dedup, language, parallel, quarantine
+from pipeline import cleaning, dedup, language, parallel, quarantine, text
 from pipeline.extraction import extract_metrics, extract_urls
 from pipeline.readers import ListingDecodeError, ReaderError, read_listing
 from pipeline.readers.venues import UNKNOWN_VENUE, UNKNOWN_YEAR
@@ -133,7 +133,7 @@ def _fingerprint() -> str:
 
     here = Path(__file__).resolve().parent
     files = sorted([*here.glob("extraction/*.py"), *here.glob("readers/*.py"),
-                    *(here / f for f in ("cleaning.py", "language.py", "quarantine.py", "dedup.py",
+                    *(here / f for f in ("text.py", "cleaning.py", "language.py", "quarantine.py", "dedup.py",
                                          "records.py"))])
     h = hashlib.sha256()
     for f in files:
@@ -165,7 +165,7 @@ def analyse_abstract(raw: str, timings: dict | None = None) -> dict:
     """
     t = {} if timings is None else timings
     t0 = time.perf_counter()
-    clean = cleaning.clean_abstract(raw)
+    clean = text.strip_residue(cleaning.clean_abstract(raw))
     t1 = time.perf_counter()
     reason = quarantine.quarantine_reason(raw, clean)
     t2 = time.perf_counter()

@@ -88,6 +88,14 @@ def fingerprint(sources: list[tuple[str, bytes]]) -> str:
     return h.hexdigest()
 
 
+def listing_digest(raw_dir: Path, name: str, data: bytes) -> str:
+    """The digest that says whether listing ``name`` must be read again: the sha256 (hex) of its bytes, or,
+    when settings files apply to it, the sha256 of that digest and :func:`fingerprint` of its settings."""
+    digest = hashlib.sha256(data).hexdigest()
+    extra = fingerprint(find_settings(raw_dir, name))
+    return hashlib.sha256((digest + extra).encode()).hexdigest() if extra else digest
+
+
 def parse_settings(sources: list[tuple[str, bytes]], readers: tuple[str, ...] = ()) -> Settings:
     """Merge settings files (farthest first, as :func:`find_settings` returns them) into :class:`Settings`.
 
