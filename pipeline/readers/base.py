@@ -107,7 +107,7 @@ def split_authors(value) -> list[str]:
 
 
 _NAME_WORD = re.compile(r"^(?:[A-Z][\w'’\-]*\.?|[A-Z]\.(?:-?[A-Z]\.)*|(?:van|von|der|de|del|da|di|le|la|du|den|"
-                        r"ter|bin|al|el|dos|das)|\w+\.?)$")
+                        r"ter|bin|al|el|dos|das))$")
 
 
 def looks_like_authors(line: str) -> bool:

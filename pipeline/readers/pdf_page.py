@@ -5,8 +5,9 @@ which ends at ``Keywords``, ``Key words``, ``Index Terms``, ``CCS Concepts`` or 
 
 Several papers in one file are separated by form feeds (page breaks) or separator lines; each page with an
 ``Abstract`` marker is one record, a page without one is one record with the problem ``no_abstract_marker``.
-Hyphenation at line ends inside the abstract (``learn-`` / ``ing``) is undone. Title: the lines before the first
-author line (:func:`pipeline.readers.base.looks_like_authors`); authors: that line and following author lines;
+Hyphenation at line ends inside the abstract (``learn-`` / ``ing``) is undone. Authors: the author-like lines
+(:func:`pipeline.readers.base.looks_like_authors`) right before the first affiliation or e-mail line; title: the
+lines before them (a wrapped title line such as ``Few-shot Learning`` may itself look like two names);
 affiliations and e-mails are neither.
 """
 
@@ -25,9 +26,12 @@ ABSTRACT_END = re.compile(
     r"|(?:1|I)\.?\s+introduction\b|introduction\s*$|1\s+(?:background|motivation|overview)\s*$)",
     re.IGNORECASE)
 _EMAIL = re.compile(r"[\w.+\-]+@[\w\-]+(?:\.[\w\-]+)+|\{[\w.,\s]+\}@[\w.\-]+")
-_AFFILIATION = re.compile(r"\b(?:universit|institut|college|school|department|dept\.|laborator|lab\b|research|"
-                          r"inc\.|corporation|google|microsoft|meta|deepmind|openai|academy|centre|center|"
-                          r"polytechn|eth\b|mit\b|epfl|inria|cnrs)", re.IGNORECASE)
+_AFFILIATION = re.compile(r"(?<![A-Za-z])(?:universit|institut|college\b|school\s+of|department|dept\.|laborator|"
+                          r"inc\.|corporation|academy|polytechn|google\b|microsoft\b|deepmind\b|openai\b|eth\s+z|"
+                          r"\bmit\b|epfl\b|inria\b|cnrs\b)", re.IGNORECASE)
+#: A line listing several names or marked names (``A, B and C``, ``Jane Doe1*``); a line of two capitalised words
+#: without such marks may be the end of a wrapped title and is an author line only right before affiliations.
+_NAME_LIST = re.compile(r",|\band\b|&|\d|[*†‡∗⋆§¶]")
 _HYPHEN_BREAK = re.compile(r"(\w)-\n(?=[a-z])")
 
 
@@ -61,17 +65,18 @@ def parse_page(page: list[str], line: int) -> Record:
     end = next((i for i, x in enumerate(body) if ABSTRACT_END.match(x)), len(body))
     abstract = _HYPHEN_BREAK.sub(r"\1", "\n".join(body[:end]).strip("\n "))
     front = [x.strip() for x in page[:at] if x.strip()]
-    title_lines, authors = [], []
-    seen_authors = False
-    for x in front:
-        if _EMAIL.search(x) or (seen_authors and _AFFILIATION.search(x)):
-            seen_authors = seen_authors or bool(title_lines)
-            continue
-        if looks_like_authors(x) and title_lines:
-            authors += split_authors(x)
-            seen_authors = True
-        elif not seen_authors and not _AFFILIATION.search(x):
-            title_lines.append(x)
+    # authors: the author-like lines right before the first affiliation/e-mail line (else before the marker);
+    # the title: every line before them (a wrapped title line may itself look like two names)
+    stop = next((i for i, x in enumerate(front) if i and (_EMAIL.search(x) or _AFFILIATION.search(x))), len(front))
+    first_author = stop
+    while first_author - 1 >= 1 and looks_like_authors(front[first_author - 1]) and (
+            _NAME_LIST.search(front[first_author - 1]) or first_author == stop):
+        first_author -= 1
+    if first_author == stop:  # no author line right before: the first author-like line after the first line
+        first_author = next((i for i in range(1, stop) if looks_like_authors(front[i])), stop)
+        stop = first_author + 1 if first_author < stop else stop
+    title_lines = front[:first_author]
+    authors = [a for x in front[first_author:stop] for a in split_authors(x)]
     title = " ".join(" ".join(title_lines).split()) or None
     return Record(position=line, line=line, abstract_raw=abstract, title=title, authors=authors)
 
