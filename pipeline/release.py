@@ -45,6 +45,7 @@ import polars as pl
 import pyarrow.parquet as pq
 
 from pipeline import CODE_VERSION, card
+from pipeline.card.changelog import changelog_markdown
 from schemas import MODELS, SCHEMA_VERSION
 
 TABLES = ("papers", "paper_urls", "paper_metrics", "listing_lineage")
@@ -405,7 +406,7 @@ def _publish_locked(warehouse, tables, inputs, keep_last, now) -> PublishResult:
             "files": written[name],
         }
     changes.write_parquet(stage / "changelog.parquet", compression="zstd")
-    (stage / "CHANGELOG.md").write_text(_changelog_md(number, parent, changes))
+    (stage / "CHANGELOG.md").write_text(changelog_markdown(number, parent, changes, tables["papers"], old_papers))
     for extra, rows in (("changelog.parquet", changes.height), ("CHANGELOG.md", None)):
         path = stage / extra
         manifest["files"].append({"path": extra, "rows": rows, "bytes": path.stat().st_size,
