@@ -29,10 +29,35 @@ _EMAIL = re.compile(r"[\w.+\-]+@[\w\-]+(?:\.[\w\-]+)+|\{[\w.,\s]+\}@[\w.\-]+")
 _AFFILIATION = re.compile(r"(?<![A-Za-z])(?:universit|institut|college\b|school\s+of|department|dept\.|laborator|"
                           r"inc\.|corporation|academy|polytechn|google\b|microsoft\b|deepmind\b|openai\b|eth\s+z|"
                           r"\bmit\b|epfl\b|inria\b|cnrs\b)", re.IGNORECASE)
-#: A line listing several names or marked names (``A, B and C``, ``Jane Doe1*``); a line of two capitalised words
-#: without such marks may be the end of a wrapped title and is an author line only right before affiliations.
-_NAME_LIST = re.compile(r",|\band\b|&|\d|[*†‡∗⋆§¶]")
-_HYPHEN_BREAK = re.compile(r"(\w)-\n(?=[a-z])")
+#: A line listing several names or marked names (``A, B and C``, ``Jane Doe1*``); a line of capitalised words (even
+#: with ``and``) without such marks may be the end of a wrapped title: an author line only right before affiliations.
+_NAME_LIST = re.compile(r",|\d|[*†‡∗⋆§¶]")
+_HYPHEN_BREAK = re.compile(r"([\w\-]+)-\n([a-z]\w*)")
+#: Prefixes written with a hyphen in compounds (``multi-task``, ``non-convex``): a line break after them keeps it.
+_COMPOUND_PREFIXES = {"multi", "non", "self", "semi", "co", "pre", "post", "sub", "cross", "well", "state", "least",
+                      "maximum", "minimum", "high", "low", "large", "small", "real", "long", "short", "end", "fine",
+                      "coarse", "zero", "few", "one", "two", "three", "data", "task", "model", "domain", "open",
+                      "closed", "inter", "intra", "over", "under", "anti", "meta", "hyper", "human", "single",
+                      "double", "first", "second", "higher", "lower", "sum", "mean", "point", "off", "on"}
+
+
+def dehyphenate(text: str) -> str:
+    """Undo line-end hyphenation of a PDF text: ``learn-`` / ``ing`` → ``learning``; the hyphen stays (the line
+    break goes) when it joins a compound: the part before already holds a hyphen (``state-of-the-``), is a
+    compound prefix (_COMPOUND_PREFIXES: ``multi-``/``non-``), or the part after occurs as a word of its own
+    elsewhere in the text (``locally-`` / ``trained``)."""
+    if "-\n" not in text:
+        return text
+    counts: dict[str, int] = {}
+    for w in re.findall(r"(?<![-\w])[a-z]\w*", text):
+        counts[w] = counts.get(w, 0) + 1
+
+    def join(m: re.Match) -> str:
+        before, after = m.group(1), m.group(2)
+        keep = "-" in before or before.lower() in _COMPOUND_PREFIXES or counts.get(after, 0) > 1
+        return f"{before}-{after}" if keep else f"{before}{after}"
+
+    return _HYPHEN_BREAK.sub(join, text)
 
 
 def pages(lines: list[str]) -> list[tuple[int, list[str]]]:
@@ -63,7 +88,7 @@ def parse_page(page: list[str], line: int) -> Record:
     rest = ABSTRACT_MARKER.match(page[at])["rest"]
     body = ([rest] if rest.strip() else []) + page[at + 1:]
     end = next((i for i, x in enumerate(body) if ABSTRACT_END.match(x)), len(body))
-    abstract = _HYPHEN_BREAK.sub(r"\1", "\n".join(body[:end]).strip("\n "))
+    abstract = dehyphenate("\n".join(body[:end]).strip("\n "))
     front = [x.strip() for x in page[:at] if x.strip()]
     # authors: the author-like lines right before the first affiliation/e-mail line (else before the marker);
     # the title: every line before them (a wrapped title line may itself look like two names)

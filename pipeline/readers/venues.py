@@ -158,7 +158,7 @@ def venue_year_from_path(name: str, today: _dt.date | None = None) -> tuple[str 
                     if year is None:
                         year, where_y = expand_year(glued["year"], today), comp
                     continue
-            if venue is None and (v := canonical_venue(tok)) and tok.lower() not in _COMMON_WORDS:
+            if venue is None and (v := canonical_venue(tok)) and not (tok.lower() in _COMMON_WORDS and not tok.isupper()):
                 venue, where_v = v, comp
             elif year is None and _YEAR4.match(tok):
                 year, where_y = int(tok), comp
