@@ -4,6 +4,7 @@ source fields published, the reader and position of each record in the lineage, 
 and a changelog naming papers by title."""
 
 import gzip
+import json
 import shutil
 
 import polars as pl
@@ -55,3 +56,27 @@ def test_mixed_raw_folder(project):
     assert urls.filter(pl.col("origin") == "listing").height == papers["source_urls"].list.len().fill_null(0).sum()
     changelog = (rel / "CHANGELOG.md").read_text()
     assert "Prototypical Networks for Few-shot Learning — `iclr2017.json`" in changelog
+
+
+def test_fixed_abstract_keeps_its_id_by_source_id_and_title_and_settings_change_rereads(project):
+    raw = project / "raw"
+    (raw / "lists").mkdir()
+    records = json.loads((READERS / "iclr2017.json").read_text())
+    (raw / "lists" / "papers.json").write_text(json.dumps(records))
+    (raw / "lists" / "listing.toml").write_text('venue = "ICLR"\nyear = 2017\n')
+    assert cli.run() == 0
+    wh = project / "warehouse"
+    r1 = pl.read_parquet(wh / "release=1" / "papers", hive_partitioning=True).filter(
+        pl.col("source_listing") == "lists/papers.json")
+    # the abstract rewritten (not a near-duplicate any more), same id and title in the file
+    records[0]["abstract"] = ("We revisit few-shot classification with a different method entirely: each class is "
+                              "represented by the mean of its embedded support examples and queries are labelled "
+                              "by their nearest class mean under a learned metric, which works well in practice.")
+    (raw / "lists" / "papers.json").write_text(json.dumps(records))
+    (raw / "lists" / "listing.toml").write_text('venue = "ICLR"\nyear = 2018\n')
+    assert cli.run() == 0
+    r2 = pl.read_parquet(wh / "release=2" / "papers", hive_partitioning=True).filter(
+        pl.col("source_listing") == "lists/papers.json")
+    pid = lambda df: df.filter(pl.col("source_id") == "B1-Hhnslg")["paper_id"].to_list()  # noqa: E731
+    assert pid(r1) == pid(r2) and len(pid(r1)) == 1
+    assert set(r2["year"]) == {2018}  # the changed settings file re-read its listing
