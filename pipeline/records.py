@@ -1,7 +1,8 @@
 """Per-listing frames: the work of one listing partition, as pure functions over polars DataFrames.
 
-``listing_records(data, name)`` decodes and splits one file; ``abstract_rows(records)`` cleans, detects the
-language, extracts URLs and metrics, hashes and quarantines each paragraph. The Dagster assets of the same
+``listing_records(data, name, settings)`` reads one file with the reader of its shape (pipeline.readers) into one
+row per record; ``abstract_rows(records)`` cleans, detects the language, extracts URLs and metrics, hashes and
+quarantines each record. The Dagster assets of the same
 names call these and write the result to ``<warehouse>/_work/<asset>/<partition key>.parquet``.
 """
 
