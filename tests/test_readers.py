@@ -227,3 +227,31 @@ def test_no_reader_fits_or_reader_fails_names_the_file():
         _read("list.csv", b"id,title,venue\n1,A paper,ICML\n")
     with pytest.raises(ReaderError, match="no abstract field"):
         _read("list.json", b'[{"id": 1, "title": "A paper"}]')
+
+
+def test_atom_feed_openreview_notes_and_year_fields_from_real_records():
+    from xml.sax.saxutils import escape
+
+    feed_records = [json.loads(x) for x in (READERS_DATA / "arxiv_feed.jsonl").read_text().splitlines()]
+    entries = "".join(
+        f"<entry><id>http://arxiv.org/abs/{r['id']}v1</id><published>2026-01-05T00:00:00Z</published>"
+        f"<title>{escape(r['title'])}</title><summary>{escape(r['summary'])}</summary>"
+        + "".join(f"<author><name>{escape(a)}</name></author>" for a in r["authors"])
+        + (f"<arxiv:comment>{escape(r['comment'])}</arxiv:comment>" if i else "") + "</entry>"
+        for i, r in enumerate(feed_records))
+    atom = ('<?xml version="1.0" encoding="UTF-8"?>\n<feed xmlns="http://www.w3.org/2005/Atom" '
+            f'xmlns:arxiv="http://arxiv.org/schemas/atom"><title>arXiv Query</title>{entries}</feed>')
+    got = _read("arxiv_query.xml", atom.encode())
+    assert got.reader == "feed" and [r.title for r in got.records] == [r["title"] for r in feed_records]
+    assert got.records[0].authors == feed_records[0]["authors"]
+    assert (got.venues[0], got.years[0]) == ("arXiv", 2026)  # no comment: the path's venue, the entry's year
+    assert f"Accepted to {got.venues[1]} {got.years[1]}" == feed_records[1]["comment"]
+    notes = {"notes": [{"id": r["id"], "content": {"title": {"value": r["title"]}, "abstract": {"value": r["abstract"]},
+                                                   "authors": {"value": r["author"].split(";")},
+                                                   "venue": {"value": "ICLR 2017 Poster"}}} for r in ICLR[:2]]}
+    got = _read("openreview_notes.json", json.dumps(notes).encode())
+    assert [r.title for r in got.records] == [r["title"] for r in ICLR[:2]] and got.venues == ["ICLR", "ICLR"]
+    assert got.years == [2017, 2017] and got.records[0].source_id == ICLR[0]["id"]
+    rows = [{"title": r["title"], "abstract": r["abstract"], "venue": "NIPS", "year": 2016} for r in ICLR[:2]]
+    got = _read("s2_dump.json", json.dumps(rows).encode())
+    assert got.venues == ["NeurIPS", "NeurIPS"] and got.years == [2016, 2016]

@@ -13,6 +13,7 @@
 ``json_records``    JSON (array, ``{"papers": [...]}``, objects keyed by id) and JSON Lines
 ``markdown``        markdown schedules (``### Title``, ``**Authors:**``, ``<details>``) and markdown tables
 ``bibtex``          BibTeX entries with ``abstract``
+``feed``            Atom/RSS feeds (arXiv API), one record per entry
 ``fields``          which column/key holds what (names as data)
 ``settings``        per-folder / per-file settings files
 ``venues``          venue/year from settings, header, records, path; aliases
@@ -26,10 +27,11 @@ from __future__ import annotations
 import datetime as _dt
 import gzip
 import hashlib
+import re
 import zlib
 from dataclasses import dataclass, field
 
-from pipeline.readers import bibtex, json_records, markdown, pdf_page, separated, seed, sniff, table
+from pipeline.readers import bibtex, feed, json_records, markdown, pdf_page, separated, seed, sniff, table
 from pipeline.readers.base import ReaderError, Record
 from pipeline.readers.decoding import ListingDecodeError, decode_listing
 from pipeline.readers.settings import Settings, SettingsError, parse_settings
@@ -47,6 +49,7 @@ READERS = {
     markdown.NAME: lambda text, name, columns: markdown.read(text, name),
     markdown.NAME_TABLE: markdown.read_table,
     bibtex.NAME: bibtex.read,
+    feed.NAME: lambda text, name, columns: feed.read(text, name),
 }
 #: Decompressed size above which a ``.gz`` listing is refused (a gzip bomb, not a paper list).
 MAX_GUNZIPPED_BYTES = 2 << 30
@@ -230,8 +233,14 @@ def _resolve(name, header, records, conf: Settings, warnings, today):
     venues, years = [], []
     for r in records:
         v, y = (None, None) if conf.venue is not None else _from_text(r.venue_text, today)
+        if v is None and r.venue_text and conf.venue is None:
+            v = canonical_venue(r.venue_text)  # a venue field without a year ("venue": "NeurIPS")
+        own_year = int(r.year_text) if r.year_text and re.fullmatch(r"(?:19|20)\d\d", r.year_text) else None
         venues.append(v or file_venue)
-        years.append(y if v is not None and conf.year is None else file_year)
+        if conf.year is not None:
+            years.append(file_year)
+        else:
+            years.append(y if y is not None else own_year if own_year is not None else file_year)
     n_unknown = sum(v == UNKNOWN_VENUE for v in venues)
     if venue is None and (n_unknown or not records):
         what = "" if n_unknown == len(records) else f" for {n_unknown} of {len(records)} records"

@@ -37,7 +37,8 @@ class Record:
     :func:`sanitise_line` per line), ``""`` when the record has none. ``title``/``source_id``/``source_status``:
     ``None`` when the file has none; ``authors``/``source_urls``: ``[]`` when none. ``venue_text``: the text that
     names this record's venue, when the file gives one for it (its ``comment`` field, the header line above
-    it); resolved to venue/year by pipeline.readers.venues.
+    it); ``year_text``: a year field of the record (``year = 2020``); both resolved to venue/year by
+    pipeline.readers.venues.
     ``problem``: why this record alone cannot be published (a control character, a malformed row), else None.
     """
 
@@ -50,6 +51,7 @@ class Record:
     source_status: str | None = None
     source_urls: list[str] = field(default_factory=list)
     venue_text: str | None = None
+    year_text: str | None = None
     problem: str | None = None
 
 

@@ -22,12 +22,13 @@ FIELD_NAMES: dict[str, tuple[str, ...]] = {
     "source_id": ("id", "paper_id", "paperid", "openreview_id", "forum", "forum_id", "arxiv_id", "arxivid",
                   "doi", "uid", "key", "entry_id", "corpusid", "number", "submission_id"),
     "source_status": ("status", "decision", "presentation", "presentation_type", "session_type", "award",
-                      "acceptance", "type_of_presentation"),
+                      "acceptance", "type_of_presentation", "event_type", "track_type"),
     "code": ("github", "code", "code_url", "codeurl", "code_link", "repo", "repository", "github_url",
              "github_link", "source_code", "implementation"),
     "project": ("project", "project_page", "projectpage", "project_url", "website", "webpage", "project_link"),
     "comment": ("comment", "comments", "journal_ref", "journalref", "venue", "conference", "booktitle",
                 "journal", "note", "proceedings"),
+    "year": ("year", "pub_year", "publication_year", "conference_year"),
 }
 #: Record fields of :data:`FIELD_NAMES` a settings file's ``[columns]`` may map.
 MAPPABLE = tuple(FIELD_NAMES)
@@ -83,6 +84,17 @@ def _links(value) -> list[str]:
     return out
 
 
+def flatten(obj: dict) -> dict:
+    """A paper object with nested fields lifted: OpenReview notes' ``content`` (API v1 ``{"title": "..."}`` and
+    v2 ``{"title": {"value": "..."}}``) merged into the top level (the top level wins), ``{"value": x}`` unwrapped."""
+    content = obj.get("content")
+    out = dict(obj)
+    if isinstance(content, dict):
+        out = {**content, **{k: v for k, v in obj.items() if k != "content"}}
+    return {k: v["value"] if isinstance(v, dict) and set(v) <= {"value", "readers", "writers", "signatures"}
+            and "value" in v else v for k, v in out.items()}
+
+
 def record_from_fields(obj: dict, columns: dict[str, str], position: int, line: int) -> Record:
     """A :class:`Record` from one structured record ``obj`` (key → value) and ``columns`` (from
     :func:`map_columns`). ``source_urls``: the code links first, then project links, in field order, each once.
@@ -100,5 +112,5 @@ def record_from_fields(obj: dict, columns: dict[str, str], position: int, line: 
         authors=split_authors(get.get("authors")), source_id=clean_field(sid) if sid is not None else None,
         source_status=clean_field(get.get("source_status")), source_urls=urls,
         problem=control_problem(raw_abstract) or control_problem(raw_title),
-        venue_text=clean_field(get.get("comment")),
+        venue_text=clean_field(get.get("comment")), year_text=clean_field(get.get("year")),
     )

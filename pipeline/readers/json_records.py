@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 
 from pipeline.readers.base import ReaderError, Record
-from pipeline.readers.fields import map_columns, record_from_fields
+from pipeline.readers.fields import flatten, map_columns, record_from_fields
 
 NAME_JSON = "json"
 NAME_JSONL = "jsonl"
@@ -56,6 +56,7 @@ def read_json(text: str, name: str, columns: dict[str, str] | None = None) -> tu
         raise ReaderError(name, "JSON holds no paper objects (expected an array of objects, {\"papers\": [...]} "
                                 "or objects keyed by id)")
     objs, keys = found
+    objs = [flatten(o) for o in objs]
     if any(not isinstance(x, dict) for x in (doc if isinstance(doc, list) else [])):
         raise ReaderError(name, "JSON array mixes paper objects with other values")
     mapping = map_columns(_key_names(objs), columns)
@@ -86,6 +87,7 @@ def read_jsonl(text: str, name: str, columns: dict[str, str] | None = None) -> t
             parsed.append((i, obj, None) if isinstance(obj, dict) else (i, None, "not a JSON object"))
         except json.JSONDecodeError as e:
             parsed.append((i, None, f"invalid JSON: {e.msg} at column {e.colno}"))
+    parsed = [(i, flatten(o) if o is not None else None, e) for i, o, e in parsed]
     objs = [o for _, o, _ in parsed if o is not None]
     mapping = map_columns(_key_names(objs), columns)
     if "abstract" not in mapping:

@@ -4,7 +4,8 @@ Rules, in order (the first that holds names the reader):
 
 1. starts with ``[`` or ``{``: JSON when the whole text parses, else JSON Lines when its first non-blank lines
    are objects;
-2. an HTML document (``<!DOCTYPE html``, ``<html``): no reader (a saved web page is not a listing);
+2. an Atom/RSS feed (``<?xml`` ... ``<feed``/``<rss``); an HTML document (``<!DOCTYPE html``, ``<html``): no
+   reader (a saved web page is not a listing);
 3. BibTeX: an ``@type{key,`` entry line and an ``abstract =`` field;
 4. a markdown table whose header row names an abstract column; markdown paper headings: at least two
    ``#``-headings of one level and ``**Authors``/``<details>``/``**Abstract`` lines (or a ``.md`` name with two
@@ -24,7 +25,7 @@ from __future__ import annotations
 import json
 import re
 
-from pipeline.readers import bibtex, json_records, markdown, pdf_page, separated, seed, table
+from pipeline.readers import bibtex, feed, json_records, markdown, pdf_page, separated, seed, table
 from pipeline.readers.base import is_separator_line
 from pipeline.readers.fields import map_columns
 
@@ -32,6 +33,7 @@ from pipeline.readers.fields import map_columns
 MAX_FRONT_LINES = 40
 #: Front-matter lines (title, authors, affiliations) are short; a longer line before the marker is prose.
 MAX_FRONT_WORDS = 30
+_FEED = re.compile(r"^(?:<\?xml[^>]*>\s*)?(?:<!--.*?-->\s*)*<(?:\w+:)?(?:feed|rss|rdf:RDF)\b", re.DOTALL)
 _HTML = re.compile(r"^\s*(?:<!doctype\s+html|<html\b)", re.IGNORECASE)
 _MD_FIELD = re.compile(r"^\s*(?:\*\*|__)?(?:authors?|abstract)\b|<details", re.IGNORECASE | re.MULTILINE)
 
@@ -67,6 +69,8 @@ def choose(text: str, name: str) -> str | None:
         if _jsonl_like(lines):
             return json_records.NAME_JSONL
         return json_records.NAME_JSON if low_name.endswith(".json") else None
+    if _FEED.match(stripped):
+        return feed.NAME
     if _HTML.match(stripped):
         return None
     if bibtex.ENTRY.search(text) and re.search(r"^\s*abstract\s*=", text, re.IGNORECASE | re.MULTILINE):
