@@ -55,7 +55,6 @@ import re
 
 import polars as pl
 
-from pipeline import text
 from pipeline.readers.base import is_separator_line, looks_like_authors
 from pipeline.readers.venues import HEADER_MAX_CHARS, canonical_venue, parse_header
 

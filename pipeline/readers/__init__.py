@@ -25,7 +25,6 @@ Pure functions; no Dagster.
 from __future__ import annotations
 
 import datetime as _dt
-import gzip
 import hashlib
 import re
 import zlib
