@@ -61,3 +61,9 @@ bench: $(VENV)/.installed
 # Accuracy cost of the English shortcut before langdetect on the dev corpus and the gold abstracts.
 bench-language: $(VENV)/.installed
 	$(PY) bench/language_shortcut.py
+
+# Listing readers on real files (issue 12): per file precision / recall / title accuracy / venue-year against the
+# dev corpus or truth.jsonl, over ../shared/listings (says so when absent). See README "Listing shapes".
+.PHONY: eval-listings
+eval-listings: $(VENV)/.installed
+	$(PY) bench/eval_listings.py $(LISTINGS)

@@ -27,7 +27,7 @@ sys.path.insert(0, str(ROOT))
 from pipeline import language  # noqa: E402
 from pipeline.cleaning import clean_abstract  # noqa: E402
 from pipeline.language import detect_language  # noqa: E402
-from pipeline.parsing import parse_listing  # noqa: E402
+from pipeline.readers import parse_listing  # noqa: E402
 from pipeline.quarantine import REASONS, quarantine_reason  # noqa: E402
 
 DEFAULT_CORPUS = ROOT.parent / "shared" / "corpus" / "real_abstracts_dev.parquet"

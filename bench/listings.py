@@ -38,3 +38,17 @@ def write_listings(corpus: pl.DataFrame, out_dir: Path, per_listing: int = 500) 
                             encoding="utf-8")
             paths.append(path)
     return paths
+
+
+def write_json_listing(corpus: pl.DataFrame, path: Path) -> Path:
+    """Write ``corpus`` as one papercopilot-style JSON listing (an array of objects with ``id``, ``title``,
+    ``abstract``, ``status``; venue and year only in the file name, e.g. ``icml2024.json``), so the benchmark
+    times a structured reader too. Returns ``path``."""
+    import json
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    rows = [{"id": r["source_record_id"], "title": r["title"], "abstract": r["abstract"], "status": r["status"]}
+            for r in corpus.select("source_record_id", "title", "abstract", "status").iter_rows(named=True)
+            if r["abstract"] and r["abstract"].strip()]
+    path.write_text(json.dumps(rows, ensure_ascii=False, indent=1), encoding="utf-8")
+    return path

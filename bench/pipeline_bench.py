@@ -5,7 +5,8 @@ then, each as a separate process the way `make run` runs it (empty warehouse and
   1. the pipeline on a first slice (default 15,000 abstracts), for memory growth;
   2. the pipeline on every abstract but the held-out 500 (the full build);
   3. the naive script (bench/naive_script.py) on the same files;
-  4. the held-out listing added to the full build's raw folder, and the pipeline run again (incremental;
+  4. the held-out listing, written as a papercopilot-style JSON file (so a structured reader is timed), added to
+     the full build's raw folder, and the pipeline run again (incremental;
      5 times from the same state, the median reported).
 Prints wall time, CPU time and peak memory (max RSS of the process and its workers) of each, their ratios,
 a per-stage breakdown of the full build read from its Dagster run records, and a cProfile of the slowest
@@ -26,7 +27,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import polars as pl  # noqa: E402
-from listings import load_corpus, write_listings  # noqa: E402
+from listings import load_corpus, write_json_listing, write_listings  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 PY = sys.executable
@@ -134,7 +135,9 @@ def main() -> None:
     raw_full, raw_first = work / "raw_full", work / "raw_first"
     write_listings(full, raw_full)
     write_listings(full.head(min(args.first, full.height)), raw_first)
-    new_listing = write_listings(holdout, work / "holdout")[0]
+    # the added listing is a JSON file (papercopilot shape): the +1 run times the JSON reader
+    v, y = holdout["venue"][0], holdout["year"][0]
+    new_listing = write_json_listing(holdout, work / "holdout" / f"{v.lower()}{y}.json")
     new_listing = new_listing.rename(new_listing.with_name("new_" + new_listing.name))  # never an existing name
     print(f"corpus: {full.height} abstracts in {len(list(raw_full.iterdir()))} listings; "
           f"first slice {min(args.first, full.height)}; held-out listing {new_listing.name} ({holdout.height})")

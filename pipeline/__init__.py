@@ -1,7 +1,7 @@
 """Listings of ML-conference abstracts -> versioned, validated, deduplicated Parquet releases.
 
 Where each rule lives:
-  parsing.py     decode a listing file, split it into paragraphs, read the header (venue, year)
+  readers/      sniff a listing file, read it with the reader of its shape, resolve venue/year
   cleaning.py    raw abstract -> clean text (LaTeX, markdown, Unicode repair)
   language.py    seeded, evidence-gated language detection
   quarantine.py  which paragraphs are not abstracts, and why

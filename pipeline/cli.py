@@ -117,6 +117,12 @@ def _run(instance: dg.DagsterInstance, verbose: bool, allow_removal: bool = Fals
     print(f"abstracts: {lineage.height if lineage is not None else 0} paragraphs -> "
           f"{counts.get('published', 0)} published, {counts.get('duplicate', 0)} duplicate, "
           f"{counts.get('quarantined', 0)} quarantined")
+    readers = release.read_table(wh, "listing_lineage", columns=["listing", "reader"]) if lineage is not None else None
+    if readers is not None:
+        per: dict[str, int] = {}
+        for reader in dict(readers.iter_rows()).values():  # listing -> reader (one reader per listing)
+            per[reader or "none fits"] = per.get(reader or "none fits", 0) + 1
+        print("listings by reader: " + ", ".join(f"{r} {n}" for r, n in sorted(per.items())))
     if meta.get("created"):
         print(f"release {rel} published; changes against its parent {json.dumps(meta.get('changes'))}; "
               f"{release.release_dir(wh, rel)}")

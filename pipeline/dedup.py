@@ -230,15 +230,25 @@ def cluster(abstracts: pl.DataFrame, previous: pl.DataFrame | None = None) -> pl
     )
 
 
+def identity_key() -> pl.Expr:
+    """Key of a record's identity in its listing: ``"src:" + source_id + "|" + title`` (title casefolded, runs of
+    non-word characters one space), null unless both are given. A paper whose abstract was fixed keeps its id
+    when its source id and title match (pipeline.tables.previous_id_map holds the same key)."""
+    title = pl.col("title").str.to_lowercase().str.replace_all(r"[\W_]+", " ").str.strip_chars()
+    return (pl.when(pl.col("source_id").is_not_null() & pl.col("title").is_not_null())
+            .then(pl.lit("src:") + pl.col("source_id") + pl.lit("|") + title))
+
+
 def _assign_ids(rows: pl.DataFrame, canon: pl.DataFrame, previous: pl.DataFrame | None) -> pl.DataFrame:
     """Add ``paper_id`` to ``canon`` (one row per cluster ``root``, sorted): inherited by exact key, else
     by a verified near/truncated match with a previous paper that no cluster claimed, else new."""
     ids = canon.with_columns(pl.lit(None, pl.String).alias("paper_id"))
     if previous is not None and previous.height:
-        by_key = pl.concat([
-            rows.select("root", pl.col("raw_sha256").alias("key")),
-            rows.select("root", pl.col("content_hash").alias("key")),
-        ]).join(previous.select("key", "paper_id"), on="key", how="inner").group_by("root").agg(
+        keyed = [rows.select("root", pl.col("raw_sha256").alias("key")),
+                 rows.select("root", pl.col("content_hash").alias("key"))]
+        if "source_id" in rows.columns and "title" in rows.columns:
+            keyed.append(rows.select("root", identity_key().alias("key")).drop_nulls("key"))
+        by_key = pl.concat(keyed).join(previous.select("key", "paper_id"), on="key", how="inner").group_by("root").agg(
             pl.col("paper_id").min())
         ids = canon.join(by_key, on="root", how="left").sort("root").with_columns(
             # a previous id claimed by two clusters stays with the first (by root)

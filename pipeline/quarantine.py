@@ -18,7 +18,25 @@ Rules are tried in this order; the first that applies gives the reason:
 ``too_short``       less evidence than MIN_WORDS words, where (script-aware, case10) every CJK character
                     (Han, kana) counts as 1/CJK_CHARS_PER_WORD of a word; Hangul is written with spaces, so its
                     words count as words
+``too_long``        more than MAX_WORDS words: not one abstract (a whole file or section glued together)
+``citation``        a reference instead of an abstract: a BibTeX entry (``@inproceedings{key,`` with
+                    ``field = {...}``), EndNote/RIS tagged lines (``%A``/``%T``, ``TY  -``/``AU  -``), or an APA/
+                    Harvard reference (``Name, A. B., & Name, C. (2020). Title. Venue, 12(3), 45-67.``) of at
+                    most CITATION_MAX_WORDS words
+``markup``          a markdown/HTML fragment: HTML layout tags (not inline ``<i>``/``<sup>``), markdown headings (``### ``), table rows
+                    (``| a | b |``) or ``**Label:**`` fields left in the text
+``several_abstracts`` more than one record in one: two or more ``Abstract:`` labels, a record separator line
+                    (``*****``) inside, or a title line (or a title and an author line) between two
+                    abstract-sized runs of text (each at least SEVERAL_MIN_WORDS words)
+``authors_only``    one short line that is a list of person names (pipeline.readers.base.looks_like_authors)
+``title_only``      one line of at most TITLE_MAX_WORDS words, no sentence punctuation, not starting like prose,
+                    TITLE_CAPITALISED of its content words capitalised (a title without its abstract)
 ==================  ==========================================================================================
+
+Per record, a control character (NUL, ...) makes that record ``control_character`` in the reader
+(pipeline.readers.base.control_problem), never the whole file. Across listings,
+:func:`repeated_notices` quarantines a text repeated verbatim in NOTICE_MIN_COPIES or more records of
+NOTICE_MIN_LISTINGS or more listings (or as often within one listing) as ``boilerplate_repeated``.
 
 Sources of the thresholds: MIN_WORDS = 6 is the shortest paragraph the failure cases require to be published
 (case11: "Code and checkpoints are released at \\url{...}." has 6 words of two or more letters). On the dev corpus
@@ -35,14 +53,38 @@ from __future__ import annotations
 
 import re
 
-from pipeline.parsing import HEADER_MAX_CHARS, canonical_venue, parse_header
+import polars as pl
+
+from pipeline.readers.base import is_separator_line, looks_like_authors
+from pipeline.readers.venues import HEADER_MAX_CHARS, canonical_venue, parse_header
 
 MIN_WORDS = 6
 CJK_CHARS_PER_WORD = 2
 BOILERPLATE_MAX_WORDS = 30
+#: Above the longest real abstract of the dev corpus (3,133 words, a NeurIPS 2006 paper; the 99.99th percentile
+#: is under 600): a longer record is not one abstract. Measured: quarantines 0 of the 58,671 dev abstracts.
+MAX_WORDS = 3500
+#: A reference is short; a real abstract that cites "Smith et al. (2020)." is long and has no reference shape.
+CITATION_MAX_WORDS = 120
+#: Each of two glued abstracts has at least this many words (the dev corpus' 1st percentile is about 40).
+SEVERAL_MIN_WORDS = 40
+#: A title line has at most this many words (the longest title of the dev corpus has 34).
+TITLE_MAX_WORDS = 35
+#: Share of capitalised content words of a title (Title Case); sentence-case prose has far fewer.
+TITLE_CAPITALISED = 0.75
+#: A text repeated verbatim this often, across this many listings, is a notice, not a paper (a real paper is
+#: re-listed in a few listings at most: its conference list, an oral list, an arXiv feed).
+NOTICE_MIN_COPIES = 5
+NOTICE_MIN_LISTINGS = 3
+#: ...or this many copies inside a single listing (no paper is listed five times in one file).
+NOTICE_MIN_COPIES_IN_LISTING = 5
 
 #: Reason codes, in the order the rules run (for the lineage table's documentation and tests).
-REASONS = ("empty", "header_repeated", "url_only", "math_only", "no_words", "boilerplate", "too_short")
+REASONS = ("empty", "header_repeated", "url_only", "math_only", "no_words", "boilerplate", "too_short", "too_long",
+           "citation", "markup", "several_abstracts", "authors_only", "title_only")
+#: Reasons given outside :func:`quarantine_reason`: by the reader for one record, or across listings.
+OTHER_REASONS = ("control_character", "malformed_row", "malformed_record", "preamble", "no_abstract_marker",
+                 "boilerplate_repeated")
 
 _URL = re.compile(r"(?:\b(?:https?|ftp)://|\bwww\.)\S+|\b[\w-]+(?:\.[\w-]+)+/\S*")
 _TEX_MATH = re.compile(r"\$\$.*?\$\$|\$[^$]*\$|\\\(.*?\\\)|\\\[.*?\\\]", re.DOTALL)
@@ -98,7 +140,109 @@ def quarantine_reason(raw: str, clean: str, header: str | None = None) -> str | 
         return "boilerplate"
     if n_words + n_cjk / CJK_CHARS_PER_WORD < MIN_WORDS:
         return "too_short"
+    if len(clean.split()) > MAX_WORDS:
+        return "too_long"
+    if n_words <= CITATION_MAX_WORDS and _is_citation(raw):
+        return "citation"
+    if _is_markup(raw):
+        return "markup"
+    if _several_abstracts(raw):
+        return "several_abstracts"
+    if "\n" not in raw.strip() and n_words <= TITLE_MAX_WORDS:
+        line = " ".join(raw.split())
+        if looks_like_authors(line):
+            return "authors_only"
+        if _is_title(line):
+            return "title_only"
     return None
+
+
+_BIBTEX = re.compile(r"^\s*@[A-Za-z]+\s*[{(]\s*[^,\s]*\s*,\s*\w+\s*=\s*[{\"\d]", re.DOTALL)
+_TAGGED = re.compile(r"^\s*(?:%[A-Z0-9] \S|[A-Z][A-Z0-9]  - \S)", re.MULTILINE)
+_APA = re.compile(r"^[A-Z][\w'’\-]+,\s+(?:[A-Z]\.\s?)+.{0,300}?\((?:19|20)\d\d[a-z]?\)\.\s+\S", re.DOTALL)
+_MD_STRUCT = re.compile(r"^\s*(?:#{1,6}\s+\S|\|.*\|\s*$|(?:\*\*|__)[A-Z][\w ]{0,30}:(?:\*\*|__))", re.MULTILINE)
+_ABSTRACT_LABEL = re.compile(r"^\s*(?:\*\*)?abstract(?:\*\*)?\s*[.:—–\-]", re.IGNORECASE | re.MULTILINE)
+#: Layout tags of a page; inline formatting (``<i>``, ``<sup>``, ``<b>``) occurs in real abstracts (3 of the dev
+#: corpus) and is only stripped from ``abstract`` (pipeline.text.strip_residue).
+_LAYOUT_TAG = re.compile(r"</?(?:details|summary|div|table|tr|td|th|ul|ol|li|img|h[1-6]|p|br|hr)\b[^<>]{0,200}>",
+                         re.IGNORECASE)
+#: Words that start sentences of an abstract, not titles (``We show that a Data Augmentation GAN ...``).
+_SENTENCE_STARTS = {"we", "our", "this", "these", "here", "it", "its", "they", "in", "however", "moreover", "thus",
+                    "finally", "furthermore", "specifically", "experiments", "results", "then", "to", "using"}
+_SMALL_WORDS = {"a", "an", "and", "as", "at", "by", "for", "from", "in", "into", "of", "on", "or", "the", "to", "via",
+                "with", "without", "vs", "vs.", "is", "are", "do", "can", "be", "its", "over", "under", "towards"}
+
+
+def _is_citation(raw: str) -> bool:
+    """A BibTeX entry, EndNote/RIS tagged lines (two or more), or an APA/Harvard reference."""
+    return bool(_BIBTEX.match(raw) or len(_TAGGED.findall(raw)) >= 2 or _APA.match(raw.strip()))
+
+
+def _is_markup(raw: str) -> bool:
+    """HTML layout tags, or markdown structure (headings, table rows, ``**Label:**``) at a line start."""
+    return bool(_LAYOUT_TAG.search(raw) or _MD_STRUCT.search(raw))
+
+
+def _several_abstracts(raw: str) -> bool:
+    """Two or more ``Abstract:`` labels, a separator line inside, or a title line (optionally followed by an
+    author line) between two runs of at least SEVERAL_MIN_WORDS words, the first ending a sentence."""
+    if len(_ABSTRACT_LABEL.findall(raw)) >= 2:
+        return True
+    lines = [x.strip() for x in raw.split("\n")]
+    if len(lines) < 3:
+        return False
+    if any(is_separator_line(x) for x in lines[1:-1]):
+        return True
+    words_before = 0
+    counts = [len(x.split()) for x in lines]
+    total = sum(counts)
+    for i in range(1, len(lines) - 1):
+        words_before += counts[i - 1]
+        line = lines[i]
+        if not line or not lines[i - 1].endswith((".", "!", "?")) or words_before < SEVERAL_MIN_WORDS:
+            continue
+        after = i + 1 + (i + 1 < len(lines) and looks_like_authors(lines[i + 1]))
+        words_after = total - words_before - counts[i] - (counts[i + 1] if after == i + 2 else 0)
+        if words_after >= SEVERAL_MIN_WORDS and (_is_title(line) or after == i + 2 and not line.endswith(".")):
+            return True
+    return False
+
+
+def _is_title(line: str) -> bool:
+    """One line that reads as a title: no sentence end (``.``, ``!``, ``;`` or ``. `` inside), at most
+    TITLE_MAX_WORDS words, not starting like a sentence of prose (``We``, ``This``, ...), and at least
+    TITLE_CAPITALISED of its words that are not small words capitalised."""
+    s = line.strip()
+    if not s or s.endswith((".", ";", ",")) or ". " in s or len(s.split()) > TITLE_MAX_WORDS:
+        return False
+    words = [w.strip("()[]\"'“”‘’:,-") for w in s.split()]
+    if words[0].lower() in _SENTENCE_STARTS:
+        return False
+    content = [w for w in words if w and w.lower() not in _SMALL_WORDS and w[:1].isalpha()]
+    if len(content) < 2:
+        return False
+    return sum(w[:1].isupper() for w in content) >= TITLE_CAPITALISED * len(content)
+
+
+def repeated_notices(rows: pl.DataFrame) -> pl.DataFrame:
+    """``rows`` (abstract rows: ``listing``, ``content_hash``, ``quarantine_reason``) with ``quarantine_reason``
+    set to ``boilerplate_repeated`` on every publishable row whose text (content_hash) occurs in at least
+    NOTICE_MIN_COPIES publishable rows of at least NOTICE_MIN_LISTINGS listings, or NOTICE_MIN_COPIES_IN_LISTING
+    times in one listing: a proceedings-site notice repeated verbatim, not a paper. Pure polars."""
+    ok = pl.col("quarantine_reason").is_null()
+    per_text = pl.len().over("content_hash")
+    listings = pl.col("listing").n_unique().over("content_hash")
+    in_one = pl.len().over("content_hash", "listing")
+    pub = rows.filter(ok)
+    if pub.height == 0:
+        return rows
+    bad = pub.select("content_hash", per_text.alias("n"), listings.alias("k"), in_one.alias("m")).filter(
+        ((pl.col("n") >= NOTICE_MIN_COPIES) & (pl.col("k") >= NOTICE_MIN_LISTINGS))
+        | (pl.col("m") >= NOTICE_MIN_COPIES_IN_LISTING))["content_hash"].unique()
+    if bad.len() == 0:
+        return rows
+    return rows.with_columns(quarantine_reason=pl.when(ok & pl.col("content_hash").is_in(bad.implode()))
+                             .then(pl.lit("boilerplate_repeated")).otherwise(pl.col("quarantine_reason")))
 
 
 def _is_header(raw: str, header: str | None) -> bool:

@@ -1,7 +1,8 @@
 """Per-listing frames: the work of one listing partition, as pure functions over polars DataFrames.
 
-``listing_records(data, name)`` decodes and splits one file; ``abstract_rows(records)`` cleans, detects the
-language, extracts URLs and metrics, hashes and quarantines each paragraph. The Dagster assets of the same
+``listing_records(data, name, settings)`` reads one file with the reader of its shape (pipeline.readers) into one
+row per record; ``abstract_rows(records)`` cleans, detects the language, extracts URLs and metrics, hashes and
+quarantines each record. The Dagster assets of the same
 names call these and write the result to ``<warehouse>/_work/<asset>/<partition key>.parquet``.
 """
 
@@ -15,22 +16,30 @@ from concurrent.futures import ProcessPoolExecutor
 
 import polars as pl
 
-from pipeline import cleaning, dedup, language, parallel, quarantine
+from pipeline import cleaning, dedup, language, parallel, quarantine, text
 from pipeline.extraction import extract_metrics, extract_urls
-from pipeline.parsing import UNKNOWN_VENUE, UNKNOWN_YEAR, ListingDecodeError, parse_listing
+from pipeline.readers import ListingDecodeError, ReaderError, read_listing
+from pipeline.readers.venues import UNKNOWN_VENUE, UNKNOWN_YEAR
 
-#: Columns and dtypes of :func:`listing_records`.
+#: Columns and dtypes of :func:`listing_records`: one row per record a reader found (pipeline.readers).
 RECORD_SCHEMA = {
     "listing": pl.String,          # file path relative to the raw folder
     "listing_sha256": pl.String,   # sha256 of the file's bytes
-    "encoding": pl.String,         # codec that decoded it (null when undecodable)
+    "encoding": pl.String,         # codec that decoded it (+gzip when decompressed; null when undecodable)
+    "reader": pl.String,           # the reader that read it (a pipeline.readers.READERS key; null when none fits)
     "venue": pl.String,
     "year": pl.Int64,
-    "paragraph": pl.Int64,         # 1-based; 0 for a whole listing that could not be decoded
-    "line": pl.Int64,              # 1-based line of the paragraph's first line; 0 when undecodable
-    "raw_sha256": pl.String,       # sha256 of abstract_raw (UTF-8); of the file bytes when undecodable
-    "abstract_raw": pl.String,     # decoded text, line ends normalised, wrapped lines joined by "\n"
-    "decode_error": pl.String,     # why the file could not be decoded (with the byte offset), else null
+    "paragraph": pl.Int64,         # 1-based record number in the file; 0 for a whole listing that could not be read
+    "line": pl.Int64,              # 1-based line where the record starts; 0 when unknown (JSON) or unreadable
+    "position": pl.Int64,          # the reader's position: line (text, JSON Lines), data row (CSV/TSV), index (JSON)
+    "raw_sha256": pl.String,       # sha256 of abstract_raw (UTF-8); of the file bytes when unreadable
+    "abstract_raw": pl.String,     # the record's abstract as in the file, line ends normalised
+    "title": pl.String,            # the record's title when the file gives one, else null
+    "authors": pl.List(pl.String), # author names when the file gives them, else null
+    "source_id": pl.String,        # the record's own id in the file (OpenReview/arXiv/papercopilot id), else null
+    "source_status": pl.String,    # Oral, Poster, Reject, ... when the file says, else null
+    "source_urls": pl.List(pl.String),  # code/project links the file gives outside the abstract, else null
+    "decode_error": pl.String,     # why the file (paragraph 0) or this record cannot be read, else null
 }
 
 URL_STRUCT = pl.Struct({"url": pl.String, "url_raw": pl.String, "kind": pl.String, "host": pl.String,
@@ -61,37 +70,59 @@ def _sha256(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def listing_records(data: bytes, name: str) -> tuple[pl.DataFrame, list[str]]:
-    """Decode and split one listing file into one row per paragraph.
+def listing_records(data: bytes, name: str, settings: list[tuple[str, bytes]] | None = None
+                    ) -> tuple[pl.DataFrame, list[str]]:
+    """Read one listing file into one row per record (pipeline.readers.read_listing).
 
-    Returns ``(frame, warnings)``: the frame has :data:`RECORD_SCHEMA`; the header is not a row. An
-    undecodable file gives a single row with ``paragraph`` 0 and ``decode_error`` set (it is quarantined
-    whole downstream, never dropped). ``warnings`` are messages for the run log (missing header, ...).
+    Args:
+        data: the file's bytes; name: its path relative to the raw folder; settings: the settings files that
+            apply to it (pipeline.readers.settings.find_settings), ``(path, bytes)`` farthest first.
+
+    Returns ``(frame, warnings)``: the frame has :data:`RECORD_SCHEMA`; a header is not a row. A file that cannot
+    be read (undecodable bytes, no reader fits, its reader fails, a bad settings file) gives a single row with
+    ``paragraph`` 0 and ``decode_error`` set (it is quarantined whole downstream, never dropped). A record
+    that alone cannot be read (a control character, a malformed row) has ``decode_error`` set and is
+    quarantined alone. ``warnings`` are messages for the run log; the first names the reader used.
     """
     file_sha = hashlib.sha256(data).hexdigest()
     try:
-        listing = parse_listing(data, name)
-    except ListingDecodeError as e:
-        row = dict(listing=name, listing_sha256=file_sha, encoding=None, venue=UNKNOWN_VENUE,
-                   year=UNKNOWN_YEAR, paragraph=0, line=0, raw_sha256=file_sha, abstract_raw="",
-                   decode_error=f"undecodable: {e.reason} (byte offset {e.offset})")
+        got = read_listing(data, name, settings)
+    except (ListingDecodeError, ReaderError) as e:
+        why = (f"undecodable: {e.reason} (byte offset {e.offset})" if isinstance(e, ListingDecodeError)
+               else f"unreadable: {e.reason}" + (f" (line {e.line})" if e.line else ""))
+        row = dict(listing=name, listing_sha256=file_sha, encoding=None, reader=None, venue=UNKNOWN_VENUE,
+                   year=UNKNOWN_YEAR, paragraph=0, line=0, position=0, raw_sha256=file_sha, abstract_raw="",
+                   title=None, authors=None, source_id=None, source_status=None, source_urls=None,
+                   decode_error=why)
         return pl.DataFrame([row], schema=RECORD_SCHEMA), [str(e)]
+    recs = got.records
+    n = len(recs)
     frame = pl.DataFrame(
         {
-            "listing": [name] * len(listing.paragraphs),
-            "listing_sha256": [listing.sha256] * len(listing.paragraphs),
-            "encoding": [listing.encoding] * len(listing.paragraphs),
-            "venue": [listing.venue] * len(listing.paragraphs),
-            "year": [listing.year] * len(listing.paragraphs),
-            "paragraph": [p.number for p in listing.paragraphs],
-            "line": [p.line for p in listing.paragraphs],
-            "raw_sha256": [_sha256(p.text) for p in listing.paragraphs],
-            "abstract_raw": [p.text for p in listing.paragraphs],
-            "decode_error": [None] * len(listing.paragraphs),
+            "listing": [name] * n,
+            "listing_sha256": [got.sha256] * n,
+            "encoding": [got.encoding] * n,
+            "reader": [got.reader] * n,
+            "venue": got.venues,
+            "year": got.years,
+            "paragraph": list(range(1, n + 1)),
+            "line": [r.line for r in recs],
+            "position": [r.position for r in recs],
+            "raw_sha256": [_sha256(r.abstract_raw) for r in recs],
+            "abstract_raw": [r.abstract_raw for r in recs],
+            "title": [r.title for r in recs],
+            "authors": [r.authors or None for r in recs],
+            "source_id": [r.source_id for r in recs],
+            "source_status": [r.source_status for r in recs],
+            "source_urls": [r.source_urls or None for r in recs],
+            "decode_error": [r.problem for r in recs],
         },
         schema=RECORD_SCHEMA,
     )
-    return frame, list(listing.warnings)
+    problems = sum(r.problem is not None for r in recs)
+    note = f"{name}: read by {got.reader} ({got.encoding}): {n} records" + (
+        f", {problems} of them unreadable alone (quarantined)" if problems else "")
+    return frame, [note, *got.warnings]
 
 
 def _fingerprint() -> str:
@@ -102,8 +133,8 @@ def _fingerprint() -> str:
     from pathlib import Path
 
     here = Path(__file__).resolve().parent
-    files = sorted([*here.glob("extraction/*.py"),
-                    *(here / f for f in ("parsing.py", "cleaning.py", "language.py", "quarantine.py", "dedup.py",
+    files = sorted([*here.glob("extraction/*.py"), *here.glob("readers/*.py"),
+                    *(here / f for f in ("text.py", "cleaning.py", "language.py", "quarantine.py", "dedup.py",
                                          "records.py"))])
     h = hashlib.sha256()
     for f in files:
@@ -135,7 +166,7 @@ def analyse_abstract(raw: str, timings: dict | None = None) -> dict:
     """
     t = {} if timings is None else timings
     t0 = time.perf_counter()
-    clean = cleaning.clean_abstract(raw)
+    clean = text.strip_residue(cleaning.clean_abstract(raw))
     t1 = time.perf_counter()
     reason = quarantine.quarantine_reason(raw, clean)
     t2 = time.perf_counter()

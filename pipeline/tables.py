@@ -7,28 +7,66 @@ from __future__ import annotations
 
 import polars as pl
 
+from pipeline.dedup import identity_key
+from pipeline.quarantine import repeated_notices
+
 #: URL kinds that mean "the paper releases code" (papers.has_code).
 CODE_KINDS = ("code", "anonymous_code")
 
 PAPER_COLUMNS = [
-    "paper_id", "venue", "year", "abstract", "abstract_raw", "language", "language_score", "n_words",
-    "n_urls", "n_metrics", "has_code", "first_release", "last_changed_release", "n_sources",
-    "source_listing", "content_hash",
+    "paper_id", "venue", "year", "title", "authors", "abstract", "abstract_raw", "language", "language_score",
+    "n_words", "n_urls", "n_metrics", "has_code", "first_release", "last_changed_release", "n_sources",
+    "source_listing", "source_id", "source_status", "source_urls", "content_hash",
 ]
-URL_COLUMNS = ["paper_id", "venue", "year", "url", "url_raw", "kind", "host", "start", "end"]
+#: ``origin``: ``abstract`` (found in abstract_raw, start/end set) or ``listing`` (a link the listing file gives
+#: outside the abstract, papers.source_urls; start/end null).
+URL_COLUMNS = ["paper_id", "venue", "year", "url", "url_raw", "kind", "host", "start", "end", "origin"]
 METRIC_COLUMNS = [
     "paper_id", "venue", "year", "value", "value_text", "unit", "kind", "value_from", "value_low",
     "value_high", "metric", "dataset", "subject", "baseline", "direction", "qualifier", "span", "start", "end",
 ]
 LINEAGE_COLUMNS = [
-    "listing", "venue", "year", "paragraph", "line", "raw_sha256", "status", "paper_id", "duplicate_of",
-    "similarity", "reason",
+    "listing", "venue", "year", "paragraph", "line", "reader", "position", "raw_sha256", "status", "paper_id",
+    "duplicate_of", "similarity", "reason",
 ]
 
 
+def _listing_url_kind(url: str) -> str:
+    """URL kind of a listing link (pipeline.extraction.urls.host_kind on its normalised form)."""
+    from urllib.parse import urlsplit
+
+    from pipeline.extraction.urls import host_kind, normalize_url
+
+    parts = urlsplit(normalize_url(url))
+    kind = host_kind(parts.netloc, parts.path)
+    return "project_page" if kind == "other" else kind
+
+
+def listing_urls(canon: pl.DataFrame) -> pl.DataFrame:
+    """``paper_urls`` rows (:data:`URL_COLUMNS`, ``origin`` = ``listing``, start/end null) for the links the
+    listing files give outside the abstracts (``source_urls`` of the published rows). The kind comes from the
+    host (pipeline.extraction.urls.host_kind); a link no host rule knows is the paper's project page."""
+    from urllib.parse import urlsplit
+
+    from pipeline.extraction.urls import normalize_url
+
+    rows = (canon.select("paper_id", "venue", "year", pl.col("source_urls").alias("url_raw"))
+            .explode("url_raw").drop_nulls("url_raw"))
+    raws = rows["url_raw"].unique().sort().to_list()
+    norm = {u: normalize_url(u) for u in raws}
+    return rows.with_columns(
+        url=pl.col("url_raw").replace_strict(norm, return_dtype=pl.String),
+        kind=pl.col("url_raw").replace_strict({u: _listing_url_kind(u) for u in raws}, return_dtype=pl.String),
+        host=pl.col("url_raw").replace_strict({u: urlsplit(n).netloc for u, n in norm.items()},
+                                              return_dtype=pl.String),
+        start=pl.lit(None, pl.Int64), end=pl.lit(None, pl.Int64), origin=pl.lit("listing"),
+    ).select(URL_COLUMNS)
+
+
 def publishable(abstracts: pl.DataFrame) -> pl.DataFrame:
-    """Rows of the abstracts frame that are not quarantined."""
-    return abstracts.filter(pl.col("quarantine_reason").is_null())
+    """Rows of the abstracts frame that are not quarantined, per listing or across listings
+    (pipeline.quarantine.repeated_notices)."""
+    return repeated_notices(abstracts).filter(pl.col("quarantine_reason").is_null())
 
 
 def previous_id_map(papers: pl.DataFrame | None, lineage: pl.DataFrame | None) -> pl.DataFrame | None:
@@ -42,6 +80,9 @@ def previous_id_map(papers: pl.DataFrame | None, lineage: pl.DataFrame | None) -
     if papers is None:
         return None
     parts = [papers.select(pl.col("content_hash").alias("key"), "paper_id", "abstract")]
+    if "source_id" in papers.columns and "title" in papers.columns:  # releases before titles lack them
+        parts.append(papers.select(identity_key().alias("key"), "paper_id", pl.lit(None, pl.String).alias("abstract"))
+                     .drop_nulls("key"))
     if lineage is not None:
         parts.append(lineage.filter(pl.col("paper_id").is_not_null())
                      .select(pl.col("raw_sha256").alias("key"), "paper_id", pl.lit(None, pl.String).alias("abstract")))
@@ -60,24 +101,30 @@ def build_tables(abstracts: pl.DataFrame, clusters: pl.DataFrame) -> dict[str, p
         (first_release, last_changed_release: Int64) are null here: they depend on the release this
         becomes, and :meth:`pipeline.release.ReleasePlan.stamp` fills them.
     """
-    joined = abstracts.join(clusters, on=["listing", "paragraph"], how="left")
+    joined = repeated_notices(abstracts).join(clusters, on=["listing", "paragraph"], how="left")
     canon = joined.filter(pl.col("status") == "published")
     papers = canon.select(
-        "paper_id", "venue", "year", "abstract", "abstract_raw", "language", "language_score", "n_words",
-        pl.col("urls").list.len().cast(pl.Int64).alias("n_urls"),
+        "paper_id", "venue", "year", "title", "authors", "abstract", "abstract_raw", "language", "language_score",
+        "n_words",
+        (pl.col("urls").list.len() + pl.col("source_urls").list.len().fill_null(0)).cast(pl.Int64).alias("n_urls"),
         pl.col("metrics").list.len().cast(pl.Int64).alias("n_metrics"),
-        pl.col("urls").list.eval(pl.element().struct.field("kind").is_in(CODE_KINDS)).list.any()
-        .fill_null(False).alias("has_code"),
+        pl.lit(False).alias("has_code"),  # from paper_urls below (abstract and listing links)
         pl.lit(None, pl.Int64).alias("first_release"),
         pl.lit(None, pl.Int64).alias("last_changed_release"),
-        "n_sources", pl.col("listing").alias("source_listing"), "content_hash",
+        "n_sources", pl.col("listing").alias("source_listing"), "source_id", "source_status", "source_urls",
+        "content_hash",
     ).sort("paper_id")
-    urls = (canon.select("paper_id", "venue", "year", "urls").explode("urls").drop_nulls("urls")
-            .unnest("urls").select(URL_COLUMNS).sort("paper_id", "start", "end", "url"))
+    urls = pl.concat([
+        canon.select("paper_id", "venue", "year", "urls").explode("urls").drop_nulls("urls").unnest("urls")
+        .with_columns(origin=pl.lit("abstract")).select(URL_COLUMNS),
+        listing_urls(canon),
+    ]).sort("paper_id", "origin", "start", "end", "url", nulls_last=True)
+    with_code = urls.filter(pl.col("kind").is_in(CODE_KINDS))["paper_id"].unique().implode()
+    papers = papers.with_columns(has_code=pl.col("paper_id").is_in(with_code))
     metrics = (canon.select("paper_id", "venue", "year", "metrics").explode("metrics").drop_nulls("metrics")
                .unnest("metrics").select(METRIC_COLUMNS).sort("paper_id", "start", "end", "kind", "value_text"))
     lineage = joined.select(
-        "listing", "venue", "year", "paragraph", "line", "raw_sha256",
+        "listing", "venue", "year", "paragraph", "line", "reader", "position", "raw_sha256",
         pl.when(pl.col("quarantine_reason").is_not_null()).then(pl.lit("quarantined"))
         .otherwise(pl.col("status")).alias("status"),
         "paper_id", "duplicate_of", "similarity", pl.col("quarantine_reason").alias("reason"),

@@ -23,6 +23,7 @@ VENUE_PATTERN = r"^[A-Za-z0-9_\-]*[A-Za-z][A-Za-z0-9_\-]*$"
 #: paper_id: "p" + 16 hex digits (64 bits of a sha256, see pipeline.dedup.paper_id_for).
 PAPER_ID_PATTERN = r"^p[0-9a-f]{16}$"
 LANGUAGE_PATTERN = r"^(?:[a-z]{2}|und)$"
+URL_ORIGINS = ["abstract", "listing"]
 URL_KINDS = ["code", "anonymous_code", "project_page", "dataset", "model", "demo", "paper", "other"]
 METRIC_UNITS = ["%", "pp", "x"]
 METRIC_KINDS = ["score", "delta", "relative_change", "multiplier", "before_after", "range"]
@@ -63,6 +64,15 @@ class Papers(pa.DataFrameModel):
     )
     venue: str = _venue_field("Conference from the listing header (ASCII token), or 'unknown'. Hive partition column.")
     year: pl.Int64 = _year_field("Conference year from the listing header, or 0 when unknown. Hive partition column.")
+    title: str = pa.Field(
+        nullable=True, str_length={"min_value": 1},
+        description="The paper's title as the listing gives it (whitespace collapsed); null when the listing has "
+                    "no titles (never guessed).",
+    )
+    authors: pl.List(pl.String) = pa.Field(
+        nullable=True,
+        description="Author names as the listing gives them (list of strings, in order); null when it has none.",
+    )
     abstract: str = pa.Field(
         str_length={"min_value": MIN_ABSTRACT_CHARS},
         description="Clean text: NFC, LaTeX converted to Unicode, markdown emphasis removed, whitespace collapsed.",
@@ -111,6 +121,21 @@ class Papers(pa.DataFrameModel):
         str_length={"min_value": 1},
         description="Listing file that supplied the canonical text.",
     )
+    source_id: str = pa.Field(
+        nullable=True, str_length={"min_value": 1},
+        description="The record's own id in that listing (OpenReview forum id, arXiv id, papercopilot id, BibTeX "
+                    "key); null when the listing has none.",
+    )
+    source_status: str = pa.Field(
+        nullable=True, str_length={"min_value": 1},
+        description="Decision or presentation type as the listing says (Oral, Poster, Spotlight, Reject, ...); "
+                    "null when it does not.",
+    )
+    source_urls: pl.List(pl.String) = pa.Field(
+        nullable=True,
+        description="Code/project links the listing gives outside the abstract (e.g. papercopilot's github and "
+                    "project fields), as written; also in paper_urls with origin 'listing'. Null when none.",
+    )
     content_hash: str = pa.Field(
         str_matches=r"^[0-9a-f]{32}$",
         description="xxh3-128 (hex) of the normalised text (pipeline.dedup.content_hash): equal for exact duplicates.",
@@ -153,12 +178,19 @@ class PaperUrls(pa.DataFrameModel):
         description="Host name of the normalised URL.",
     )
     start: pl.Int64 = pa.Field(
-        ge=0,
-        description="Character offset of url_raw in papers.abstract_raw (0-based, inclusive).",
+        ge=0, nullable=True,
+        description="Character offset of url_raw in papers.abstract_raw (0-based, inclusive); null for origin "
+                    "'listing'.",
     )
     end: pl.Int64 = pa.Field(
-        ge=1,
-        description="Character offset just after url_raw in papers.abstract_raw (exclusive).",
+        ge=1, nullable=True,
+        description="Character offset just after url_raw in papers.abstract_raw (exclusive); null for origin "
+                    "'listing'.",
+    )
+    origin: str = pa.Field(
+        isin=URL_ORIGINS,
+        description="Where the URL came from: 'abstract' (found in abstract_raw at start..end) or 'listing' (a "
+                    "link field of the listing record, papers.source_urls).",
     )
 
     class Config:
@@ -166,8 +198,11 @@ class PaperUrls(pa.DataFrameModel):
 
     @pa.dataframe_check
     def span_ordered(cls, data: pa.PolarsData) -> pl.LazyFrame:
-        """start < end."""
-        return data.lazyframe.select(pl.col("start") < pl.col("end"))
+        """origin 'abstract' has start < end; origin 'listing' has neither."""
+        abstract = pl.col("origin") == "abstract"
+        return data.lazyframe.select(
+            pl.when(abstract).then((pl.col("start") < pl.col("end")).fill_null(False))
+            .otherwise(pl.col("start").is_null() & pl.col("end").is_null()))
 
 
 class PaperMetrics(pa.DataFrameModel):
@@ -265,7 +300,7 @@ class PaperMetrics(pa.DataFrameModel):
 
 
 class ListingLineage(pa.DataFrameModel):
-    """``listing_lineage``: one row per raw paragraph of every listing (rows in = rows out).
+    """``listing_lineage``: one row per record read from every listing (rows in = rows out).
 
     ``paragraph`` 0 stands for a whole listing that could not be read (quarantined with the reason).
     """
@@ -278,11 +313,23 @@ class ListingLineage(pa.DataFrameModel):
     year: pl.Int64 = _year_field("Year of the listing. Hive partition column.")
     paragraph: pl.Int64 = pa.Field(
         ge=0,
-        description="1-based paragraph number in the listing; 0 for a listing that could not be decoded.",
+        description="1-based record number in the listing; 0 for a listing that could not be read.",
     )
     line: pl.Int64 = pa.Field(
         ge=0,
-        description="Line of the file where the paragraph starts (1-based; 0 for an undecodable listing).",
+        description="Line of the file where the record starts (1-based; 0 for an unreadable listing and for "
+                    "records of a JSON document, whose position is their index).",
+    )
+    reader: str = pa.Field(
+        nullable=True,
+        description="The reader that read the listing (seed_text, separated_text, pdf_first_page, csv, json, jsonl, "
+                    "markdown, markdown_table, bibtex); null when no reader could read it.",
+    )
+    position: pl.Int64 = pa.Field(
+        ge=0,
+        description="Where the record is, in the reader's unit: its first line (text shapes, JSON Lines), its "
+                    "1-based data row (CSV/TSV, header not counted) or its 0-based index (JSON); 0 for an "
+                    "unreadable listing.",
     )
     raw_sha256: str = pa.Field(
         str_matches=r"^[0-9a-f]{64}$",

@@ -8,7 +8,7 @@ import pytest
 
 from pipeline.cleaning import clean_abstract
 from pipeline.language import detect_language
-from pipeline.parsing import parse_listing
+from pipeline.readers import parse_listing
 from pipeline.quarantine import quarantine_reason
 
 TODAY = dt.date(2026, 11, 30)

@@ -5,7 +5,9 @@ import datetime as dt
 
 import pytest
 
-from pipeline.parsing import ListingDecodeError, decode_listing, parse_header, parse_listing
+from pipeline.readers import ListingDecodeError, parse_listing
+from pipeline.readers.decoding import decode_listing
+from pipeline.readers.venues import parse_header
 
 TODAY = dt.date(2026, 11, 30)
 BODY = "We study sparse attention for long-context models and keep 98% of dense accuracy.\n"

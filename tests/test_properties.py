@@ -12,7 +12,7 @@ from pipeline.cleaning import clean_abstract
 from pipeline.language import detect_language
 import pytest
 
-from pipeline.parsing import ListingDecodeError, parse_listing
+from pipeline.readers import ListingDecodeError, parse_listing
 from pipeline.quarantine import REASONS, quarantine_reason
 
 TODAY = dt.date(2026, 11, 30)

@@ -20,8 +20,9 @@ def _papers_frame() -> pl.DataFrame:
         "language": [r["lang"] for r in CASE18], "language_score": [0.99] * n, "n_words": [8] * n,
         "n_urls": [0] * n, "n_metrics": [1] * n, "has_code": [False] * n, "first_release": [1] * n,
         "last_changed_release": [1] * n, "n_sources": [1] * n, "source_listing": ["case18.txt"] * n,
-        "content_hash": ["0" * 32] * n,
-    }, schema_overrides={"abstract": pl.String})
+        "content_hash": ["0" * 32] * n, "title": ["A title"] * n, "authors": [["A. Author"]] * n,
+        "source_id": [None] * n, "source_status": ["Poster"] * n, "source_urls": [None] * n,
+    }, schema_overrides={"abstract": pl.String, "source_id": pl.String, "source_urls": pl.List(pl.String)})
 
 
 def _metrics_frame() -> pl.DataFrame:

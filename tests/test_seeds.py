@@ -1,6 +1,6 @@
 """Parsing the two real seed listings (raw/)."""
 
-from pipeline.parsing import parse_listing
+from pipeline.readers import parse_listing
 from tests.conftest import SEEDS
 
 

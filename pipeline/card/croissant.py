@@ -54,6 +54,7 @@ CONTEXT = {
     "separator": "cr:separator",
     "source": "cr:source",
     "subField": "cr:subField",
+    "repeated": "cr:repeated",
     "transform": "cr:transform",
 }
 CONFORMS_TO = "http://mlcommons.org/croissant/1.0"
@@ -69,8 +70,12 @@ def _field(table: str, column: str, dtype: str, description: str, partitioning: 
         source["transform"] = {"regex": f"^(?:.*/)?{column}=([^/]+)/.*$"}
     else:
         source["extract"] = {"column": column}
-    return {"@type": "cr:Field", "@id": f"{table}/{column}", "name": column, "description": description,
-            "dataType": DATA_TYPES.get(dtype, "sc:Text"), "source": source}
+    inner = dtype[5:-1] if dtype.startswith("List(") and dtype.endswith(")") else None
+    out = {"@type": "cr:Field", "@id": f"{table}/{column}", "name": column, "description": description,
+           "dataType": DATA_TYPES.get(inner or dtype, "sc:Text"), "source": source}
+    if inner is not None:  # a list column (papers.authors, papers.source_urls): one value per element
+        out["repeated"] = True
+    return out
 
 
 def croissant(manifest: dict, dictionary: dict, *, name: str, description: str, license_text: str,

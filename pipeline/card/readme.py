@@ -114,6 +114,14 @@ def card_markdown(tables: dict[str, pl.DataFrame], manifest: dict, changes: pl.D
         "(`papers.has_code`).", "",
         *_table(["venue", "papers", "with a code link", "share"],
                 [[v, p, w, _pct(s)] for v, p, w, s in by_v.iter_rows()]),
+        "### Papers by reader", "",
+        "How their listing files were read (`listing_lineage.reader`: the shape the content was sniffed as, or "
+        "the reader a settings file named).", "",
+        *_table(["reader", "listings", "papers"], [[f"`{r}`", k, p] for r, k, p in
+                                                   summary.papers_by_reader(lineage).iter_rows()]),
+        "### Papers by status in their listing", "",
+        "Decision or presentation type as the listing says (`papers.source_status`).", "",
+        *_table(["source status", "papers"], [[" ".join(str(st).split()).replace("|", "\\|"), p] for st, p in summary.papers_by_status(papers).iter_rows()]),
         "### Languages", "",
         *_table(["language", "papers", "share"],
                 [[f"`{lang}`", p, _pct(s)] for lang, p, s in summary.languages(papers).iter_rows()]),

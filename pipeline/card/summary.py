@@ -109,3 +109,20 @@ def listing_fates(lineage: pl.DataFrame) -> pl.DataFrame:
         pl.col("venue").first(), pl.col("year").first(), pl.len().alias("paragraphs"),
         *[(pl.col("status") == s).sum().cast(pl.UInt32).alias(s) for s in ("published", "duplicate", "quarantined")],
     ).sort("listing")
+
+
+def papers_by_reader(lineage: pl.DataFrame) -> pl.DataFrame:
+    """Published papers per reader (how their listing was read): ``reader`` (str, ``unread`` when none),
+    ``listings`` (UInt32), ``papers`` (UInt32). Sorted by papers descending, then reader."""
+    return (lineage.with_columns(pl.col("reader").fill_null("unread"))
+            .group_by("reader").agg(pl.col("listing").n_unique().cast(pl.UInt32).alias("listings"),
+                                    (pl.col("status") == "published").sum().cast(pl.UInt32).alias("papers"))
+            .sort(["papers", "reader"], descending=[True, False]))
+
+
+def papers_by_status(papers: pl.DataFrame) -> pl.DataFrame:
+    """Papers per ``source_status`` as the listings say (``not given`` when null): ``source_status`` (str),
+    ``papers`` (UInt32). Sorted by papers descending, then status."""
+    return (papers.select(pl.col("source_status").fill_null("not given"))
+            .group_by("source_status").agg(pl.len().cast(pl.UInt32).alias("papers"))
+            .sort(["papers", "source_status"], descending=[True, False]))

@@ -4,7 +4,6 @@ Each asset calls pure functions from ``pipeline`` and writes its output under ``
 """
 
 
-import hashlib
 import json
 from contextlib import contextmanager
 
@@ -17,6 +16,7 @@ from pipeline import config as pipeline_config  # inside release_asset, ``config
 from pipeline.defs.io import (column_schema, markdown_table, model_column_schema, table_metadata, work_file,
                               read_work, work_info, write_work, write_work_info)
 from pipeline.defs.partitions import listing_name, listings_partitions
+from pipeline.readers.settings import find_settings, listing_digest
 from schemas import MODELS, validate
 
 OWNERS = ["team:data"]
@@ -55,12 +55,13 @@ def listing_records(context: dg.AssetExecutionContext) -> dg.MaterializeResult:
             raise dg.Failure(f"listing {name!r}: partition exists but {path} is missing; the sensor or "
                              "`python -m pipeline run` removes partitions of deleted files")
         data = path.read_bytes()
-        frame, warnings = records.listing_records(data, name)
+        frame, warnings = records.listing_records(data, name, find_settings(config.raw_dir(), name))
         for w in warnings:
             context.log.warning(w)
         out = work_file("listing_records", key)
         write_work(frame, out)
-        write_work_info("listing_records", key, {"listing": name, "listing_sha256": hashlib.sha256(data).hexdigest(),
+        write_work_info("listing_records", key, {"listing": name,
+                                                 "listing_sha256": listing_digest(config.raw_dir(), name, data),
                                              "paragraphs": frame.height})
         total += frame.height
     context.log.info(f"{len(context.partition_keys)} listings decoded: {total} paragraphs")

@@ -3,7 +3,6 @@ and which of them are stale (their per-listing work files are missing or made fr
 
 from __future__ import annotations
 
-import hashlib
 from pathlib import Path
 from urllib.parse import quote, unquote
 
@@ -12,6 +11,7 @@ import dagster as dg
 from pipeline import config
 from pipeline.defs.io import work_file, work_info
 from pipeline.records import ANALYSIS_VERSION
+from pipeline.readers import settings
 
 listings_partitions = dg.DynamicPartitionsDefinition(name="listings")
 
@@ -36,14 +36,17 @@ def listing_name(key: str) -> str:
 
 def scan_raw_dir(raw_dir: Path) -> dict[str, str]:
     """Every listing file under ``raw_dir`` (recursively; hidden files and folders skipped) mapped to the
-    sha256 of its bytes. Keys are paths relative to ``raw_dir`` with ``/`` separators, sorted."""
+    sha256 of its bytes (of its bytes' digest and its settings files when a settings file applies; settings
+    files, pipeline.readers.settings, are not listings). Keys are paths relative to ``raw_dir`` with ``/`` separators, sorted."""
     out: dict[str, str] = {}
     if not raw_dir.is_dir():
         return out
     for path in sorted(raw_dir.rglob("*")):
         rel = path.relative_to(raw_dir)
         if path.is_file() and not any(part.startswith(".") for part in rel.parts):
-            out[rel.as_posix()] = hashlib.sha256(path.read_bytes()).hexdigest()
+            if settings.is_settings_file(rel.as_posix()):
+                continue  # read with the listings it governs; a change re-reads them (fingerprint below)
+            out[rel.as_posix()] = settings.listing_digest(raw_dir, rel.as_posix(), path.read_bytes())
     return out
 
 

@@ -34,6 +34,7 @@ from pipeline.release.plan import ReleasePlan, check_current, plan_release, remo
 from pipeline.release.read import read_verified, sha256_file, table_schema
 from pipeline.release.schema import conform
 from pipeline.release.verify import verify_tree
+from pipeline.card.changelog import changelog_markdown
 from schemas import SCHEMA_VERSION
 
 CHANGE_KINDS = ("added", "removed", "changed")
@@ -57,18 +58,6 @@ class PublishResult:
     changes: dict
     files_verified: int = 0
     warnings: tuple[str, ...] = field(default=())
-
-
-def _changelog_md(number: int, parent: int | None, changes: pl.DataFrame) -> str:
-    lines = [f"# Release {number}", "", f"Parent: {parent if parent is not None else 'none'}", ""]
-    for kind in CHANGE_KINDS:
-        part = changes.filter(pl.col("change") == kind)
-        lines.append(f"## {kind.capitalize()} ({part.height})")
-        lines.append("")
-        for pid, cols in part.select("paper_id", "columns").iter_rows():
-            lines.append(f"- {pid}" + (f" ({cols})" if cols else ""))
-        lines.append("")
-    return "\n".join(lines)
 
 
 def publish(
@@ -183,7 +172,10 @@ def _stage_and_commit(warehouse: Path, plan: ReleasePlan, tables: dict[str, pl.D
                 for name in TABLES},
     )
     changes.write_parquet(stage / "changelog.parquet", compression="zstd")
-    (stage / "CHANGELOG.md").write_text(_changelog_md(number, parent, changes))
+    previous = plan.previous_papers
+    if previous is None and parent is not None and changes.filter(pl.col("change") == "removed").height:
+        previous = read_verified(warehouse, parent, "papers", parent_manifest)  # names the removed papers
+    (stage / "CHANGELOG.md").write_text(changelog_markdown(number, parent, changes, tables["papers"], previous))
     files = [FileEntry(extra, rows, (stage / extra).stat().st_size, sha256_file(stage / extra))
              for extra, rows in (("changelog.parquet", changes.height), ("CHANGELOG.md", None))]
     partial = Manifest(**{**manifest.__dict__, "files": tuple(files)})

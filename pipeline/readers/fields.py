@@ -1,0 +1,116 @@
+"""Which field of a structured record (CSV/TSV row, JSON object, BibTeX entry) holds what: names as data.
+
+:data:`FIELD_NAMES` lists, per record field, the column/key names that hold it, most specific first; names are
+matched after folding case, accents, spaces, ``-`` and ``_`` (``Paper Abstract`` = ``paper_abstract``). A
+settings file's ``[columns]`` table overrides them per file. Sources: the keys of papercopilot's paperlists
+files, arXiv feed/API records, OpenReview exports, Semantic Scholar / DBLP / ACL Anthology dumps, Kaggle paper
+datasets and BibTeX fields.
+"""
+
+from __future__ import annotations
+
+import re
+
+from pipeline.readers.base import Record, clean_field, control_problem, raw_text, split_authors, strip_accents_lower
+
+FIELD_NAMES: dict[str, tuple[str, ...]] = {
+    "abstract": ("abstract", "paper_abstract", "abstract_text", "abstracttext", "summary", "abs", "paper_summary",
+                 "abstract_en", "description"),
+    "title": ("title", "paper_title", "papertitle", "title_en", "name", "paper_name"),
+    "authors": ("authors", "author", "author_names", "authornames", "authors_list", "creators", "author_list",
+                "authors_parsed", "people"),
+    "source_id": ("id", "paper_id", "paperid", "openreview_id", "forum", "forum_id", "arxiv_id", "arxivid",
+                  "doi", "uid", "key", "entry_id", "corpusid", "number", "submission_id"),
+    "source_status": ("status", "decision", "presentation", "presentation_type", "session_type", "award",
+                      "acceptance", "type_of_presentation", "event_type", "track_type"),
+    "code": ("github", "code", "code_url", "codeurl", "code_link", "repo", "repository", "github_url",
+             "github_link", "source_code", "implementation"),
+    "project": ("project", "project_page", "projectpage", "project_url", "website", "webpage", "project_link"),
+    "comment": ("comment", "comments", "journal_ref", "journalref", "venue", "conference", "booktitle",
+                "journal", "note", "proceedings"),
+    "year": ("year", "pub_year", "publication_year", "conference_year"),
+}
+#: Record fields of :data:`FIELD_NAMES` a settings file's ``[columns]`` may map.
+MAPPABLE = tuple(FIELD_NAMES)
+_URL = re.compile(r"https?://\S+|www\.\S+")
+
+
+def fold(name: str) -> str:
+    """A column/key name folded for matching: casefold, no accents, no spaces, ``-``, ``_`` or ``.``."""
+    return re.sub(r"[\s\-_.]+", "", strip_accents_lower(str(name)))
+
+
+_FOLDED = {f: tuple(fold(n) for n in names) for f, names in FIELD_NAMES.items()}
+
+
+def map_columns(names: list[str], override: dict[str, str] | None = None) -> dict[str, str]:
+    """Record field → the column/key of ``names`` that holds it (only the fields found).
+
+    ``override`` (a settings file's ``[columns]``: field → column name) wins; the rest come from
+    :data:`FIELD_NAMES`, most specific name first, each column used once. An overridden name missing from
+    ``names`` is simply absent from the result (the caller reports it).
+    """
+    out: dict[str, str] = {}
+    by_fold: dict[str, str] = {}
+    for n in names:
+        by_fold.setdefault(fold(n), n)
+    used: set[str] = set()
+    for f, col in (override or {}).items():
+        if col in names:
+            out[f] = col
+            used.add(col)
+    for f, folded in _FOLDED.items():
+        if f in out:
+            continue
+        for cand in folded:
+            col = by_fold.get(cand)
+            if col is not None and col not in used:
+                out[f] = col
+                used.add(col)
+                break
+    if "abstract" in out and out.get("title") == out["abstract"]:
+        del out["title"]
+    return out
+
+
+def _links(value) -> list[str]:
+    """URLs of a link field (a string that may hold several, ``;``-separated; or a list); non-URLs dropped."""
+    items = value if isinstance(value, list) else re.split(r"[;\s,]+", str(value or ""))
+    out = []
+    for item in items:
+        item = str(item or "").strip()
+        if _URL.fullmatch(item):
+            out.append(item if "://" in item else "https://" + item)
+    return out
+
+
+def flatten(obj: dict) -> dict:
+    """A paper object with nested fields lifted: OpenReview notes' ``content`` (API v1 ``{"title": "..."}`` and
+    v2 ``{"title": {"value": "..."}}``) merged into the top level (the top level wins), ``{"value": x}`` unwrapped."""
+    content = obj.get("content")
+    out = dict(obj)
+    if isinstance(content, dict):
+        out = {**content, **{k: v for k, v in obj.items() if k != "content"}}
+    return {k: v["value"] if isinstance(v, dict) and set(v) <= {"value", "readers", "writers", "signatures"}
+            and "value" in v else v for k, v in out.items()}
+
+
+def record_from_fields(obj: dict, columns: dict[str, str], position: int, line: int) -> Record:
+    """A :class:`Record` from one structured record ``obj`` (key → value) and ``columns`` (from
+    :func:`map_columns`). ``source_urls``: the code links first, then project links, in field order, each once.
+    A control character anywhere in the abstract or title makes the record's ``problem``."""
+    get = {f: obj.get(col) for f, col in columns.items()}
+    abstract = get.get("abstract")
+    if isinstance(abstract, (list, dict)):
+        abstract = " ".join(str(x) for x in (abstract.values() if isinstance(abstract, dict) else abstract))
+    raw_abstract = "" if abstract is None else str(abstract)
+    raw_title = "" if get.get("title") is None else str(get.get("title"))
+    urls = list(dict.fromkeys(_links(get.get("code")) + _links(get.get("project"))))
+    sid = get.get("source_id")
+    return Record(
+        position=position, line=line, abstract_raw=raw_text(raw_abstract), title=clean_field(get.get("title")),
+        authors=split_authors(get.get("authors")), source_id=clean_field(sid) if sid is not None else None,
+        source_status=clean_field(get.get("source_status")), source_urls=urls,
+        problem=control_problem(raw_abstract) or control_problem(raw_title),
+        venue_text=clean_field(get.get("comment")), year_text=clean_field(get.get("year")),
+    )
