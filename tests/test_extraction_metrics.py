@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from pipeline.cleaning import clean_abstract
-from pipeline.evaluation import fixture_results
+from tests.eval_entry import evaluation
 from pipeline.extraction import METRIC_FIELDS, extract_metrics
 from pipeline.extraction.metrics import METRIC_KINDS, METRIC_UNITS
 from pipeline.extraction.text import sentence_of
@@ -72,7 +72,7 @@ _KNOWN_FIXTURE_CONFLICTS = {
     "M11": "metric 'training cost' is not written in the text ('2x cheaper')",
     "M32": "metric/dataset in a trailing bracket '(AlpacaEval 2.0, length-controlled)' not read",
 }
-_FX = {f["id"]: f for f in fixture_results() if f["group"] == "metric"}
+_FX = {f["id"]: f for f in evaluation.fixture_results() if f["group"] == "metric"}
 
 
 @pytest.mark.parametrize("fid", sorted(_FX))

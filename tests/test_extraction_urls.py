@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.evaluation import FIXTURE_KIND_ALIAS, load_scorer
+from tests.eval_entry import evaluation
 from pipeline.extraction import URL_FIELDS, extract_urls
 from pipeline.extraction.urls import URL_KINDS
 
@@ -14,7 +14,7 @@ from tests.conftest import SEEDS
 
 ROOT = Path(__file__).resolve().parents[1]
 GOLD = ROOT / "tests" / "data" / "gold"
-scorer = load_scorer()
+scorer = evaluation.load_scorer()
 
 
 def _seed_paragraphs():
@@ -61,7 +61,7 @@ def _url_fixtures():
 def test_url_fixture_exact(fx):
     """Each fixture's URLs (scorer's comparison key) and kinds (fixture kinds mapped onto design §6)."""
     got = {scorer.url_key(r["url"]): r["kind"] for r in extract_urls(fx["text"])}
-    want = {scorer.url_key(u["url"]): FIXTURE_KIND_ALIAS.get(u["kind"], u["kind"]) for u in fx["urls"]}
+    want = {scorer.url_key(u["url"]): evaluation.FIXTURE_KIND_ALIAS.get(u["kind"], u["kind"]) for u in fx["urls"]}
     assert got == want
 
 
