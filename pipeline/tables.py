@@ -17,10 +17,11 @@ PAPER_COLUMNS = [
     "n_urls", "n_metrics", "has_code", "first_release", "last_changed_release", "n_sources",
     "source_listing", "content_hash",
 ]
-URL_COLUMNS = ["paper_id", "venue", "year", "url", "url_raw", "kind", "host", "start", "end"]
+URL_COLUMNS = ["paper_id", "venue", "year", "url", "url_raw", "kind", "host", "repo", "start", "end"]
 METRIC_COLUMNS = [
-    "paper_id", "venue", "year", "value", "value_text", "unit", "kind", "value_from", "value_low",
-    "value_high", "metric", "dataset", "subject", "baseline", "direction", "qualifier", "span", "start", "end",
+    "paper_id", "venue", "year", "value", "value_text", "unit", "unit_text", "kind", "value_from", "value_low",
+    "value_high", "metric", "metric_key", "dataset", "dataset_key", "subject", "baseline", "direction",
+    "qualifier", "span", "start", "end", "rules",
 ]
 LINEAGE_COLUMNS = [
     "listing", "venue", "year", "paragraph", "line", "raw_sha256", "status", "paper_id", "duplicate_of",

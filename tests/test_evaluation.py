@@ -8,7 +8,7 @@ import pytest
 from tests.eval_entry import evaluation
 
 #: Targets met today on the union of the dev gold files; the others are known gaps (xfail below).
-MET = ("url_f1", "metric_precision", "metric_f1", "metric_subject_acc")
+MET = ("url_f1", "url_kind_acc", "metric_precision", "metric_f1", "metric_subject_acc")
 
 
 @pytest.fixture(scope="module")
@@ -45,8 +45,9 @@ def test_fixture_groups_pass_rate():
     urls = [f for f in fx if f["group"] == "url"]
     mets = [f for f in fx if f["group"] == "metric"]
     assert len(urls) == 22 and len(mets) == 32
-    assert sum(f["passed"] for f in urls) == len(urls)
-    assert sum(f["passed"] for f in mets) >= 24
+    # U17 expects a /tree/ link collapsed onto its repository; paths are kept now (tests/test_extraction_urls.py)
+    assert [f["id"] for f in urls if not f["passed"]] == ["U17"]
+    assert sum(f["passed"] for f in mets) >= 27
 
 
 def test_scorer_penalises_wrong_extraction(tmp_path):
