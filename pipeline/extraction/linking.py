@@ -15,7 +15,7 @@ from pipeline.extraction import vocabulary as V
 
 _LEX_WORDS = V.alternation(V.METRIC_NAMES)
 _LEX = V.words(V.METRIC_NAMES)
-_MODEL = re.compile(rf"\b{V.alternation(V.MODEL_NAMES)}\b")
+_MODEL = re.compile(rf"\b{V.alternation(V.MODEL_NAMES)}(?![a-z])")
 _NOT_DATASET_AFTER = re.compile(rf"\s+{V.alternation(V.NOT_DATASET_HEADS)}\b", re.I)
 _GENERIC_CAP = set(V.GENERIC_CAPITALS)
 
@@ -54,8 +54,8 @@ def _dataset_item(name: str) -> str | None:
     name = re.sub(r"\s(?:datasets?|benchmarks?|sets?)$", "", name.strip(" .,'’"))
     if not name or name.split()[0] in _GENERIC_CAP or _MODEL.search(name) or _LEX.fullmatch(name):
         return None
-    if re.fullmatch(r"\d+(?:\.\d+)?%?", name):
-        return None
+    if re.fullmatch(r"\d+(?:\.\d+)?%?", name) or not re.search(r"[A-Z]", name):
+        return None  # a number, or a setting such as "1-shot"
     return name
 
 

@@ -84,31 +84,42 @@ _SETUP_AFTER = re.compile(
     rf"\s*(?:billion|million|thousand|trillion|[BMKT])\b|(?:[-\s]{V.alternation(V.SETUP_NOUNS)}\b))"
 )
 _PCT_SETUP_AFTER = re.compile(rf"\s*of\s+(?:the\s+)?(?:\w+\s+)?{V.alternation(V.PERCENT_OF_SETUP)}\b", re.I)
-_MODEL_NAME = re.compile(rf"\b{V.alternation(V.MODEL_NAMES)}\b|(?:^|[-\s])\d+(?:\.\d+)?[BM]\b|×\d")
+_MODEL_NAME = re.compile(rf"\b{V.alternation(V.MODEL_NAMES)}(?![a-z])|(?:^|[-\s])\d+(?:\.\d+)?[BM]\b|×\d")
 _GENERIC_CAP = set(V.GENERIC_CAPITALS)
 _CORRELATION = re.compile(rf"(?<![\w'’])(?P<sym>{V.alternation(V.CORRELATION_SYMBOLS)})\s*(?:=|≈|of|:)\s*$")
 _HEADS = V.alternation(V.METRIC_HEADS)
-_NP_WORD = r"(?!(?:on|in|of|for|by|than|over|and|or|with|while|to|at|from|the|a|an|compared|across|vs)\b)[\w@\-./]+"
+_NP_WORD = (r"(?!(?:on|in|of|for|by|than|over|and|or|with|while|to|at|from|the|a|an|compared|across|vs|all|each|"
+            r"both|these|those|most|several|many|every|other|average)\b)[\w@\-./]+")
 _NP = rf"{_NP_WORD}(?:\s{_NP_WORD}){{0,3}}"
 _OPEN_AFTER = (
     ("metric-after-change-noun", re.compile(
         rf"^\s*(?:\(\w+\)\s*)?(?:absolute\s+|relative\s+)?(?:{V.alternation(V.CHANGE_WORDS)})\s+"
         rf"(?:in|on|of|for)\s+(?:the\s+)?(?:terms of\s+)?(?P<np>{_NP})", re.I)),
     ("metric-after-comparative", re.compile(
-        rf"^\s*(?:fewer|less|lower|higher|more|smaller|larger|longer|shorter)\s+(?P<np>{_NP})", re.I)),
+        rf"^\s*(?:absolute\s+|relative\s+)?(?:fewer|less|lower|higher|more|smaller|larger|longer|shorter)\s+"
+        rf"(?P<np>{_NP})", re.I)),
     ("metric-after-in-terms-of", re.compile(
-        rf"^\s*(?:\(\w+\)\s*)?(?:[\w-]+\s+){{0,3}}?in terms of\s+(?:the\s+)?(?P<np>{_NP})", re.I)),
+        rf"^\s*(?:\(\w+\)\s*)?(?:[\w-]+\s+){{0,3}}?in terms of\s+(?:the\s+)?"
+        rf"(?P<np>{_NP_WORD}(?:\s{_NP_WORD}){{0,6}}(?:\s\([\w@-]+\))?)", re.I)),
     ("metric-after-on-metric", re.compile(
         rf"^\s*(?:\(\w+\)\s*)?(?:on|in)\s+(?:the\s+)?(?P<np>[\w@\-. ◦]{{1,30}}?)\s+(?:metrics?|scores?)\b", re.I)),
     ("metric-after-acronym", re.compile(r"^\s?(?P<np>[A-Z][A-Za-z]*[A-Z][A-Za-z]*(?:-[A-Z]+)?)(?![\w-])(?!\s+[A-Z])")),
 )
-_OPEN_BEFORE_END = re.compile(r"(?:\bby|\bof|\bis|\bwas|=|:)\s+$")
+_OPEN_BEFORE_END = re.compile(r"(?:\bby|\bof|\bis|\bwas|\bfrom|\bto|=|:)\s+$")
 _OPEN_BEFORE = (
     ("metric-before-verb-by", re.compile(
-        rf"\b(?:improv|reduc|increas|decreas|shorten|boost|lower|rais|cut|enhanc|advanc)\w*\s+(?:the\s+|its\s+|our\s+)?"
+        rf"\b(?:improv|reduc|increas|decreas|shorten|boost|lower|rais|cut|enhanc|advanc|surpass|outperform)\w*\s+"
+        rf"(?:the\s+|its\s+|our\s+)?"
         rf"(?P<np>(?:[\w@\-]+\s){{0,3}}?{_HEADS})(?:\s+(?:of|on|in|for)\s+[^,;]{{0,50}}?)?\s+by\s+$", re.I)),
     ("metric-before-of", re.compile(rf"(?P<np>(?:[\w@\-]+\s){{0,2}}{_HEADS})\s+(?:of|is|was|=|:)\s+$", re.I)),
+    ("metric-before-passive", re.compile(
+        rf"(?P<np>(?:[\w@\-]+\s){{0,3}}?{_HEADS})\s+(?:was|were|is|are|has been|have been|can be)\s+(?:\w+ly\s+)?"
+        r"(?:reduced|improved|increased|decreased|boosted|lowered|raised|cut|enhanced)\s+(?:from|by|to)\s+$", re.I)),
+    ("metric-before-metric-word", re.compile(
+        r"(?P<np>(?:[\w@\-]+\s){0,2}[\w@\-]+)\s+(?:metric|measure)\s+(?:from|of|by|to)\s+$", re.I)),
+    ("metric-before-by", re.compile(rf"(?P<np>(?:[\w@\-]+\s){{0,2}}(?:{_LEX_WORDS}|{_HEADS}))\s+by\s+$", re.I)),
 )
+_BEFORE_BRACKET = re.compile(rf"(?P<np>(?:[\w@\-]+\s){{0,2}}(?:{_LEX_WORDS}|{_HEADS}))\s*\(\s*$", re.I)
 
 
 def _fnum(s: str) -> float:
@@ -384,9 +395,21 @@ def _tidy_metric(name: str | None) -> str | None:
     name = " ".join(words)
     name = re.sub(r"\bF_1\b|\bF-1\b", "F1", name)
     name = re.sub(r"\s+", " ", name).strip()
+    if re.fullmatch(r"[a-z]+ed", name):
+        return None  # "reduced", "improved": a verb left over, not a name
     return name or None
 
 
+_DATASET_WORD = V.words(V.DATASET_HEADS)
+_HEAD_WORD = V.words(V.METRIC_HEADS)
+
+
+def _dataset_like(np_: str) -> bool:
+    """A phrase that names a data set, not a metric: it holds "dataset"/"benchmark", or it is a capitalised
+    name with digits ("CIFAR-10") and holds no metric word."""
+    if _DATASET_WORD.search(np_):
+        return True
+    return bool(re.search(r"[A-Z][A-Za-z]*-?\d", np_)) and not (_LEX.search(np_) or _HEAD_WORD.search(np_))
 _NOT_METRIC = re.compile(r"(?i)^(?:than|the|that|its|their|our|time|times|cases?|points?|of|improvements?|gains?)$")
 
 
@@ -399,8 +422,9 @@ def _metric_open(text: str, t: _Tok, s0: int, lo: int, hi: int) -> tuple[str | N
         m = rx.match(post)
         if m:
             np_ = re.split(r"\s(?:on|in|of|for|than|over|compared|while|across|with)\s|[,;.()]", m["np"])[0].strip()
-            if np_ and not _NOT_METRIC.match(np_) and not _MODEL_NAME.search(np_):
-                return np_, name
+            if np_ and not _NOT_METRIC.match(np_) and not _MODEL_NAME.search(np_) and not _dataset_like(np_) \
+                    and not (np_[0].isupper() and re.search(r"\bon\s", m[0]) and not _LEX.search(np_)):
+                return np_, name  # ("a 6% improvement on CoLA": a capitalised name after "on" is a data set)
     pre = _QUAL_TEXT.sub("", text[max(lo, t.span_start - 120):t.span_start]).rstrip() + " "
     cm = _CORRELATION.search(text, max(s0, t.span_start - 30), t.span_start)
     if cm:
@@ -411,6 +435,11 @@ def _metric_open(text: str, t: _Tok, s0: int, lo: int, hi: int) -> tuple[str | N
         m = rx.search(pre[-70:])
         if m and not _BAD_NP.search(m["np"]):
             return re.sub(r"^(?:the|its|our|their)\s+", "", m["np"]), name
+    bm = _BEFORE_BRACKET.search(pre[-60:]) if pre.rstrip().endswith("(") else None
+    if bm and not _BAD_NP.search(bm["np"]):
+        return bm["np"], "metric-before-bracket"
+    if t.measure and (t.unit_text or "").strip() in V.UNIT_METRICS:
+        return V.UNIT_METRICS[t.unit_text.strip()], "metric-unit"
     for verb, metric in V.VERB_METRICS.items():
         if re.search(rf"\b{verb}\b[^,;.]{{0,60}}\bby\s+(?:a factor of\s+)?$", pre, re.I):
             return metric, "metric-verb"

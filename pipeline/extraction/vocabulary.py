@@ -19,20 +19,20 @@ import re
 METRIC_NAMES = (
     r"(?:top-?[15] )?(?:accuracy|accuracies|acc|error rates?|error|errors)",
     r"F1(?:[- ]scores?)?", r"F_1", r"F-1", r"micro-F1", r"macro-F1", r"Boundary-F1",
-    r"(?-i:EM)", r"exact match", r"BLEU", r"ROUGE(?:-[12L])?", r"METEOR", r"CIDEr", r"chrF\+*", r"BERTScore",
+    r"(?-i:EM)", r"exact[- ]match", r"BLEU", r"ROUGE(?:-[12L])?", r"METEOR", r"CIDEr", r"chrF\+*", r"BERTScore",
     r"AUC", r"AUROC", r"AUPRC", r"ROC-AUC", r"mAP(?:@[\d.:]+)?", r"(?-i:AP(?:@?[\d.:]+)?)", r"(?-i:AP_?[SML])",
-    r"mIoU", r"mean-IoU", r"(?-i:IoU)", r"PSNR", r"SSIM", r"LPIPS", r"(?-i:FID)", r"(?-i:KID)", r"FVD", r"MPJPE", r"HOTA", r"MOTA",
-    r"MODA", r"IDF1", r"(?-i:TAR)", r"(?-i:FAR)", r"(?-i:NFE)", r"HPWL", r"(?-i:SPL)", r"(?-i:LAS)", r"(?-i:UAS)", r"Dice", r"ELBO", r"(?-i:NLL)", r"(?-i:BPD)",
-    r"(?-i:BPC)", r"(?-i:ECE)", r"(?-i:EPE)", r"(?-i:SER)", r"(?-i:MOS)", r"R@\d+", r"Recall@\d+", r"HIT@\d+", r"Hit@\d+", r"Acc@\d+",
-    r"perplexity", r"perplexities", r"PPL", r"WER", r"(?-i:CER)", r"(?-i:PER)",
+    r"mIoU", r"mean-IoU", r"IoU", r"PSNR", r"SSIM", r"LPIPS", r"FID", r"KID", r"FVD", r"MPJPE", r"HOTA", r"MOTA",
+    r"MODA", r"IDF1", r"(?-i:TAR)", r"(?-i:FAR)", r"(?-i:NFE)", r"HPWL", r"(?-i:SPL)", r"(?-i:LAS)", r"(?-i:UAS)", r"Dice", r"ELBO", r"NLL", r"BPD",
+    r"BPC", r"ECE", r"EPE", r"(?-i:SER)", r"(?-i:MOS)", r"R@\d+", r"Recall@\d+", r"HIT@\d+", r"Hit@\d+", r"Acc@\d+",
+    r"perplexity", r"perplexities", r"PPL", r"WER", r"CER", r"(?-i:PER)",
     r"NDCG(?:@\d+)?", r"MRR", r"Hits@\d+", r"pass@\d+", r"recall(?:@\d+)?", r"precision",
     r"success rates?", r"win rates?", r"attack success rates?", r"resolve rates?", r"pass rates?",
     r"verification rates?", r"matching rates?", r"compression rates?", r"detection rates?", r"hit rates?",
-    r"Elo", r"rewards?", r"returns?", r"(?-i:MAE)", r"(?-i:MSE)", r"RMSE", r"(?-i:EER)", r"correlations?",
+    r"Elo", r"rewards?", r"returns?", r"MAE", r"MSE", r"RMSE", r"EER", r"correlations?",
     r"scores?", r"performance", r"speed-?ups?", r"speed", r"throughput", r"latency", r"latencies", r"memory",
     r"FLOPs", r"runtime", r"run-time", r"run time", r"inference time", r"training times?", r"token costs?",
     r"costs?", r"energy", r"parameters?", r"compression ratios?", r"sensitivity", r"specificity",
-    r"fairness", r"Quality Ratio", r"margins?", r"regret", r"slopes?", r"frame-?rate", r"model size",
+    r"fairness", r"Quality Ratio", r"regret", r"slopes?", r"frame-?rate", r"model size",
     r"query count", r"search steps",
 )
 #: Units of measures the design has no unit class for: the row keeps the unit as written in ``unit_text`` and
@@ -54,8 +54,10 @@ METRIC_HEADS = (
     r"count", r"uncertainty", r"loss", r"gap", r"length", r"usage", r"consumption", r"overhead", r"steps",
     r"calls", r"queries", r"footprint", r"budget", r"validity", r"quality", r"fidelity", r"robustness",
     r"efficiency", r"yield", r"coverage", r"recall", r"precision", r"speed", r"throughput", r"latency",
-    r"metrics?", r"mean",
+    r"metrics?", r"mean", r"performances?", r"speed-?ups?", r"ratios?",
 )
+#: Units that name the metric themselves ("at 20fps": metric fps).
+UNIT_METRICS = {"fps": "fps", "FPS": "FPS"}
 #: A comparative written right after a multiplier or a change names the quantity it measures when the text
 #: names nothing else ("4.3x faster" -> speed, "2.4x smaller" -> model size). Table: comparative -> metric.
 COMPARATIVE_METRICS = {
@@ -141,7 +143,7 @@ GENERIC_CAPITALS = (
 #: Words after a capitalised name that make it something other than a dataset: "KGE models", "FLAD methods",
 #: "the CSRL task", "E-Commerce specific NER tasks", "Hindi Wikipedia articles".
 NOT_DATASET_HEADS = (
-    r"models?", r"methods?", r"approach(?:es)?", r"tasks?", r"specific", r"sections?", r"articles?", r"attacks?",
+    r"models?", r"methods?", r"approach(?:es)?", r"task", r"specific", r"sections?", r"articles?", r"attacks?",
     r"algorithms?", r"frameworks?", r"baselines?", r"architectures?", r"networks?", r"agents?", r"systems?",
     r"settings?", r"scenarios?", r"metrics?", r"techniques?", r"strategies", r"modules?", r"layers?",
     r"loss(?:es)?", r"collections", r"problems?", r"variants?", r"backbones?", r"platforms?", r"systems?",
@@ -155,7 +157,7 @@ GENERIC_DATASET_WORDS = (
     r"public", r"standard", r"popular", r"common", r"benchmark", r"real-world", r"existing", r"our", r"the",
 )
 #: Count words: "three ACOS datasets", "five multi-hop QA datasets" name a kind of data set, not one.
-COUNT_WORDS = (r"two", r"three", r"four", r"five", r"six", r"seven", r"eight", r"nine", r"ten", r"\d+", r"several",
+COUNT_WORDS = (r"two", r"three", r"four", r"five", r"six", r"seven", r"eight", r"nine", r"ten", r"several",
                r"multiple", r"many", r"various")
 
 # ------------------------------------------------------------------------------------------------------ URLs
