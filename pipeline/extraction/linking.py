@@ -103,6 +103,13 @@ def link_respectively(text: str, rows: list[dict], sentences: list[tuple[int, in
         s0, s1 = g[0]["_s0"], g[0]["_s1"]
         tail = text[g[-1]["end"]:s1]
         if not _RESPECTIVELY.search(tail[:200]):
+            # "41.2% and 37.9% on COCO and LVIS": a list of as many names right after the numbers
+            m = _NAME_LIST.match(text, g[-1]["end"] + (len(tail) - len(tail.lstrip())))
+            items = [_dataset_item(p) for p in _SPLIT.split(m["list"]) if p.strip()] if m else []
+            if len(items) == len(g) and all(items) and not _NOT_DATASET_AFTER.match(text, m.end()):
+                for r, it in zip(g, items):
+                    r["dataset"] = it
+                    r["rules"].append("respectively-datasets")
             continue
         avoid = [(g[0]["start"], g[-1]["end"])]
         names, metrics = _lists(text, s0, s1, avoid)

@@ -60,6 +60,7 @@ _TOKEN = re.compile(rf"(?P<sign>[+±{re.escape(_MINUS)}])?(?P<num>{_NUM})(?P<suf
 # Vocabulary tables (pipeline.extraction.vocabulary) compiled once.
 _LEX_WORDS = V.alternation(V.METRIC_NAMES)
 _LEX = V.words(V.METRIC_NAMES)
+_LEX_GLUED = re.compile(rf"(?:{_LEX_WORDS})(?![\w-])", re.I)
 _LEX_AT_END = re.compile(rf"(?<![\w-])(?:{_LEX_WORDS})\s*(?:\([^()]*\))?\s*$", re.I)
 _AMOUNT = V.words(V.AMOUNT_WORDS)
 _UP = V.words(V.UP_WORDS)
@@ -207,8 +208,9 @@ def _tokens(text: str) -> list[_Tok]:
             ue = b
         glued = text[b:b + 1]
         setup = False
-        if not um and glued and (glued.isalpha() or glued in "_^"):
-            setup = True  # sizes and names: 7B, 32K, 3D, 1e-5
+        if not um and glued and (glued.isalpha() or glued in "_^") and not (
+                "." in num and _LEX_GLUED.match(text, b)):
+            setup = True  # sizes and names: 7B, 32K, 3D, 1e-5 (but "0.8mIoU": a metric glued to a decimal)
         if unit == "x" and re.match(r"\s?\d", text[ue:ue + 2]):
             setup = True  # 256×256, 8×7B
         if not unit and not measure and _SETUP_AFTER.match(text, b):
@@ -395,7 +397,8 @@ def _tidy_metric(name: str | None) -> str | None:
     name = " ".join(words)
     name = re.sub(r"\bF_1\b|\bF-1\b", "F1", name)
     name = re.sub(r"\s+", " ", name).strip()
-    if re.fullmatch(r"[a-z]+ed", name):
+    if re.fullmatch(r"(?:reduc|improv|increas|decreas|boost|lower|rais|enhanc|achiev|obtain|confin|report|observ)ed",
+                    name):
         return None  # "reduced", "improved": a verb left over, not a name
     return name or None
 
@@ -423,7 +426,8 @@ def _metric_open(text: str, t: _Tok, s0: int, lo: int, hi: int) -> tuple[str | N
         if m:
             np_ = re.split(r"\s(?:on|in|of|for|than|over|compared|while|across|with)\s|[,;.()]", m["np"])[0].strip()
             if np_ and not _NOT_METRIC.match(np_) and not _MODEL_NAME.search(np_) and not _dataset_like(np_) \
-                    and not (np_[0].isupper() and re.search(r"\bon\s", m[0]) and not _LEX.search(np_)):
+                    and not (np_[0].isupper() and re.search(r"\bon\s", m[0]) and not _LEX.search(np_)
+                             and name != "metric-after-on-metric"):
                 return np_, name  # ("a 6% improvement on CoLA": a capitalised name after "on" is a data set)
     pre = _QUAL_TEXT.sub("", text[max(lo, t.span_start - 120):t.span_start]).rstrip() + " "
     cm = _CORRELATION.search(text, max(s0, t.span_start - 30), t.span_start)
@@ -438,8 +442,6 @@ def _metric_open(text: str, t: _Tok, s0: int, lo: int, hi: int) -> tuple[str | N
     bm = _BEFORE_BRACKET.search(pre[-60:]) if pre.rstrip().endswith("(") else None
     if bm and not _BAD_NP.search(bm["np"]):
         return bm["np"], "metric-before-bracket"
-    if t.measure and (t.unit_text or "").strip() in V.UNIT_METRICS:
-        return V.UNIT_METRICS[t.unit_text.strip()], "metric-unit"
     for verb, metric in V.VERB_METRICS.items():
         if re.search(rf"\b{verb}\b[^,;.]{{0,60}}\bby\s+(?:a factor of\s+)?$", pre, re.I):
             return metric, "metric-verb"
@@ -826,9 +828,13 @@ def extract_metrics(text: str) -> list[dict]:
         metric = t.group if t.why == "slash" else None
         metric = _tidy_metric(metric or _metric_after(text, t, hi) or _metric_before(text, t, lo))
         row_rules = ["metric-lexicon"] if metric else []
+        unit_word = (t.unit_text or "").strip() if t.measure else ""
+        if unit_word in V.UNIT_METRICS:
+            metric, row_rules = V.UNIT_METRICS[unit_word], ["metric-unit"]
         if not metric:
             metric, rule = _metric_open(text, t, s0, lo, hi)
-            row_rules += [rule] if rule else []
+            metric = _tidy_metric(metric)
+            row_rules += [rule] if metric else []
         dataset = None
         row_rules.insert(0, _WHY_RULE.get(t.why, t.why or "plain-result"))
         # a benchmark inside the metric phrase: "improves BoolQ performance by 18.1 pp"
