@@ -137,7 +137,7 @@ def link_respectively(text: str, rows: list[dict], sentences: list[tuple[int, in
 
 
 #: Metric words too generic to be shared with another number of the clause ("our model scores 82.9%").
-_GENERIC_METRIC = re.compile(r"(?i)(?:\w+\s)?(?:scores?|performance|results?|margins?|parameters?|costs?)")
+_GENERIC_METRIC = re.compile(r"(?i)(?:\w+\s)?(?:scores?|results?|margins?|parameters?|costs?)")
 
 
 def share_clause_metric(text: str, rows: list[dict]) -> None:
@@ -161,3 +161,42 @@ def share_clause_metric(text: str, rows: list[dict]) -> None:
         if len({w.lower() for w in lex}) == 1:
             r["metric"] = lex.pop()
             r["rules"].append("clause-metric-word")
+
+
+# Strong mentions of a data set anywhere in the abstract: "<Name> dataset/benchmark", "benchmark <Name>",
+# "we introduce <Name>, a ... dataset".
+_BENCH_MENTION = re.compile(
+    rf"\b(?P<a>{_NAME})\s+(?:datasets?|benchmarks?|data set|corpus)\b|"
+    rf"\b(?:dataset|benchmark|corpus)\s+(?:called\s+|named\s+)?(?P<b>{_NAME})|"
+    rf"\b(?:introduce|present|propose|release|construct|build|create|collect)\w*\s+(?P<c>{_NAME}),?\s+"
+    rf"(?:a|an|the)\s+(?:[\w-]+\s+){{0,6}}?(?:datasets?|benchmarks?|corpus|suite|collection)\b")
+
+
+def abstract_datasets(text: str) -> set[str]:
+    """Data sets the abstract names with a strong cue (keyed by :func:`pipeline.extraction.keys.dataset_key`)."""
+    from pipeline.extraction.keys import dataset_key
+
+    out = {}
+    for m in _BENCH_MENTION.finditer(text):
+        name = _dataset_item(m["c"]) if m["c"] else None
+        if name:
+            out.setdefault(dataset_key(name), name)
+    return out
+
+
+def share_abstract_dataset(text: str, rows: list[dict]) -> None:
+    """Rows with no dataset take the abstract's data set when the abstract names exactly one, counting the
+    datasets of its other rows and its strong mentions ("We introduce ESTER, a dataset ..." then "systems
+    achieve 22.1% ..."); never when it names two or more."""
+    from pipeline.extraction.keys import dataset_key
+
+    if all(r["dataset"] for r in rows):
+        return
+    names = abstract_datasets(text)
+    if len(names) != 1 or any(r["dataset"] for r in rows):
+        return
+    (name,) = names.values()
+    for r in rows:
+        if not r["dataset"]:
+            r["dataset"] = name
+            r["rules"].append("abstract-dataset")

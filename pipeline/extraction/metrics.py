@@ -424,7 +424,10 @@ def _metric_open(text: str, t: _Tok, s0: int, lo: int, hi: int) -> tuple[str | N
     for name, rx in _OPEN_AFTER:
         m = rx.match(post)
         if m:
-            np_ = re.split(r"\s(?:on|in|of|for|than|over|compared|while|across|with)\s|[,;.()]", m["np"])[0].strip()
+            np_ = re.split(r"\s(?:on|in|of|for|than|over|compared|while|across|with)\s|[,;.)]|\((?![\w@-]+\))",
+                           m["np"])[0].strip()
+            if re.search(r"\bon\s", m[0][:m.start("np") - m.start()]) and not (_LEX.search(np_) or _HEAD_WORD.search(np_)):
+                continue  # "51.2% improvements on long episodes": "on" names where, not what
             if np_ and not _NOT_METRIC.match(np_) and not _MODEL_NAME.search(np_) and not _dataset_like(np_) \
                     and not (np_[0].isupper() and re.search(r"\bon\s", m[0]) and not _LEX.search(np_)
                              and name != "metric-after-on-metric"):
@@ -443,7 +446,7 @@ def _metric_open(text: str, t: _Tok, s0: int, lo: int, hi: int) -> tuple[str | N
     if bm and not _BAD_NP.search(bm["np"]):
         return bm["np"], "metric-before-bracket"
     for verb, metric in V.VERB_METRICS.items():
-        if re.search(rf"\b{verb}\b[^,;.]{{0,60}}\bby\s+(?:a factor of\s+)?$", pre, re.I):
+        if re.search(rf"\b{verb}\b[^,;.]{{0,100}}\bby\s+(?:a factor of\s+)?$", pre, re.I):
             return metric, "metric-verb"
     cmp_ = re.match(r"\s*(\w+)", text[t.span_end:t.span_end + 20])
     if cmp_ and cmp_[1].lower() in V.COMPARATIVE_METRICS and t.unit in ("x", "%"):
@@ -687,8 +690,8 @@ def _kind(text: str, t: _Tok, lo: int, hi: int, metric: str | None) -> str:
     change_word = _DELTA_NEAR.match(post) is not None and not re.match(r"\s*or\s+(?:less|more|fewer)", post)
     if re.search(r"[’']s\s+$", pre):
         return "score"  # "the baseline's 30.2%"
-    of_change = re.search(r"\b(?:gains?|improvements?|increases?|reductions?|drops?|decreases?|gaps?)\s+of\s+"
-                          r"(?:\w+\s+){0,2}$", pre, re.I) is not None
+    of_change = re.search(r"\b(?:gains?|improvements?|increases?|reductions?|drops?|decreases?|gaps?)\s+"
+                          r"(?:\([^()]*\)\s+)?of\s+(?:\w+\s+){0,2}$", pre, re.I) is not None
     comparator = re.search(r"\b(?:outperform\w*|surpass\w*|beat\w*)\b[^\d%]{0,60}$", pre, re.I) is not None
     paren_change = re.search(r"\b(?:gains?|loss|drops?|improvements?|degradation|increases?|decreases?)\s*\(\s*$",
                              pre, re.I) is not None
@@ -872,6 +875,7 @@ def extract_metrics(text: str) -> list[dict]:
     _share_across_lists(text, rows)
     linking.link_respectively(text, rows, sents)
     linking.share_clause_metric(text, rows)
+    linking.share_abstract_dataset(text, rows)
     out = []
     for r in rows:
         r["metric_key"], r["dataset_key"] = metric_key(r["metric"]), dataset_key(r["dataset"])

@@ -130,7 +130,7 @@ MODEL_NAMES = (
     r"GPT", r"Llama", r"LLaMA", r"Qwen", r"Mixtral", r"Mistral", r"Claude", r"Gemini", r"Gemma", r"DeepSeek",
     r"OLMo\w*", r"Phi", r"Falcon", r"Vicuna", r"T5", r"BERT", r"RoBERTa", r"ResNet", r"ViT", r"CLIP", r"Whisper",
     r"Stable Diffusion", r"SDXL", r"o1", r"o3", r"PaLM", r"Grok", r"SVM", r"LSTM", r"CNNs?", r"RNNs?", r"GNNs?",
-    r"(?:Goog[Ll]e|Alex|Mobile|Efficient|Dense|Squeeze|Shuffle|Reg|U-)Net\w*", r"VGG\w*", r"Inception\w*",
+    r"(?:Goog[Ll]e|Alex|Mobile|Efficient|Dense|Squeeze|Shuffle|Reg|U-)Net\w*", r"VGG(?:-?\d+)?(?![A-Za-z])", r"Inception\w*",
     # hardware: never a data set
     r"Jetson", r"A100", r"V100", r"H100", r"TPU\w*", r"GPUs?", r"RTX", r"Titan", r"NVIDIA",
 )
