@@ -31,7 +31,13 @@ _METRIC_ITEM = rf"(?:[\w@-]+\s)?{_LEX_WORDS}(?:\s\([\w@-]+\))?"
 _METRIC_LIST = re.compile(rf"(?<![\w-]){_METRIC_ITEM}(?:{_SEP}{_METRIC_ITEM})+(?![\w-])", re.I)
 # "human and robot performance", "AP and AP90 scores": two modifiers sharing one metric head.
 _SHARED_HEAD = re.compile(rf"(?<![\w-])([\w-]+)\s+and\s+([\w-]+)\s+({_LEX_WORDS})(?![\w-])", re.I)
+# "on strict 5 ◦ 2cm and 5 ◦ 5cm metrics": two names the text calls metrics.
+_NAMED_METRICS = re.compile(r"\b(?:on|in|for)\s+(?:the\s+)?(?:strict\s+)?(?P<a>[^,;()%]{1,25}?)\s+and\s+"
+                            r"(?P<b>[^,;()%]{1,25}?)\s+(?:metrics|scores|measures)\b", re.I)
 _RESPECTIVELY = re.compile(r"\b(?:respectively|resp\.)", re.I)
+# "4.6%, 4.6%, 2.2% on these three datasets": the numbers follow the order of a list named before.
+_ON_THESE = re.compile(r"\s*(?:\([^()]*\)\s*)?(?:on|in|for|across)\s+(?:these|those|the|all)\s+(?:\w+\s+)?"
+                       r"(?:datasets|benchmarks|tasks|corpora)\b", re.I)
 _SPLIT = re.compile(_SEP)
 _ANAPHOR = re.compile(r"\b(?:these|those|both|the two|the three|all three|all four|each of the)\s+"
                       r"(?:\w+\s+)?(?:datasets|benchmarks|tasks|corpora|settings)\b", re.I)
@@ -71,6 +77,9 @@ def _lists(text: str, lo: int, hi: int, avoid: list[tuple[int, int]]) -> tuple[l
     for m in _SHARED_HEAD.finditer(text, lo, hi):
         if free(m):
             metrics.append([f"{m[1]} {m[3]}", f"{m[2]} {m[3]}"])
+    for m in _NAMED_METRICS.finditer(text, lo, hi):
+        if free(m):
+            metrics.append([m["a"].strip(), m["b"].strip()])
     for m in _NAME_LIST.finditer(text, lo, hi):
         if not free(m) or _NOT_DATASET_AFTER.match(text, m.end()):
             continue
@@ -102,7 +111,7 @@ def link_respectively(text: str, rows: list[dict], sentences: list[tuple[int, in
             continue
         s0, s1 = g[0]["_s0"], g[0]["_s1"]
         tail = text[g[-1]["end"]:s1]
-        if not _RESPECTIVELY.search(tail[:200]):
+        if not _RESPECTIVELY.search(tail[:200]) and not _ON_THESE.match(tail):
             # "41.2% and 37.9% on COCO and LVIS": a list of as many names right after the numbers
             m = _NAME_LIST.match(text, g[-1]["end"] + (len(tail) - len(tail.lstrip())))
             items = [_dataset_item(p) for p in _SPLIT.split(m["list"]) if p.strip()] if m else []
@@ -123,7 +132,7 @@ def link_respectively(text: str, rows: list[dict], sentences: list[tuple[int, in
         chosen = next((items for items in names if len(items) == n), None)
         if chosen is None:
             chosen = next((items for items in names if 1 < len(items) < n and n % len(items) == 0), None)
-        if chosen is None and _ANAPHOR.search(text[s0:s1]):
+        if chosen is None and (_ANAPHOR.search(text[s0:s1]) or _ON_THESE.match(tail)):
             prev = next(((a, b) for a, b in sentences if b <= s0 and b > s0 - 400), None)
             prev = [(a, b) for a, b in sentences if b <= s0][-1:] if prev else []
             for a, b in prev:
@@ -155,7 +164,7 @@ def share_clause_metric(text: str, rows: list[dict]) -> None:
             r["metric"] = named.pop()
             r["rules"].append("clause-metric-peer")
             continue
-        if any(x["metric"] for x in peers):
+        if any(x["metric"] for x in peers if x["unit"] == r["unit"]):
             continue
         lex = {m[0] for m in _LEX.finditer(text, lo, hi) if not _GENERIC_METRIC.fullmatch(m[0])}
         if len({w.lower() for w in lex}) == 1:
@@ -200,3 +209,28 @@ def share_abstract_dataset(text: str, rows: list[dict]) -> None:
         if not r["dataset"]:
             r["dataset"] = name
             r["rules"].append("abstract-dataset")
+
+
+_ACROSS_MANY = re.compile(rf"[^.;()]{{0,40}}?\b(?:across|on|over|in)\s+(?:all\s+|the\s+)?"
+                          rf"(?:{V.alternation(V.COUNT_WORDS)}|all|\d+)\s+(?:[\w-]+\s+)?"
+                          r"(?:benchmarks|datasets|tasks|corpora|languages|domains)\b", re.I)
+
+
+def share_sentence_dataset(text: str, rows: list[dict]) -> None:
+    """A row with no dataset takes the one data set the other rows of its sentence are measured on ("N on X" or
+    a list), when they name exactly one ("improves the mAP of YOLOv2 by 3.8% and of YOLOv3 by 2.2% on MSCOCO")."""
+    by_sentence: dict[int, list[dict]] = {}
+    for r in rows:
+        by_sentence.setdefault(r["_s0"], []).append(r)
+    for rs in by_sentence.values():
+        # only names read as "N on <Name>" or from a list are shared, never a guess from earlier in the sentence
+        named = {(r["dataset"], r["_paren"] >= 0) for r in rs if r["dataset"] and
+                 {"dataset-after", "respectively-datasets"} & set(r["rules"])}
+        if len({n for n, _ in named}) != 1:
+            continue
+        (name, in_brackets), *_ = named
+        for r in rs:
+            # never from a bracketed aside to the main claim, never to a number measured across many sets
+            if not r["dataset"] and (r["_paren"] >= 0) == in_brackets and not _ACROSS_MANY.match(text, r["end"]):
+                r["dataset"] = name
+                r["rules"].append("sentence-dataset")

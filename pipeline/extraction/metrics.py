@@ -93,6 +93,8 @@ _NP_WORD = (r"(?!(?:on|in|of|for|by|than|over|and|or|with|while|to|at|from|the|a
             r"both|these|those|most|several|many|every|other|average)\b)[\w@\-./]+")
 _NP = rf"{_NP_WORD}(?:\s{_NP_WORD}){{0,3}}"
 _OPEN_AFTER = (
+    ("metric-after-on-name", re.compile(
+        rf"^\s*(?:\(\w+\)\s*)?(?:on|in)\s+(?:the\s+)?(?P<np>{_LEX_WORDS})(?![\w-])", re.I)),
     ("metric-after-change-noun", re.compile(
         rf"^\s*(?:\(\w+\)\s*)?(?:absolute\s+|relative\s+)?(?:{V.alternation(V.CHANGE_WORDS)})\s+"
         rf"(?:in|on|of|for)\s+(?:the\s+)?(?:terms of\s+)?(?P<np>{_NP})", re.I)),
@@ -498,9 +500,10 @@ def _metric_before(text: str, t: _Tok, lo: int) -> str | None:
     "reduces WER from 5.1 to 4.3", "mIoU drops by ≈ 3%", "success rates up to 98.1%"."""
     pre = text[max(lo, t.span_start - 100):t.span_start]
     pre = _QUAL_TEXT.sub("", pre).rstrip() + " "
-    m = re.search(r"\(([A-Za-z][\w\-@]*)\)\s+(?:of|is|was|=|:)\s+$", pre)
-    if m and _LEX.fullmatch(m[1]):
-        return m[1]  # "Area Under the Curve (AUC) of 99.02%"
+    m = re.search(r"(?P<np>(?:[\w\-]+\s){0,4})\((?P<acr>[A-Za-z][\w\-@]*)\)\s+(?:of|is|was|=|:)\s+$", pre)
+    if m and _LEX.fullmatch(m["acr"]):
+        # "Area Under the Curve (AUC) of 99.02%": the phrase and its acronym, so either spelling matches
+        return f"{m['np']}({m['acr']})" if m["np"] and _LEX.search(m["np"]) else m["acr"]
     m = re.search(r"(?P<np>(?:[\w\-@]+\s){0,2}[\w\-@]+)\s+(?:of|is|was|=|:|reaches|reached|reaching|at|stands at)\s+"
                   r"(?:(?:an?\s+)?average\s+of\s+|only\s+)?$", pre, re.I)
     if m:
@@ -543,7 +546,8 @@ _PREP_NAME = re.compile(
     r"scenario|split|\d+))*)"
 )
 _BENCH_NAME = re.compile(
-    r"\b(?:benchmark|dataset)s?\s+(?P<name>[A-Z][\w'’.\-+]*(?:\s[A-Z0-9][\w'’.\-+]*)?)|"
+    r"\b(?:benchmark|dataset)s?\s+(?:of\s+|like\s+|such as\s+|including\s+)?"
+    r"(?P<name>[A-Z][\w'’.\-+]*(?:\s[A-Z0-9][\w'’.\-+]*)?)|"
     r"\b(?:the\s+)?(?P<name2>[A-Z][\w'’.\-+]*(?:\s[A-Z0-9][\w'’.\-+]*)?)\s+(?:benchmark|dataset|data set)s?\b"
 )
 _LOWER_SET = re.compile(r"\s*(?:On|In)\s+the\s+(?P<name>(?:[a-z][\w-]*\s){0,2}(?:scenes|split|set|subset|tasks?))\b")
@@ -574,13 +578,24 @@ def _ok_dataset(name: str | None) -> str | None:
     return name
 
 
+_PARTNER = re.compile(r"\s+and\s+(?P<name>[A-Z][\w'’.\-+]*[\w+](?:\s[A-Z0-9][\w'’.\-+]*[\w+])?)(?![\w-])")
+
+
+def _with_partner(text: str, end: int, name: str) -> str:
+    """"on CUB-200-2011 and ImageNet" for one number: the data set is both names, as written."""
+    m = _PARTNER.match(text, end)
+    if m and _ok_dataset(m["name"]) and not _NOT_DATASET_AFTER.match(text, m.end()):
+        return f"{name} and {m['name']}"
+    return name
+
+
 def _dataset_after(text: str, start: int, end: int) -> str | None:
     for m in _PREP_NAME.finditer(text, start, end):
         if re.search(r"\d\s?(?:%|×)", text[start:m.start()]):
             return None
         name = None if _generic_mention(text, m) else _ok_dataset(m["name"])
         if name:
-            return name
+            return _with_partner(text, m.end("name"), name)
         if not _LEX.fullmatch(m["name"].strip(" .,")):
             return None
     return None
@@ -604,6 +619,7 @@ def _dataset_before(text: str, s0: int, end: int, attached: list[tuple[int, int]
         for m in _BENCH_NAME.finditer(text, s0, end):
             g = "name" if m["name"] else "name2"
             name = None if _COUNT_BEFORE.search(text, max(0, m.start(g) - 30), m.start(g)) else _ok_dataset(m[g])
+            name = _with_partner(text, m.end(g), name) if name and g == "name" else name
             if name:
                 found.append(name)
     if not found:
@@ -843,7 +859,7 @@ def extract_metrics(text: str) -> list[dict]:
         # a benchmark inside the metric phrase: "improves BoolQ performance by 18.1 pp"
         if metric and not _LEX.fullmatch(metric):
             bm = re.match(r"([A-Z][\w\-.]*[A-Z0-9][\w\-.]*)\s+(performance|accuracy|scores?|results?)$", metric)
-            if bm and not _MODEL_NAME.search(bm[1]):
+            if bm and not _MODEL_NAME.search(bm[1]) and not _LEX.fullmatch(bm[1]):
                 dataset, metric = bm[1], bm[2]
                 row_rules.append("dataset-in-metric")
         subject, baseline = ("ours", None) if t.unit in ("x", "pp") else _subject(text, t, None, s0)
@@ -875,6 +891,7 @@ def extract_metrics(text: str) -> list[dict]:
     _share_across_lists(text, rows)
     linking.link_respectively(text, rows, sents)
     linking.share_clause_metric(text, rows)
+    linking.share_sentence_dataset(text, rows)
     linking.share_abstract_dataset(text, rows)
     out = []
     for r in rows:

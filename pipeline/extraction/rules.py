@@ -66,6 +66,10 @@ RULES: dict[str, Rule] = {
          ("This gives 0.8mIoU more than the baseline.", 0.8, {"metric": "mIoU"}),
          ("Our tracker gains +5% HOTA.", 5.0, {"metric": "HOTA"}),
          ("It adds 2.4 AP75 points.", 2.4, {"metric": "AP75"}))),
+    "metric-after-on-name": Rule(
+        "'N on|in <metric name>' names the metric ('4.01-16.81% (absolute) on mean-IoU').",
+        (("It outperforms baselines by 4.0% (absolute) on mean-IoU and 3.8% on Boundary-F1 metrics.", 4.0,
+          {"metric": "mean-IoU"}),)),
     "metric-after-change-noun": Rule(
         "'N% reduction/improvement in|of|on X' names X as the measured quantity.",
         (("This leads to a 40% reduction in location entropy.", 40.0,

@@ -131,6 +131,8 @@ MODEL_NAMES = (
     r"OLMo\w*", r"Phi", r"Falcon", r"Vicuna", r"T5", r"BERT", r"RoBERTa", r"ResNet", r"ViT", r"CLIP", r"Whisper",
     r"Stable Diffusion", r"SDXL", r"o1", r"o3", r"PaLM", r"Grok", r"SVM", r"LSTM", r"CNNs?", r"RNNs?", r"GNNs?",
     r"(?:Goog[Ll]e|Alex|Mobile|Efficient|Dense|Squeeze|Shuffle|Reg|U-)Net\w*", r"VGG(?:-?\d+)?(?![A-Za-z])", r"Inception\w*",
+    r"LLMs?", r"LMs?", r"MLLMs?", r"VLMs?", r"GANs?", r"VAEs?", r"Transformers?", r"MLPs?", r"DNNs?", r"SNNs?",
+    r"ANNs?", r"ViTs?",
     # hardware: never a data set
     r"Jetson", r"A100", r"V100", r"H100", r"TPU\w*", r"GPUs?", r"RTX", r"Titan", r"NVIDIA",
 )
