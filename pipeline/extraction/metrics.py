@@ -428,7 +428,10 @@ def _metric_open(text: str, t: _Tok, s0: int, lo: int, hi: int) -> tuple[str | N
         if m:
             np_ = re.split(r"\s(?:on|in|of|for|than|over|compared|while|across|with)\s|[,;.)]|\((?![\w@-]+\))",
                            m["np"])[0].strip()
-            if re.search(r"\bon\s", m[0][:m.start("np") - m.start()]) and not (_LEX.search(np_) or _HEAD_WORD.search(np_)):
+            if np_.count("(") > np_.count(")"):
+                np_ += ")"  # "error (MPJPE)": keep the acronym's bracket
+            if name != "metric-after-on-metric" and re.search(r"\bon\s", m[0][:m.start("np") - m.start()]) and \
+                    not (_LEX.search(np_) or _HEAD_WORD.search(np_)):
                 continue  # "51.2% improvements on long episodes": "on" names where, not what
             if np_ and not _NOT_METRIC.match(np_) and not _MODEL_NAME.search(np_) and not _dataset_like(np_) \
                     and not (np_[0].isupper() and re.search(r"\bon\s", m[0]) and not _LEX.search(np_)
