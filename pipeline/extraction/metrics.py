@@ -87,6 +87,17 @@ _SETUP_AFTER = re.compile(
 _PCT_SETUP_AFTER = re.compile(rf"\s*of\s+(?:the\s+)?(?:\w+\s+)?{V.alternation(V.PERCENT_OF_SETUP)}\b", re.I)
 _MODEL_NAME = re.compile(rf"\b{V.alternation(V.MODEL_NAMES)}(?![a-z])|(?:^|[-\s])\d+(?:\.\d+)?[BM]\b|×\d")
 _GENERIC_CAP = set(V.GENERIC_CAPITALS)
+_CORR_END = re.compile(r"(?:=|≈|of|:)\s*$")
+
+
+def _correlation_before(text: str, lo: int, pos: int):
+    """The correlation symbol written right before ``pos`` ("r = ", "Spearman's ρ of "), or None (a cheap
+    end check first: most numbers have no "=", "of" or ":" before them)."""
+    if not _CORR_END.search(text, max(lo, pos - 5), pos):
+        return None
+    return _CORRELATION.search(text, max(lo, pos - 30), pos)
+
+
 _CORRELATION = re.compile(rf"(?<![\w'’])(?P<sym>{V.alternation(V.CORRELATION_SYMBOLS)})\s*(?:=|≈|of|:)\s*$")
 _HEADS = V.alternation(V.METRIC_HEADS)
 _NP_WORD = (r"(?!(?:on|in|of|for|by|than|over|and|or|with|while|to|at|from|the|a|an|compared|across|vs|all|each|"
@@ -172,7 +183,7 @@ def _tokens(text: str) -> list[_Tok]:
         after_slash = prev == "/" and a >= 2 and text[a - 2].isdigit()
         if prev == "{" and a >= 2 and text[a - 2] in "^_":
             continue  # exponent/subscript "2^{16}"
-        if prev == "=" and _CORRELATION.search(text, max(0, a - 30), a):
+        if prev == "=" and _correlation_before(text, 0, a):
             prev = ""  # "τ=0.64": a correlation statistic, not an assignment inside a formula
         if prev and not after_slash and ((prev.isalnum() and prev < "\u2e80") or prev in "._@^/=\\#$€£" or
                      (prev in "×x" and a >= 2 and text[a - 2].isdigit())):
@@ -229,7 +240,7 @@ def _tokens(text: str) -> list[_Tok]:
             setup = True  # "5-fold cross-validation", "repeated over 60,000 times"
         if text[max(0, na - 2):na].strip().endswith("±"):
             setup = True  # the uncertainty of "88.1 ± 0.3"
-        corr = _CORRELATION.search(text, max(0, a - 30), a) if "." in num else None
+        corr = _correlation_before(text, 0, a) if "." in num else None
         if corr and value <= 1.0 and not um:
             pass  # a correlation statistic: "r = 0.91", "τ=0.64", "Spearman's ρ of 0.71"
         elif re.search(r"(?<!\w)[A-Za-zα-ωΑ-Ω]\w?\s*[≥≤<>=≠]\s*$", text[max(0, a - 8):a]):
@@ -438,7 +449,7 @@ def _metric_open(text: str, t: _Tok, s0: int, lo: int, hi: int) -> tuple[str | N
                              and name != "metric-after-on-metric"):
                 return np_, name  # ("a 6% improvement on CoLA": a capitalised name after "on" is a data set)
     pre = _QUAL_TEXT.sub("", text[max(lo, t.span_start - 120):t.span_start]).rstrip() + " "
-    cm = _CORRELATION.search(text, max(s0, t.span_start - 30), t.span_start)
+    cm = _correlation_before(text, s0, t.span_start)
     if cm:
         return cm["sym"], "correlation-symbol"
     for name, rx in _OPEN_BEFORE:
@@ -498,34 +509,38 @@ _BAD_NP = re.compile(r"\b(?:we|it|this|that|which|method|approach|results?|frame
                      r"previous|prior art|the art|baselines?|SOTA|they|them|itself)\b", re.I)
 
 
+_ACRONYM_BEFORE = re.compile(r"(?P<np>(?:[\w\-]+\s){0,4})\((?P<acr>[A-Za-z][\w\-@]*)\)\s+(?:of|is|was|=|:)\s+$")
+
+
 def _metric_before(text: str, t: _Tok, lo: int) -> str | None:
     """Metric named before the number: "improves F1 by 3%", "accuracy of 41%", "AUC) of 99.02%",
     "reduces WER from 5.1 to 4.3", "mIoU drops by ≈ 3%", "success rates up to 98.1%"."""
     pre = text[max(lo, t.span_start - 100):t.span_start]
     pre = _QUAL_TEXT.sub("", pre).rstrip() + " "
-    m = re.search(r"(?P<np>(?:[\w\-]+\s){0,4})\((?P<acr>[A-Za-z][\w\-@]*)\)\s+(?:of|is|was|=|:)\s+$", pre)
+    m = _ACRONYM_BEFORE.search(pre[-70:]) if ")" in pre[-30:] else None
     if m and _LEX.fullmatch(m["acr"]):
         # "Area Under the Curve (AUC) of 99.02%": the phrase and its acronym, so either spelling matches
         return f"{m['np']}({m['acr']})" if m["np"] and _LEX.search(m["np"]) else m["acr"]
+    near = pre[-60:]  # the 3-word patterns below never need more (and cost grows with the window)
     m = re.search(r"(?P<np>(?:[\w\-@]+\s){0,2}[\w\-@]+)\s+(?:of|is|was|=|:|reaches|reached|reaching|at|stands at)\s+"
-                  r"(?:(?:an?\s+)?average\s+of\s+|only\s+)?$", pre, re.I)
+                  r"(?:(?:an?\s+)?average\s+of\s+|only\s+)?$", near, re.I)
     if m:
         np_ = _CHANGE_TAIL.sub("", m["np"])
         if _LEX_AT_END.search(np_):
             return np_
-    m = re.search(r"(?P<np>(?:[\w\-@]+\s){0,2}[\w\-@]+)\s*\(\s*$", pre)
+    m = re.search(r"(?P<np>(?:[\w\-@]+\s){0,2}[\w\-@]+)\s*\(\s*$", near)
     if m and _LEX.search(_CHANGE_TAIL.sub("", m["np"])) and _CHANGE_TAIL.search(m["np"]):
         return _CHANGE_TAIL.sub("", m["np"])  # "accuracy loss (<0.5%)"
-    m = re.search(r"\bin terms of\s+(?P<np>[\w\- ]{2,40}?)\s+by\s+$", pre)
+    m = re.search(r"\bin terms of\s+(?P<np>[\w\- ]{2,40}?)\s+by\s+$", near)
     if m:
         return m["np"]
-    m = re.search(r"(?P<np>(?:[\w\-@]+\s){0,2}[\w\-@]+)\s+$", pre)
+    m = re.search(r"(?P<np>(?:[\w\-@]+\s){0,2}[\w\-@]+)\s+$", near)
     if m and not re.search(r"\bscores?$", m["np"]) and \
             (_LEX_AT_END.search(m["np"]) or (t.unit == "%" and _AMOUNT.search(m["np"].split()[-1]))):
         if not re.search(r"\b(?:by|of|than|over|vs|and|with|on|in|from)\s*$", m["np"], re.I):
             return m["np"]
     m = re.search(r"(?P<np>(?:[\w\-@]+\s){0,2}[\w\-@]+)\s+(?:is|are|was|were|becomes)\s+(?:\w+\s+)?"
-                  r"(?:higher|lower|larger|smaller|faster|slower|better|worse)\s+by\s+$", pre)
+                  r"(?:higher|lower|larger|smaller|faster|slower|better|worse)\s+by\s+$", near)
     if m and not _BAD_NP.search(m["np"]):
         return m["np"]  # "the true sensitivity is higher by at least factor 6"
     m = _NP_VERB.search(pre)
@@ -592,7 +607,16 @@ def _with_partner(text: str, end: int, name: str) -> str:
     return name
 
 
+# "on real student behavior dataset", "on the remote sensing benchmark": a data set described, not named.
+_DESCRIBED_SET = re.compile(
+    rf"\s*(?:\(\w+\)\s*)?(?:on|in)\s+(?:the\s+)?(?!(?:{V.alternation(V.GENERIC_DATASET_WORDS)}|"
+    rf"{V.alternation(V.COUNT_WORDS)})\b)(?P<name>(?:[a-z][\w-]*\s){{1,3}}(?:dataset|benchmark))\b")
+
+
 def _dataset_after(text: str, start: int, end: int) -> str | None:
+    m = _DESCRIBED_SET.search(text, start, end + 40)
+    if m and not re.search(r"\d\s?(?:%|×)", text[start:m.start()]):
+        return m["name"]
     for m in _PREP_NAME.finditer(text, start, end):
         if re.search(r"\d\s?(?:%|×)", text[start:m.start()]):
             return None
@@ -763,7 +787,7 @@ def _accept_plain(text: str, t: _Tok, s0: int) -> bool:
         # other measures ("12 GB", "30 fps") are results only where the sentence reports a result or a change
         ctx = text[s0:t.span_end + 40]
         return bool(_UP.search(ctx) or _DOWN.search(ctx) or _RESULT_CUE.search(ctx))
-    if _CORRELATION.search(text, max(s0, t.span_start - 30), t.span_start) and t.decimal:
+    if t.decimal and _correlation_before(text, s0, t.span_start):
         return True
     if re.match(r"\s?/\s?\d", post) or re.search(r"\d\s?/\s?$", pre):
         return False  # fractions such as 5/5, 1/2
@@ -894,6 +918,7 @@ def extract_metrics(text: str) -> list[dict]:
     _share_across_lists(text, rows)
     linking.link_respectively(text, rows, sents)
     linking.share_clause_metric(text, rows)
+    linking.share_baseline_dataset(text, rows)
     linking.share_sentence_dataset(text, rows)
     linking.share_abstract_dataset(text, rows)
     out = []

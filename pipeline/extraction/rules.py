@@ -154,10 +154,16 @@ RULES: dict[str, Rule] = {
     "dataset-after": Rule(
         "'N on|in|for <Name>' after the number names the dataset, unless the name is a kind of thing "
         "('KGE models', 'the CSRL task') or counted ('three ACOS datasets').",
-        (("We reach an FID of 2.1 on FFHQ.", 2.1, {"dataset": "FFHQ"}),)),
+        (("We reach an FID of 2.1 on FFHQ.", 2.1, {"dataset": "FFHQ"}),
+         ("It achieves 75.2% mAP on real student behavior dataset.", 75.2,
+          {"dataset": "real student behavior dataset"}))),
     "dataset-before": Rule(
         "A benchmark named earlier in the sentence and not taken by another number's 'N on X'.",
         (("On HumanEval, our model reaches 61.0% pass@1.", 61.0, {"dataset": "HumanEval"}),)),
+    "baseline-pair-dataset": Rule(
+        "A number compared with a baseline's right after it is measured on the data set named after the pair.",
+        (("It enjoys an F1 score of 81.43% compared with 80.47% of the existing method on CULane.", 81.43,
+          {"dataset": "CULane"}),)),
     "sentence-dataset": Rule(
         "A number with no dataset takes the one data set the other numbers of its sentence are measured on "
         "('N on X' or a list), never from a bracketed aside and never for a number measured 'across N benchmarks'.",
