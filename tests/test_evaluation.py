@@ -7,21 +7,24 @@ import pytest
 
 from tests.eval_entry import evaluation
 
-#: Targets met today on the union of the dev gold files; the others are known gaps (xfail below).
-MET = ("url_f1", "url_kind_acc", "metric_precision", "metric_f1", "metric_subject_acc")
-
-
 @pytest.fixture(scope="module")
 def union_scores(tmp_path_factory):
     path = evaluation.union_gold(list(evaluation.DEV_GOLDS), tmp_path_factory.mktemp("gold") / "union.jsonl")
     return evaluation.score_direct(path)
 
 
-@pytest.mark.parametrize("key", [k if k in MET else pytest.param(k, marks=pytest.mark.xfail(
-    strict=True, reason="below its target on the union of the dev gold")) for k in sorted(evaluation.TARGETS)])
+@pytest.mark.parametrize("key", sorted(evaluation.TARGETS))
 def test_union_meets_target(union_scores, key):
     res, errors = union_scores
     assert res[key] >= evaluation.TARGETS[key], (key, res[key], errors[:20])
+
+
+@pytest.mark.parametrize("gold", [p.name for p in evaluation.DEV_GOLDS])
+@pytest.mark.parametrize("key", ["metric_f1", "metric_name_acc", "metric_dataset_acc", "url_kind_acc"])
+def test_each_file_holds_the_union_targets(gold, key):
+    """Each dev gold file on its own comes within 0.02 of the union's targets: the rules do not fit one file."""
+    res, errors = evaluation.score_direct(evaluation.GOLD_DIR / gold)
+    assert res[key] >= evaluation.TARGETS[key] - 0.02, (gold, key, res[key], errors[:20])
 
 
 def test_union_all_docs_matched(union_scores):

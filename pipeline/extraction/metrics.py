@@ -271,6 +271,40 @@ _SPELLED = re.compile(
 )
 
 
+_FRACTION_WORDS = "|".join(sorted((re.escape(k) for k in V.WORD_FRACTIONS), key=len, reverse=True))
+_WORD_RESULT = re.compile(
+    rf"(?P<frac>\b(?:{_FRACTION_WORDS}))(?!\s+precision)(?=\s+(?:of\s+)?(?:the\s+|its\s+|their\s+)?(?:[\w-]+\s+)?"
+    rf"(?:{_LEX_WORDS}|{V.alternation(V.AMOUNT_WORDS)}|{V.alternation(V.METRIC_HEADS)})\b)|"
+    rf"\branked\s+(?P<rank>{'|'.join(V.ORDINALS)})\b|"
+    rf"\b(?:won|wins|win|took|takes|achiev\w*|secur\w*|obtain\w*|earn\w*|claim\w*|placed)\s+(?:the\s+|a\s+)?"
+    rf"(?P<place>{'|'.join(V.ORDINALS)})\s+place\b|"
+    r"\b(?P<zero>zero|near-zero)(?=\s+(?:[\w-]+\s+)?(?:error|loss|regret|violations?)\b)",
+    re.I,
+)
+_WORD_GATE = re.compile(r"(?i)\b(?:twice|factor|magnitude|percent|half|third|quarter|tenth|ranked|place|zero|"
+                        r"near-zero)\b")
+
+
+def _word_results(text: str) -> list[_Tok]:
+    """Results written in words: "about half the accuracy" (0.5 x), "a third of the memory" (1/3 x), "ranked
+    first" / "1st place" (score 1), "zero training error" (score 0); vocabulary tables WORD_FRACTIONS, ORDINALS."""
+    out = []
+    for m in _WORD_RESULT.finditer(text):
+        if m["frac"]:
+            v, unit, a, b = V.WORD_FRACTIONS[m["frac"].lower()], "x", m.start("frac"), m.end("frac")
+        elif m["rank"] or m["place"]:
+            g = "rank" if m["rank"] else "place"
+            a = m.start() if g == "rank" else m.start("place")
+            v, unit, b = float(V.ORDINALS[m[g].lower()]), None, m.end()
+        else:
+            v, unit, a, b = 0.0, None, m.start("zero"), m.end("zero")
+        out.append(_Tok(start=a, end=b, num_start=a, num_end=b, value=v, text=text[a:b], signed=False, unit=unit,
+                        unit_text=None, measure=False, decimal=False, setup=False, accepted=True,
+                        kind="score" if unit is None else None, low=None, high=None, vfrom=None, span_start=a,
+                        span_end=b, group=None, why="spelled"))
+    return out
+
+
 def _spelled(text: str) -> list[_Tok]:
     """Results written in words (GUIDELINES examples in gold dev notes): "more than twice as long" (2 x),
     "by two orders of magnitude" (100 x), "factor 6" (6 x), "within one percent" (1 %)."""
@@ -831,14 +865,16 @@ def extract_metrics(text: str) -> list[dict]:
     if not isinstance(text, str):
         raise TypeError(f"extract_metrics expects str, got {type(text).__name__}")
     has_digit = _ANY_DIGIT.search(text) is not None
-    spelled = _spelled(text) if re.search(r"(?i)\b(?:twice|factor|magnitude|percent)\b", text) else []
+    spelled = (_spelled(text) + _word_results(text)) if _WORD_GATE.search(text) else []
     if not has_digit and not spelled:
         return []
     sents = sentences(text)
     toks = _pair_structures(text, _tokens(text))
     if spelled:
-        toks = sorted(toks + [s for s in spelled if not any(t.num_start <= s.num_start < t.end for t in toks)],
-                      key=lambda t: t.span_start)
+        # a word result replaces a setup token it covers ("1st place"), never a kept number
+        kept_toks = [t for t in toks if not (t.setup and any(t.num_start <= s.num_start < t.end for s in spelled))]
+        spelled = [s for s in spelled if not any(t.num_start <= s.num_start < t.end for t in kept_toks)]
+        toks = sorted(kept_toks + spelled, key=lambda t: t.span_start)
     # plain decimals listed before an accepted one share its status: "92.4, 88.7 and 85.1 on SST-2, …"
     for j in range(len(toks) - 2, -1, -1):
         t, n = toks[j], toks[j + 1]

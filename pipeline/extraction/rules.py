@@ -50,9 +50,12 @@ RULES: dict[str, Rule] = {
         "'87.5/89.1 EM/F1' pairs each number with the metric in the same position.",
         (("It scores 87.5/89.1 EM/F1 on SQuAD v1.1.", 89.1, {"metric": "F1"}),)),
     "spelled-number": Rule(
-        "Results written in words: 'twice as', 'factor of N', 'N orders of magnitude', 'one percent'.",
-        (("Our solver is two orders of magnitude faster than Cplex.", 100.0, {"unit": "x",
-                                                                            "kind": "multiplier"}),)),
+        "Results written in words: 'twice as', 'factor of N', 'N orders of magnitude', 'one percent', fractions "
+        "of a quantity ('about half the accuracy'), ranks ('ranked first', 'won the 1st place'), 'zero error'.",
+        (("Our solver is two orders of magnitude faster than Cplex.", 100.0, {"unit": "x", "kind": "multiplier"}),
+         ("It reaches about half the accuracy of GPT-4.", 0.5, {"unit": "x", "metric": "accuracy"}),
+         ("Our system ranked first in the shared task.", 1.0, {"unit": None, "kind": "score"}),
+         ("The method achieves zero training error on MNIST.", 0.0, {"metric": "training error"}))),
     "correlation-symbol": Rule(
         "A correlation statistic written as a symbol or a name before '=' or 'of' (r, ρ, τ, R²) is a result "
         "with that symbol as metric, never a formula.",

@@ -39,8 +39,14 @@ METRIC_NAMES = (
 #: ``unit`` stays null ("35 ms", "12 GB", "30 fps"). Matched case-sensitively, right after the number.
 MEASURE_UNITS = (
     r"ms", r"mm", r"dB", r"µs", r"μs", r"ns", r"GB", r"MB", r"KB", r"TB", r"GiB", r"MiB", r"fps", r"FPS", r"Hz",
-    r"kHz", r"MHz", r"GHz", r"mW", r"kWh", r"Wh", r"ms/frame", r"ms/image", r"cm", r"km",
+    r"kHz", r"MHz", r"GHz", r"mW", r"kWh", r"Wh", r"ms/frame", r"ms/image", r"s/frame", r"cm", r"km",
 )
+#: Fractions written in words, as multipliers of a quantity ("about half the accuracy" -> 0.5 x).
+WORD_FRACTIONS = {"half": 0.5, "a third": 1 / 3, "one third": 1 / 3, "a quarter": 0.25, "one quarter": 0.25,
+                  "one tenth": 0.1, "a tenth": 0.1, "two thirds": 2 / 3}
+#: Ranks written in words ("ranked first", "1st place") -> the rank as a plain score.
+ORDINALS = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4,
+            "fifth": 5, "5th": 5}
 #: Correlation and similar statistics written as a symbol or a name before ``=``/"of" ("r = 0.91",
 #: "τ=0.64", "Spearman's ρ of 0.71", "R² = 0.8"). Matched case-sensitively.
 CORRELATION_SYMBOLS = (
@@ -74,7 +80,7 @@ AMOUNT_WORDS = (
     r"run-time", r"storage", r"size", r"parameters?", r"params", r"compute", r"energy", r"frequency", r"load",
     r"resolution", r"error", r"errors", r"error rate", r"footprint", r"bandwidth", r"overhead", r"usage",
     r"consumption", r"calls", r"queries", r"steps", r"length", r"budget", r"count", r"uncertainty", r"NFE",
-    r"MPJPE", r"distance", r"literals", r"examples",
+    r"MPJPE", r"distance", r"literals", r"examples", r"computations?", r"requirements?",
 )
 #: Words saying a quantity went up.
 UP_WORDS = (
