@@ -425,6 +425,9 @@ _SINGULAR = {"accuracies": "accuracy", "rates": "rate", "scores": "score", "slop
              "speedups": "speedup", "speed-ups": "speed-up", "rewards": "reward", "returns": "return"}
 
 
+_ADJECTIVES = re.compile(rf"^(?:{V.alternation(V.METRIC_ADJECTIVES)}\s+)+", re.I)
+
+
 def _tidy_metric(name: str | None) -> str | None:
     """Normalise a metric phrase: strip articles/verbs in front, ``F_1`` → ``F1``, brackets and spaces."""
     if not name:
@@ -434,6 +437,7 @@ def _tidy_metric(name: str | None) -> str | None:
     name = re.split(r"\b(?:that|find|finds|found|show|shows|achieves?|achieving|obtains?|reports?|yields?|"
                     r"attains?|reach\w*|is|are|was|were|by)\s+", name.strip(" ,.;:"))[-1]
     name = _LEAD_WORDS.sub("", name)
+    name = _ADJECTIVES.sub("", name) if " " in name else name
     name = re.sub(r"\s+(?:and|or|with|while)$", "", name)
     name = _CHANGE_TAIL.sub("", name)
     lm = re.match(rf"((?:[\w\-@]+\s)?(?:{_LEX_WORDS}))\s+(?:of|on|in|for)\s+.+$", name, re.I)
@@ -690,6 +694,17 @@ def _dataset_before(text: str, s0: int, end: int, attached: list[tuple[int, int]
     return found[-1] if found else None
 
 
+_NAME_AFTER = re.compile(r"\s*(?:for|of|by|from)\s+(?:the\s+)?(?P<name>[A-Z][\w\-.+]*(?:\s[A-Z0-9][\w\-.+]*)?)")
+
+
+def _one_baseline(listed: str) -> str | None:
+    """One name per number: the last item of "baseline X (72.3%), its 14B counterpart (81.1%), and GPT-4o" as it
+    stands before this number's bracket ("GPT-4o"), without "baseline"/"the"/"its"."""
+    item = re.split(r",\s*(?:and\s+)?|\s+and\s+", listed.strip(" ,"))[-1]
+    item = re.sub(r"^(?:(?:and|the|its|their|our|a|an|baselines?|strong|previous)\s+)+", "", item.strip(), flags=re.I)
+    return item.strip() or None
+
+
 def _subject(text: str, t: _Tok, kind: str, s0: int) -> tuple[str, str | None]:
     """``("baseline", name)`` for a number reported for a compared method, else ``("ours", None)``.
 
@@ -705,6 +720,9 @@ def _subject(text: str, t: _Tok, kind: str, s0: int) -> tuple[str, str | None]:
     m = _BASELINE_CUE.search(pre_q)
     if m and not re.search(r"\d", m["name"]):
         name = re.sub(r"[’']s$", "", m["name"].strip()) or None
+        if name is None:  # "(vs. 42.9% for GPT-4o)": the name follows the number
+            fm = _NAME_AFTER.match(text, t.span_end)
+            name = fm["name"] if fm else None
         return "baseline", name
     m = _POSSESSIVE.search(pre_q)
     if m and not re.match(r"(?i)our|its|their|model|method", m["name"].split()[-1]):
@@ -719,8 +737,7 @@ def _subject(text: str, t: _Tok, kind: str, s0: int) -> tuple[str, str | None]:
         if cm is not None:
             between = stripped[cm.end():]
             if not re.search(r"\d\s?(?:%|×)", between) and len(between) < 80:
-                name = re.sub(r"^(?:and|the|its)\s+", "", between.strip(" ,")) or None
-                return "baseline", name
+                return "baseline", _one_baseline(between)
     return "ours", None
 
 

@@ -53,6 +53,12 @@ CORRELATION_SYMBOLS = (
     r"r", r"R", r"R\^?2", r"R²", r"ρ", r"τ", r"κ", r"Spearman(?:'s|’s)? ?ρ", r"Kendall(?:'s|’s)? ?τ",
     r"Pearson(?:'s|’s)? ?r", r"Cohen(?:'s|’s)? ?κ",
 )
+#: Words in front of a metric phrase that are never part of its name ("negligible accuracy" -> accuracy).
+METRIC_ADJECTIVES = (
+    r"negligible", r"significant(?:ly)?", r"substantial(?:ly)?", r"marginal(?:ly)?", r"slight(?:ly)?",
+    r"considerable", r"considerably", r"remarkable", r"notable", r"large", r"small", r"similar", r"comparable",
+    r"competitive", r"superior", r"strong", r"impressive", r"new", r"best", r"highest", r"lowest",
+)
 #: Head nouns that make an unknown noun phrase a metric name ("Rank-1 matching rate", "time cost",
 #: "location uncertainty"): a phrase ending in one of these, right before/after a number, names what is measured.
 METRIC_HEADS = (
