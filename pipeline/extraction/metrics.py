@@ -273,16 +273,19 @@ _SPELLED = re.compile(
 
 _FRACTION_WORDS = "|".join(sorted((re.escape(k) for k in V.WORD_FRACTIONS), key=len, reverse=True))
 _WORD_RESULT = re.compile(
-    rf"(?P<frac>\b(?:{_FRACTION_WORDS}))(?!\s+precision)(?=\s+(?:of\s+)?(?:the\s+|its\s+|their\s+)?(?:[\w-]+\s+)?"
-    rf"(?:{_LEX_WORDS}|{V.alternation(V.AMOUNT_WORDS)}|{V.alternation(V.METRIC_HEADS)})\b)|"
+    rf"(?P<frac>\b(?:{_FRACTION_WORDS}))(?!\s+precision)|"
     rf"\branked\s+(?P<rank>{'|'.join(V.ORDINALS)})\b|"
     rf"\b(?:won|wins|win|took|takes|achiev\w*|secur\w*|obtain\w*|earn\w*|claim\w*|placed)\s+(?:the\s+|a\s+)?"
     rf"(?P<place>{'|'.join(V.ORDINALS)})\s+place\b|"
     r"\b(?P<zero>zero|near-zero)(?=\s+(?:[\w-]+\s+)?(?:error|loss|regret|violations?)\b)",
     re.I,
 )
-_WORD_GATE = re.compile(r"(?i)\b(?:twice|factor|magnitude|percent|half|third|quarter|tenth|ranked|place|zero|"
-                        r"near-zero)\b")
+# what a fraction word must be followed by to be a result: a metric, an amount or a metric head word
+_FRACTION_OF = re.compile(
+    rf"\s+(?:of\s+)?(?:the\s+|its\s+|their\s+)?(?:[\w-]+\s+)?"
+    rf"(?:{_LEX_WORDS}|{V.alternation(V.AMOUNT_WORDS)}|{V.alternation(V.METRIC_HEADS)})\b", re.I)
+_WORD_GATE = re.compile(r"(?i)\b(?:half|third|thirds|quarter|tenth|ranked|place|zero|near-zero)\b")
+_SPELLED_GATE = re.compile(r"(?i)\b(?:twice|factor|magnitude|percent)\b")
 
 
 def _word_results(text: str) -> list[_Tok]:
@@ -290,6 +293,8 @@ def _word_results(text: str) -> list[_Tok]:
     first" / "1st place" (score 1), "zero training error" (score 0); vocabulary tables WORD_FRACTIONS, ORDINALS."""
     out = []
     for m in _WORD_RESULT.finditer(text):
+        if m["frac"] and not _FRACTION_OF.match(text, m.end("frac")):
+            continue
         if m["frac"]:
             v, unit, a, b = V.WORD_FRACTIONS[m["frac"].lower()], "x", m.start("frac"), m.end("frac")
         elif m["rank"] or m["place"]:
@@ -882,7 +887,8 @@ def extract_metrics(text: str) -> list[dict]:
     if not isinstance(text, str):
         raise TypeError(f"extract_metrics expects str, got {type(text).__name__}")
     has_digit = _ANY_DIGIT.search(text) is not None
-    spelled = (_spelled(text) + _word_results(text)) if _WORD_GATE.search(text) else []
+    spelled = (_spelled(text) if _SPELLED_GATE.search(text) else []) + \
+        (_word_results(text) if _WORD_GATE.search(text) else [])
     if not has_digit and not spelled:
         return []
     sents = sentences(text)

@@ -59,6 +59,8 @@ _BARE = re.compile(
     rf"|(?<![\w@.\-/])(?:{'|'.join(BARE_HOSTS)})(?:/{_UCH_NOCOMMA_HTTP}*)?(?![\w.-]*\w))",
     re.IGNORECASE,
 )
+#: Domain endings of :data:`BARE_HOSTS` (a cheap test before the bare-URL scan).
+_BARE_DOMAINS = (".com", ".org", ".io", ".co", ".science", ".net")
 _ARXIV_ID = re.compile(r"(?<![\w/])arXiv:\s?(\d{4}\.\d{4,5})(v\d+)?", re.IGNORECASE)
 # Crossref's DOI pattern /^10.\d{4,9}/[-._;()/:A-Z0-9]+$/i (notes §2.2 step 8), with a "doi:" prefix.
 _DOI_ID = re.compile(r"(?<![\w/])doi:\s?(10\.\d{4,9}/[-._;()/:A-Za-z0-9]+)", re.IGNORECASE)
@@ -320,7 +322,10 @@ def extract_urls(raw: str) -> list[dict]:
             found.append((s, s + len(target), target, m[ti] if ti else ""))
             taken.append((m.start(), m.end()))
 
-    for m in _BARE.finditer(raw):
+    low = raw.lower()
+    # most abstracts hold no web address: skip the scan unless a scheme, "www." or a bare host's domain occurs
+    bare_scan = "://" in raw or "www." in low or any(d in low for d in _BARE_DOMAINS)
+    for m in (_BARE.finditer(raw) if bare_scan else ()):
         a, b = m.start(), m.end()
         if not free(a, b):
             continue
@@ -334,7 +339,6 @@ def extract_urls(raw: str) -> list[dict]:
             found.append((a, a + len(trimmed), trimmed, ""))
             taken.append((a, b))
 
-    low = raw.lower()
     for rx, fmt, marker in ((_ARXIV_ID, "https://arxiv.org/abs/{}", "arxiv:"), (_DOI_ID, "https://doi.org/{}", "doi:")):
         if marker not in low:
             continue
