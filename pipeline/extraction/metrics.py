@@ -838,17 +838,19 @@ def _accept_plain(text: str, t: _Tok, s0: int) -> bool:
         u = t.unit_text.strip()
         if u == "s":
             return re.search(r"\b(?:vs\.?|versus)\s*$", pre) is not None
-        if u in ("ms", "mm", "dB"):
-            return True
-        # other measures ("12 GB", "30 fps") are results only where the sentence reports a result or a change
-        ctx = text[s0:t.span_end + 40]
-        return bool(_UP.search(ctx) or _DOWN.search(ctx) or _RESULT_CUE.search(ctx))
+        if u in ("ms", "mm", "dB", "ms/frame", "ms/image", "s/frame", "µs", "μs", "ns"):
+            return True  # times per item are results wherever they are written
+        # other measures ("12 GB", "30 fps") are results only next to a change, a comparison or a metric word
+        ctx = text[max(s0, t.span_start - 50):t.span_end + 40]
+        return bool(_UP.search(ctx) or _DOWN.search(ctx) or _LEX.search(ctx) or _AMOUNT.search(ctx))
     if t.decimal and _correlation_before(text, s0, t.span_start):
         return True
     if re.match(r"\s?/\s?\d", post) or re.search(r"\d\s?/\s?$", pre):
         return False  # fractions such as 5/5, 1/2
     if not (t.decimal or t.signed):
         return False  # plain integers are counts unless a unit says otherwise
+    if re.search(r"\b(?:margins?|gaps?)\s+of\s+$", pre):
+        return True  # "outperforms X by a huge margin of 9.3"
     pre_q = _QUAL_TEXT.sub("", pre).rstrip() + " "
     if re.search(rf"(?:{_LEX_WORDS})\s*(?:\([^()]*\)\s*)?(?:of|is|was|=|:|at|reaches|reaching|to|"
                  rf"(?:drops?|falls?|rises?|improves?|increases?|decreases?)\s+(?:to|from))?\s*$", pre_q, re.I):

@@ -38,8 +38,8 @@ METRIC_NAMES = (
 #: Units of measures the design has no unit class for: the row keeps the unit as written in ``unit_text`` and
 #: ``unit`` stays null ("35 ms", "12 GB", "30 fps"). Matched case-sensitively, right after the number.
 MEASURE_UNITS = (
-    r"ms", r"mm", r"dB", r"µs", r"μs", r"ns", r"GB", r"MB", r"KB", r"TB", r"GiB", r"MiB", r"fps", r"FPS", r"Hz",
-    r"kHz", r"MHz", r"GHz", r"mW", r"kWh", r"Wh", r"ms/frame", r"ms/image", r"s/frame", r"cm", r"km",
+    r"ms/frame", r"ms/image", r"s/frame", r"ms", r"mm", r"dB", r"µs", r"μs", r"ns", r"GB", r"MB", r"KB", r"TB",
+    r"GiB", r"MiB", r"fps", r"FPS",
 )
 #: Fractions written in words, as multipliers of a quantity ("about half the accuracy" -> 0.5 x).
 WORD_FRACTIONS = {"half": 0.5, "a third": 1 / 3, "one third": 1 / 3, "a quarter": 0.25, "one quarter": 0.25,
