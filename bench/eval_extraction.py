@@ -20,7 +20,7 @@ What it does:
    by the same ``score`` function. This isolates extraction from parsing/dedup.
 3. **Fixtures**: the ``metric`` and ``url`` groups of ``fixtures.jsonl`` (exact expectations), called
    directly; a case passes when every expected row is found with the right kind/metric/dataset/subject and
-   nothing else is emitted (the fixtures' notes-era URL kinds are mapped onto design §6 kinds, see
+   nothing else is emitted (the fixtures' older URL kind names are mapped onto the table's kinds, see
    :data:`FIXTURE_KIND_ALIAS`).
 4. **Cost**: ms per abstract for ``extract_urls(raw) + extract_metrics(clean)`` (cleaning excluded, done
    beforehand) over the dev corpus ``../shared/corpus/real_abstracts_dev.parquet`` (or ``$EVAL_CORPUS``);
@@ -63,7 +63,7 @@ TARGETS = {
     "url_f1": 0.99, "url_kind_acc": 0.97, "metric_f1": 0.93, "metric_precision": 0.95,
     "metric_kind_acc": 0.92, "metric_name_acc": 0.88, "metric_dataset_acc": 0.88, "metric_subject_acc": 0.95,
 }
-#: fixtures.jsonl predates design §6's URL kinds; these are the same kinds under design names.
+#: fixtures.jsonl predates the paper_urls kinds; these are the same kinds under the table's names.
 FIXTURE_KIND_ALIAS = {"code_anonymous": "anonymous_code", "code_owner": "code", "shortener": "other"}
 
 

@@ -1,4 +1,4 @@
-"""Metric extraction (issue 3): seed results, the gold fixtures' metric group, and kinds of number faults."""
+"""Metric extraction: seed results, the gold fixtures' metric group, and kinds of number faults."""
 
 import json
 import re
@@ -63,11 +63,11 @@ def test_seed_rows_shape_offsets_and_sentence():
 
 
 _KNOWN_FIXTURE_CONFLICTS = {
-    # fixture expectation that contradicts GUIDELINES/gold_dev or design §6 (see README "Extraction")
+    # fixture expectation that contradicts GUIDELINES/gold_dev or the data contract (see README "Extraction")
     "M24": "GUIDELINES/gold_dev label a % range as kind 'range'; the fixture says 'delta'",
     "M27": "GUIDELINES/gold_dev label a × range as kind 'range'; the fixture says 'multiplier'",
-    "M25": "unit 'orders of magnitude' is not one of design §6's units (%, pp, x, null)",
-    "M31": "case13 (issue) says 'retaining 99.1% of full-cache accuracy' is a score; the fixture calls 97% of X relative",
+    "M25": "unit 'orders of magnitude' is not one of the table's units (%, pp, x, null)",
+    "M31": "the case13 input says 'retaining 99.1% of full-cache accuracy' is a score; the fixture calls 97% of X relative",
     "M32": "metric/dataset in a trailing bracket '(AlpacaEval 2.0, length-controlled)' not read",
 }
 _FX = {f["id"]: f for f in evaluation.fixture_results() if f["group"] == "metric"}

@@ -1,4 +1,4 @@
-"""URL extraction (issue 3): real seed URLs, the gold fixtures' url group, and the kinds of URL faults."""
+"""URL extraction: real seed URLs, the gold fixtures' url group, and the kinds of URL faults."""
 
 import json
 import re
@@ -67,7 +67,7 @@ _URL_FIXTURE_CONFLICTS = {
 @pytest.mark.parametrize("fx", [pytest.param(f, marks=pytest.mark.xfail(strict=True, reason=_URL_FIXTURE_CONFLICTS[
     f["id"]])) if f["id"] in _URL_FIXTURE_CONFLICTS else f for f in _url_fixtures()], ids=lambda f: f["id"])
 def test_url_fixture_exact(fx):
-    """Each fixture's URLs (scorer's comparison key) and kinds (fixture kinds mapped onto design §6)."""
+    """Each fixture's URLs (scorer's comparison key) and kinds (fixture kinds mapped onto the table's kinds)."""
     got = {scorer.url_key(r["url"]): r["kind"] for r in extract_urls(fx["text"])}
     want = {scorer.url_key(u["url"]): evaluation.FIXTURE_KIND_ALIAS.get(u["kind"], u["kind"]) for u in fx["urls"]}
     assert got == want

@@ -1,4 +1,5 @@
-"""Reported result metrics in an abstract (design §6, ../shared/gold/GUIDELINES.md "Metrics").
+"""Reported result metrics in an abstract (the paper_metrics table; the gold labelling guidelines, section
+"Metrics", define what counts).
 
 Pure functions: clean text in, rows out. Nothing here imports Dagster.
 
@@ -6,15 +7,17 @@ The input is the CLEAN abstract (``pipeline.cleaning.clean_abstract``): LaTeX al
 (``$\\times$``→×, ``\\%``→%, ``$-0.38$``→-0.38), whitespace collapsed. Offsets index that clean text, so the
 sentence a row came from is :func:`pipeline.extraction.text.sentence_of(text, start, end)`.
 
-Why rules and regexes, not a library: ../shared/notes/extraction.md §1.2 measured quantulum3 on ML phrasing
-(``F1`` read as farads, ``7B`` as bytes, nothing for "from 5.1 to 4.3", 37 ms/abstract); published
-end-to-end result extraction tops out near 25 % micro-F1 (§1.1). The gold guidelines define what counts.
+Why rules and regexes, not a library: quantulum3, measured on ML phrasing, reads ``F1`` as farads and ``7B``
+as bytes, finds nothing in "from 5.1 to 4.3" and costs 37 ms/abstract; published end-to-end result extraction
+tops out near 25 % micro-F1 (AxCell). The words the rules know are data (:mod:`pipeline.extraction.vocabulary`);
+the rules are named, with a reason and examples, in :mod:`pipeline.extraction.rules`, and every row lists the
+rules that decided it (``rules``).
 
 Pipeline per abstract:
 1. Every number token is found with its sign, ``k`` suffix (``1.2k`` → 1200) and the unit written right after
    it (:data:`UNITS`: ``%``/percent → ``%``; percentage points/pp/points → ``pp``, except "200k points" or
    "1000 points", counts of points (:func:`_counts_points`); ×/x/-fold/times → ``x``; ms/mm/dB/s are kept as
-   measures with unit ``None``).
+   measures with unit ``None`` and the unit in ``unit_text``; more in ``MEASURE_UNITS``).
 2. Numbers that are part of a name or describe the setup are dropped (GUIDELINES "NOT metrics"):
    digits glued to letters (``GPT-4``, ``Llama-3.1-8B``, ``7B``, ``32K``, ``T5``, ``AIME2024``), ``8×7B`` and
    ``256×256``, ``@0.5``, exponents, version numbers, ``2-bit``/``128-shot``-style hyphenated settings,
@@ -24,6 +27,8 @@ Pipeline per abstract:
    recognised; lists ("A, B and C times") share their unit.
 4. Each kept number gets ``kind`` (:func:`_kind`), ``metric``, ``dataset``, ``subject``/``baseline``,
    ``direction`` and ``qualifier`` from its clause and sentence.
+5. Names are linked over the sentence (:mod:`pipeline.extraction.linking`: respectively-lists, one metric for
+   several numbers, the data set of a pair, a sentence or an abstract) and keyed (:mod:`pipeline.extraction.keys`).
 """
 
 from __future__ import annotations
@@ -41,7 +46,7 @@ METRIC_FIELDS = (
     "metric_key", "dataset", "dataset_key", "subject", "baseline", "direction", "qualifier", "span", "start",
     "end", "rules",
 )
-#: Allowed values (design §6).
+#: Allowed values (the data contract of paper_metrics, schemas/tables.py).
 METRIC_UNITS = ("%", "pp", "x", None)
 METRIC_KINDS = ("score", "delta", "relative_change", "multiplier", "before_after", "range")
 
@@ -311,7 +316,7 @@ def _word_results(text: str) -> list[_Tok]:
 
 
 def _spelled(text: str) -> list[_Tok]:
-    """Results written in words (GUIDELINES examples in gold dev notes): "more than twice as long" (2 x),
+    """Results written in words (gold labelling guidelines): "more than twice as long" (2 x),
     "by two orders of magnitude" (100 x), "factor 6" (6 x), "within one percent" (1 %)."""
     out = []
     for m in _SPELLED.finditer(text):
@@ -368,7 +373,7 @@ def _pair_structures(text: str, toks: list[_Tok]) -> list[_Tok]:
                 out.append(n)
                 i += 2
                 continue
-            # slash pair with slash metric names: "87.5/89.1 EM/F1" (fixtures M20)
+            # slash pair with slash metric names: "87.5/89.1 EM/F1"
             sm = re.match(rf"\s?({_LEX_WORDS})/({_LEX_WORDS})\b", text[n.end:n.end + 30], re.I)
             if text[t.num_end:n.start] == "/" and sm and t.decimal and n.decimal:
                 for tok, name in ((t, sm[1]), (n, sm[2])):
@@ -800,7 +805,7 @@ def _kind(text: str, t: _Tok, lo: int, hi: int, metric: str | None) -> str:
     if signed_change or by or change_word or of_change or comparator or paren_change:
         if t.unit == "%" and metric and _AMOUNT.search(metric):
             return "relative_change"
-        # a % change that only goes down is a reduction of a quantity (gold dev: 14 of 17 such rows are
+        # a % change that only goes down is a reduction of a quantity (dev gold: 14 of 17 such rows are
         # relative_change, while 58 of 66 % changes with an upward word are deltas)
         window = text[max(lo, t.span_start - 60):min(hi, t.span_end + 40)]
         if t.unit == "%" and not t.signed and _DOWN.search(window) and not _UP.search(window):

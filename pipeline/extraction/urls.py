@@ -1,8 +1,9 @@
-"""URLs in an abstract: find, trim, normalise, classify (design §6, ../shared/gold/GUIDELINES.md "URLs").
+"""URLs in an abstract: find, trim, normalise, classify (the paper_urls table; the gold labelling guidelines,
+section "URLs", define the canonical form and the kinds).
 
 Pure functions: text in, rows out. Nothing here imports Dagster.
 
-Recipe (from ../shared/notes/extraction.md §2.2, whose measurements showed that urlextract/linkify keep
+Recipe (measurements showed that urlextract/linkify keep
 trailing punctuation, merge ``a/b,https://c/d`` and treat ``train.py`` as a URL, so a strict regex is used):
 
 1. Read the RAW text (``abstract_raw``): LaTeX conversion would turn ``~`` into a space and cut at ``%``.
@@ -35,10 +36,10 @@ from pipeline.extraction import vocabulary as V
 #: Keys of every row returned by :func:`extract_urls`, in column order.
 URL_FIELDS = ("url", "url_raw", "kind", "host", "repo", "start", "end")
 
-#: Allowed values of ``kind`` (design §6).
+#: Allowed values of ``kind`` (schemas/tables.py).
 URL_KINDS = ("code", "anonymous_code", "project_page", "dataset", "model", "demo", "paper", "other")
 
-# Zero-width characters and the soft hyphen: invisible, may sit inside a URL in the raw text (case05).
+# Zero-width characters and the soft hyphen: invisible, may sit inside a URL in the raw text.
 _INVISIBLE = "\u200b\u200c\u200d\u2060\ufeff\u00ad"
 _INVISIBLE_RE = re.compile(f"[{_INVISIBLE}]")
 # Characters that may appear in a URL as written in an abstract.  Excluded: whitespace, quotes (ASCII and
@@ -62,7 +63,7 @@ _BARE = re.compile(
 #: Domain endings of :data:`BARE_HOSTS` (a cheap test before the bare-URL scan).
 _BARE_DOMAINS = (".com", ".org", ".io", ".co", ".science", ".net")
 _ARXIV_ID = re.compile(r"(?<![\w/])arXiv:\s?(\d{4}\.\d{4,5})(v\d+)?", re.IGNORECASE)
-# Crossref's DOI pattern /^10.\d{4,9}/[-._;()/:A-Z0-9]+$/i (notes §2.2 step 8), with a "doi:" prefix.
+# Crossref's DOI pattern /^10.\d{4,9}/[-._;()/:A-Z0-9]+$/i with a "doi:" prefix.
 _DOI_ID = re.compile(r"(?<![\w/])doi:\s?(10\.\d{4,9}/[-._;()/:A-Za-z0-9]+)", re.IGNORECASE)
 
 _TRAIL = ".,;:!?'\"*…>" + _INVISIBLE
@@ -71,7 +72,7 @@ _PAIRS = {")": "(", "]": "[", "}": "{"}
 
 
 def _trim(url: str) -> str:
-    """Strip trailing punctuation, unbalanced closing brackets and footnote marks (notes §2.2 step 6).
+    """Strip trailing punctuation, unbalanced closing brackets and footnote marks.
 
     Never strips trailing ASCII digits (``…/b1`` is ambiguous).
     """
@@ -171,10 +172,10 @@ def repo_of(url: str) -> str | None:
 
 
 def host_kind(host: str, path: str) -> str:
-    """Kind implied by the host and path alone (notes §2.3 taxonomy mapped onto design §6's 8 kinds).
+    """Kind implied by the host and path alone (a host taxonomy mapped onto the 8 kinds of :data:`URL_KINDS`).
 
     The notes' ``code_owner`` (a git host with one path segment) maps to ``code``, ``code_anonymous`` to
-    ``anonymous_code``, ``shortener``/``video`` to ``other``: design §6 allows only :data:`URL_KINDS`.
+    ``anonymous_code``, ``shortener``/``video`` to ``other``: the table allows only :data:`URL_KINDS`.
     """
     segs = [s for s in path.split("/") if s]
     if host.startswith("anonymous.") or host.startswith("anon-") or host.startswith("anonymous-"):
@@ -227,7 +228,7 @@ def classify(host: str, path: str, context: str, link_text: str = "") -> str:
     """Kind of a URL: host rule, overridden by what the text calls it.
 
     ``context`` is the sentence text before the URL, ``link_text`` the text of an ``\\href``/markdown link.
-    Rules (GUIDELINES "URLs", gold dev notes on mixed sentences: "code and benchmark" -> host decides):
+    Rules (GUIDELINES "URLs"; a mixed sentence such as "code and benchmark" -> the host decides):
     - called a project/web page or website -> project_page;
     - called only data/dataset/benchmark -> dataset (a host of code that holds a data set);
     - called only a demo -> demo;
@@ -329,7 +330,7 @@ def extract_urls(raw: str) -> list[dict]:
         a, b = m.start(), m.end()
         if not free(a, b):
             continue
-        # join a URL broken across one line end (notes §2.2 step 3)
+        # join a URL broken across one line end
         if b < len(raw) and raw[b] == "\n":
             nm = _JOIN_NEXT.match(raw, b + 1)
             if nm and _continues(m[0], nm[0]):
