@@ -44,7 +44,7 @@ clean:
 # (temp raw/warehouse/DAGSTER_HOME) and directly, plus fixtures and cost per abstract. See README "Extraction".
 .PHONY: eval
 eval: $(VENV)/.installed
-	$(PY) -m pipeline.evaluation
+	$(PY) bench/eval_extraction.py
 
 # Near-duplicate benchmark (issue 5): precision/recall of the clusters on the dev corpus with injected variants,
 # and the dedup step's time at 10k/20k/40k abstracts. Needs ../shared/corpus (says so when absent).

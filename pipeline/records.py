@@ -43,12 +43,13 @@ RECORD_SCHEMA = {
 }
 
 URL_STRUCT = pl.Struct({"url": pl.String, "url_raw": pl.String, "kind": pl.String, "host": pl.String,
-                        "start": pl.Int64, "end": pl.Int64})
+                        "repo": pl.String, "start": pl.Int64, "end": pl.Int64})
 METRIC_STRUCT = pl.Struct({
-    "value": pl.Float64, "value_text": pl.String, "unit": pl.String, "kind": pl.String,
+    "value": pl.Float64, "value_text": pl.String, "unit": pl.String, "unit_text": pl.String, "kind": pl.String,
     "value_from": pl.Float64, "value_low": pl.Float64, "value_high": pl.Float64, "metric": pl.String,
-    "dataset": pl.String, "subject": pl.String, "baseline": pl.String, "direction": pl.String,
-    "qualifier": pl.String, "span": pl.String, "start": pl.Int64, "end": pl.Int64,
+    "metric_key": pl.String, "dataset": pl.String, "dataset_key": pl.String, "subject": pl.String,
+    "baseline": pl.String, "direction": pl.String, "qualifier": pl.String, "span": pl.String, "start": pl.Int64,
+    "end": pl.Int64, "rules": pl.List(pl.String),
 })
 
 #: Columns and dtypes of :func:`abstract_rows` (RECORD_SCHEMA plus these).

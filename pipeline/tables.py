@@ -19,11 +19,12 @@ PAPER_COLUMNS = [
     "source_listing", "source_id", "source_status", "source_urls", "content_hash",
 ]
 #: ``origin``: ``abstract`` (found in abstract_raw, start/end set) or ``listing`` (a link the listing file gives
-#: outside the abstract, papers.source_urls; start/end null).
-URL_COLUMNS = ["paper_id", "venue", "year", "url", "url_raw", "kind", "host", "start", "end", "origin"]
+#: outside the abstract, papers.source_urls; start/end null). ``repo``: the repository a link belongs to.
+URL_COLUMNS = ["paper_id", "venue", "year", "url", "url_raw", "kind", "host", "repo", "start", "end", "origin"]
 METRIC_COLUMNS = [
-    "paper_id", "venue", "year", "value", "value_text", "unit", "kind", "value_from", "value_low",
-    "value_high", "metric", "dataset", "subject", "baseline", "direction", "qualifier", "span", "start", "end",
+    "paper_id", "venue", "year", "value", "value_text", "unit", "unit_text", "kind", "value_from", "value_low",
+    "value_high", "metric", "metric_key", "dataset", "dataset_key", "subject", "baseline", "direction",
+    "qualifier", "span", "start", "end", "rules",
 ]
 LINEAGE_COLUMNS = [
     "listing", "venue", "year", "paragraph", "line", "reader", "position", "raw_sha256", "status", "paper_id",
@@ -48,7 +49,7 @@ def listing_urls(canon: pl.DataFrame) -> pl.DataFrame:
     host (pipeline.extraction.urls.host_kind); a link no host rule knows is the paper's project page."""
     from urllib.parse import urlsplit
 
-    from pipeline.extraction.urls import normalize_url
+    from pipeline.extraction.urls import normalize_url, repo_of
 
     rows = (canon.select("paper_id", "venue", "year", pl.col("source_urls").alias("url_raw"))
             .explode("url_raw").drop_nulls("url_raw"))
@@ -59,6 +60,7 @@ def listing_urls(canon: pl.DataFrame) -> pl.DataFrame:
         kind=pl.col("url_raw").replace_strict({u: _listing_url_kind(u) for u in raws}, return_dtype=pl.String),
         host=pl.col("url_raw").replace_strict({u: urlsplit(n).netloc for u, n in norm.items()},
                                               return_dtype=pl.String),
+        repo=pl.col("url_raw").replace_strict({u: repo_of(n) for u, n in norm.items()}, return_dtype=pl.String),
         start=pl.lit(None, pl.Int64), end=pl.lit(None, pl.Int64), origin=pl.lit("listing"),
     ).select(URL_COLUMNS)
 

@@ -11,6 +11,8 @@ partition columns of every published table: ASCII, never null (``"unknown"`` and
 
 from __future__ import annotations
 
+from typing import Annotated
+
 import polars as pl
 import pandera.polars as pa
 from pandera.errors import SchemaErrors
@@ -177,6 +179,12 @@ class PaperUrls(pa.DataFrameModel):
         str_length={"min_value": 1},
         description="Host name of the normalised URL.",
     )
+    repo: str = pa.Field(
+        nullable=True,
+        description=("Repository the URL belongs to (https://<git host>/<owner>/<repo>, a Hugging Face repository or "
+                     "an anonymous.4open.science/r/<id> mirror) when it is inside one, e.g. an issues page or a file; "
+                     "else null."),
+    )
     start: pl.Int64 = pa.Field(
         ge=0, nullable=True,
         description="Character offset of url_raw in papers.abstract_raw (0-based, inclusive); null for origin "
@@ -223,6 +231,11 @@ class PaperMetrics(pa.DataFrameModel):
         nullable=True, isin=METRIC_UNITS,
         description="'%' (percent), 'pp' (percentage points), 'x' (multiplier), or null for a plain number.",
     )
+    unit_text: str = pa.Field(
+        nullable=True,
+        description=("The unit as written after the number ('%', 'percentage points', '×', 'ms', 'GB'); units with no "
+                     "class in unit (ms, GB, fps, ...) are kept only here."),
+    )
     kind: str = pa.Field(
         isin=METRIC_KINDS,
         description="score (a level), delta (absolute difference), relative_change, multiplier, before_after, range.",
@@ -243,9 +256,19 @@ class PaperMetrics(pa.DataFrameModel):
         nullable=True,
         description="What is measured, as the text names it (e.g. accuracy, BLEU, speedup), or null.",
     )
+    metric_key: str = pa.Field(
+        nullable=True,
+        description=("Grouping key of metric: NFKC, case-folded, a trailing 'score'/'metric' dropped, only letters, "
+                     "digits and @ kept ('F1 score', 'F_1' -> 'f1')."),
+    )
     dataset: str = pa.Field(
         nullable=True,
         description="Benchmark or dataset it is measured on, as named (e.g. ImageNet, GSM8K), or null.",
+    )
+    dataset_key: str = pa.Field(
+        nullable=True,
+        description=("Grouping key of dataset: NFKC, case-folded, a trailing 'dataset'/'benchmark' dropped, only "
+                     "letters and digits kept ('CIFAR-10', 'CIFAR10', 'cifar-10' -> 'cifar10')."),
     )
     subject: str = pa.Field(
         isin=SUBJECTS,
@@ -274,6 +297,9 @@ class PaperMetrics(pa.DataFrameModel):
     end: pl.Int64 = pa.Field(
         ge=1,
         description="Character offset just after span in papers.abstract (exclusive).",
+    )
+    rules: Annotated[pl.List, pl.String()] = pa.Field(
+        description="Names of the extraction rules that decided this row (pipeline.extraction.rules lists them).",
     )
 
     class Config:

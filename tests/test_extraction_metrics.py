@@ -1,4 +1,4 @@
-"""Metric extraction (issue 3): seed results, the gold fixtures' metric group, and kinds of number faults."""
+"""Metric extraction: seed results, the gold fixtures' metric group, and kinds of number faults."""
 
 import json
 import re
@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from pipeline.cleaning import clean_abstract
-from pipeline.evaluation import fixture_results
+from tests.eval_entry import evaluation
 from pipeline.extraction import METRIC_FIELDS, extract_metrics
 from pipeline.extraction.metrics import METRIC_KINDS, METRIC_UNITS
 from pipeline.extraction.text import sentence_of
@@ -63,22 +63,19 @@ def test_seed_rows_shape_offsets_and_sentence():
 
 
 _KNOWN_FIXTURE_CONFLICTS = {
-    # fixture expectation that contradicts GUIDELINES/gold_dev or design §6 (see README "Extraction")
+    # fixture expectation that contradicts GUIDELINES/gold_dev or the data contract (see README "Extraction")
     "M24": "GUIDELINES/gold_dev label a % range as kind 'range'; the fixture says 'delta'",
     "M27": "GUIDELINES/gold_dev label a × range as kind 'range'; the fixture says 'multiplier'",
-    "M25": "unit 'orders of magnitude' is not one of design §6's units (%, pp, x, null)",
-    "M31": "case13 (issue) says 'retaining 99.1% of full-cache accuracy' is a score; the fixture calls 97% of X relative",
-    "M08": "metric 'inference speed' is not written next to the number ('Inference is 3× faster')",
-    "M11": "metric 'training cost' is not written in the text ('2x cheaper')",
+    "M25": "unit 'orders of magnitude' is not one of the table's units (%, pp, x, null)",
+    "M31": "the case13 input says 'retaining 99.1% of full-cache accuracy' is a score; the fixture calls 97% of X relative",
     "M32": "metric/dataset in a trailing bracket '(AlpacaEval 2.0, length-controlled)' not read",
 }
-_FX = {f["id"]: f for f in fixture_results() if f["group"] == "metric"}
+_FX = {f["id"]: f for f in evaluation.fixture_results() if f["group"] == "metric"}
 
 
-@pytest.mark.parametrize("fid", sorted(_FX))
+@pytest.mark.parametrize("fid", [pytest.param(f, marks=pytest.mark.xfail(strict=True, reason=_KNOWN_FIXTURE_CONFLICTS[f]))
+                                 if f in _KNOWN_FIXTURE_CONFLICTS else f for f in sorted(_FX)])
 def test_metric_fixture(fid):
-    if fid in _KNOWN_FIXTURE_CONFLICTS:
-        pytest.xfail(_KNOWN_FIXTURE_CONFLICTS[fid])
     assert _FX[fid]["passed"], _FX[fid]["problems"]
 
 

@@ -1,5 +1,8 @@
 """Extraction of URLs and reported result metrics from one abstract (pure functions: text in, rows out).
 
+Modules: ``vocabulary`` (the words, as data tables), ``rules`` (named metric rules with reasons and examples),
+``metrics`` (numbers -> rows), ``linking`` (names over the sentence), ``keys`` (grouping keys), ``urls``, ``text``.
+
 - :func:`pipeline.extraction.urls.extract_urls` reads ``abstract_raw``; offsets index ``abstract_raw``.
 - :func:`pipeline.extraction.metrics.extract_metrics` reads the clean ``abstract``; offsets index ``abstract``.
 """

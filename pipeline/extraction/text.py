@@ -10,7 +10,7 @@ _ABBREV = re.compile(
     r"Dr|Mr|Ms|Prof|St|al)|(?<![\w-])[A-Z])\.$"
 )
 # A sentence ends at . ! ? followed by space(s) and an upper-case letter, digit, bracket or quote, or
-# directly by an upper-case letter followed by a lower-case one ("science.Recently": gold dev-042).
+# directly by an upper-case letter followed by a lower-case one ("science.Recently", seen in real abstracts).
 _END = re.compile(r"[.!?](?:\s+(?=[A-Z0-9(\[\"“'])|(?<=[a-z)][.!?])(?=[A-Z][a-z]))")
 
 
@@ -35,7 +35,7 @@ def sentences(text: str) -> list[tuple[int, int]]:
 
 
 def sentence_of(text: str, start: int, end: int) -> str:
-    """The sentence of ``text`` that contains ``text[start:end]`` (design §6: recoverable from offsets)."""
+    """The sentence of ``text`` that contains ``text[start:end]`` (rows are recoverable from their offsets)."""
     for a, b in sentences(text):
         if a <= start < b or (a < end <= b):
             return text[a:b]

@@ -1,8 +1,9 @@
-"""URLs in an abstract: find, trim, normalise, classify (design §6, ../shared/gold/GUIDELINES.md "URLs").
+"""URLs in an abstract: find, trim, normalise, classify (the paper_urls table; the gold labelling guidelines,
+section "URLs", define the canonical form and the kinds).
 
 Pure functions: text in, rows out. Nothing here imports Dagster.
 
-Recipe (from ../shared/notes/extraction.md §2.2, whose measurements showed that urlextract/linkify keep
+Recipe (measurements showed that urlextract/linkify keep
 trailing punctuation, merge ``a/b,https://c/d`` and treat ``train.py`` as a URL, so a strict regex is used):
 
 1. Read the RAW text (``abstract_raw``): LaTeX conversion would turn ``~`` into a space and cut at ``%``.
@@ -30,13 +31,15 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from url_normalize import url_normalize
 
-#: Keys of every row returned by :func:`extract_urls`, in column order.
-URL_FIELDS = ("url", "url_raw", "kind", "host", "start", "end")
+from pipeline.extraction import vocabulary as V
 
-#: Allowed values of ``kind`` (design §6).
+#: Keys of every row returned by :func:`extract_urls`, in column order.
+URL_FIELDS = ("url", "url_raw", "kind", "host", "repo", "start", "end")
+
+#: Allowed values of ``kind`` (schemas/tables.py).
 URL_KINDS = ("code", "anonymous_code", "project_page", "dataset", "model", "demo", "paper", "other")
 
-# Zero-width characters and the soft hyphen: invisible, may sit inside a URL in the raw text (case05).
+# Zero-width characters and the soft hyphen: invisible, may sit inside a URL in the raw text.
 _INVISIBLE = "\u200b\u200c\u200d\u2060\ufeff\u00ad"
 _INVISIBLE_RE = re.compile(f"[{_INVISIBLE}]")
 # Characters that may appear in a URL as written in an abstract.  Excluded: whitespace, quotes (ASCII and
@@ -44,25 +47,23 @@ _INVISIBLE_RE = re.compile(f"[{_INVISIBLE}]")
 _UCH = r"[^\s<>\"'{}|\\^`“”‘’«»]"
 _UCH_NOCOMMA_HTTP = rf"(?:(?!,https?://){_UCH})"
 
-#: Hosts accepted without a scheme (GUIDELINES: "bare well-known hosts such as github.com/x/y or
-#: anonymous.4open.science/r/x"; notes §2.2 step 4).
-BARE_HOSTS = (
-    r"github\.com", r"gitlab\.com", r"bitbucket\.org", r"codeberg\.org", r"huggingface\.co", r"hf\.co",
-    r"anonymous\.4open\.science", r"[a-z0-9][a-z0-9-]*\.github\.io", r"arxiv\.org", r"doi\.org",
-    r"openreview\.net", r"zenodo\.org", r"kaggle\.com", r"colab\.research\.google\.com",
-    r"sites\.google\.com", r"paperswithcode\.com",
-)
+#: Hosts accepted without a scheme (vocabulary table).
+BARE_HOSTS = V.BARE_HOSTS
 
 _LATEX_URL = re.compile(r"\\url\{([^{}\s]+)\}")
 _LATEX_HREF = re.compile(r"\\href\{([^{}\s]+)\}\{((?:[^{}]|\{[^{}]*\})*)\}")
 _MD_LINK = re.compile(r"\[([^\[\]\n]{0,200})\]\((\s*(?:https?://|www\.)[^\s()]*(?:\([^\s()]*\)[^\s()]*)*)\)")
+# A scheme may be glued to the word before it ("athttps://github.com/x/y", "Code:https://..."): only the
+# schemeless forms need a word boundary before them.
 _BARE = re.compile(
-    rf"(?<![\w@.\-/])(?:(?:https?|ftp)://{_UCH_NOCOMMA_HTTP}+|www\.[a-z0-9-]+\.{_UCH_NOCOMMA_HTTP}+"
-    rf"|(?:{'|'.join(BARE_HOSTS)})(?:/{_UCH_NOCOMMA_HTTP}*)?(?![\w.-]*\w))",
+    rf"(?:(?<![@.\-/+])(?:https?|ftp)://{_UCH_NOCOMMA_HTTP}+|(?<![\w@.\-/])www\.[a-z0-9-]+\.{_UCH_NOCOMMA_HTTP}+"
+    rf"|(?<![\w@.\-/])(?:{'|'.join(BARE_HOSTS)})(?:/{_UCH_NOCOMMA_HTTP}*)?(?![\w.-]*\w))",
     re.IGNORECASE,
 )
+#: Domain endings of :data:`BARE_HOSTS` (a cheap test before the bare-URL scan).
+_BARE_DOMAINS = (".com", ".org", ".io", ".co", ".science", ".net")
 _ARXIV_ID = re.compile(r"(?<![\w/])arXiv:\s?(\d{4}\.\d{4,5})(v\d+)?", re.IGNORECASE)
-# Crossref's DOI pattern /^10.\d{4,9}/[-._;()/:A-Z0-9]+$/i (notes §2.2 step 8), with a "doi:" prefix.
+# Crossref's DOI pattern /^10.\d{4,9}/[-._;()/:A-Z0-9]+$/i with a "doi:" prefix.
 _DOI_ID = re.compile(r"(?<![\w/])doi:\s?(10\.\d{4,9}/[-._;()/:A-Za-z0-9]+)", re.IGNORECASE)
 
 _TRAIL = ".,;:!?'\"*…>" + _INVISIBLE
@@ -71,7 +72,7 @@ _PAIRS = {")": "(", "]": "[", "}": "{"}
 
 
 def _trim(url: str) -> str:
-    """Strip trailing punctuation, unbalanced closing brackets and footnote marks (notes §2.2 step 6).
+    """Strip trailing punctuation, unbalanced closing brackets and footnote marks.
 
     Never strips trailing ASCII digits (``…/b1`` is ambiguous).
     """
@@ -91,17 +92,25 @@ _CODE_OWNER = re.compile(r"(?:github\.com|gitlab\.com|bitbucket\.org|codeberg\.o
 
 
 def _continues(prefix: str, nxt: str) -> bool:
-    """Whether ``prefix`` (a URL ending a line) continues with ``nxt`` (first token of the next line)."""
-    incomplete = prefix.endswith(("-", "_")) or bool(_CODE_OWNER.search(prefix)) or prefix.endswith("/r/")
-    if not incomplete or not nxt:
+    """Whether ``prefix`` (a URL ending a line) continues with ``nxt`` (first token of the next line).
+
+    Joined when the prefix is structurally incomplete (ends in ``-``/``_``, is ``<code host>/<owner>/`` or
+    ``…/r/``) and the next token looks like a path part (lower-case or digit start, or ``-``/``_``/digits/
+    camelCase inside), or when the prefix ends in ``/`` and the next token is unmistakably a path (it holds
+    ``/``, ``-``, ``_``, ``.``, a digit or camelCase); ``https://example.org/\nWe`` and ``…/\nand`` stay apart.
+    """
+    if not nxt:
         return False
-    pathlike = nxt[0].islower() or nxt[0].isdigit() or bool(re.search(r"[-_0-9]|[a-z][A-Z]", nxt))
-    return pathlike
+    incomplete = prefix.endswith(("-", "_")) or bool(_CODE_OWNER.search(prefix)) or prefix.endswith("/r/")
+    if incomplete:
+        return nxt[0].islower() or nxt[0].isdigit() or bool(re.search(r"[-_0-9]|[a-z][A-Z]", nxt))
+    if prefix.endswith("/") and prefix.count("/") >= 3:
+        return bool(re.match(r"[\w~]", nxt)) and bool(re.search(r"[/\-_.0-9]|[a-z][A-Z]", nxt.rstrip(".,;:)")))
+    return False
 
 
 _UTM = re.compile(r"^(utm_\w+|fbclid|gclid)$", re.I)
 _ARXIV_PATH = re.compile(r"^/(?:abs|pdf|html)/(\d{4}\.\d{4,5}|[a-z-]+(?:\.[A-Z]{2})?/\d{7})(?:v\d+)?(?:\.pdf)?$", re.I)
-_GIT_SUBPATH = re.compile(r"^(/[^/]+/[^/]+)/(?:tree|blob|commit|releases|issues|wiki)(?:/.*)?$")
 _WWW_ALIAS = {"github.com", "gitlab.com", "huggingface.co", "arxiv.org", "bitbucket.org", "codeberg.org"}
 
 
@@ -110,10 +119,10 @@ def normalize_url(url: str) -> str:
 
     ``url_normalize`` first (lower-case scheme and host, IDNA, ``https://`` for schemeless input, ``%7E``→``~``),
     then: fragment and ``utm_*``/click-id parameters dropped, trailing ``/`` and ``.git`` dropped, ``www.``
-    dropped only for hosts known to alias it (:data:`_WWW_ALIAS`), GitHub/GitLab ``/tree|/blob/…`` subpaths
-    dropped (fixtures U17), arXiv ``abs|pdf|html`` → ``https://arxiv.org/abs/<id>`` without version (U18),
+    dropped only for hosts known to alias it (:data:`_WWW_ALIAS`), arXiv ``abs|pdf|html`` → ``https://arxiv.org/abs/<id>`` without version (U18),
     ``dx.doi.org`` → ``doi.org`` and the DOI lower-cased (DOI names are case-insensitive; U19).
-    The scheme is kept as written (GUIDELINES: "http stays http").
+    The scheme is kept as written (GUIDELINES: "http stays http"). No other part of the path is dropped: a
+    link to a repository's issues page, a file or a branch stays that link (its repository is :func:`repo_of`).
     """
     try:
         u = url_normalize(url)
@@ -130,11 +139,7 @@ def normalize_url(url: str) -> str:
         path = path[:-4]
     if host in ("hf.co",):
         host = "huggingface.co"
-    if host in ("github.com", "gitlab.com", "bitbucket.org", "codeberg.org"):
-        m = _GIT_SUBPATH.match(path)
-        if m:
-            path = m[1]
-    elif host.endswith("arxiv.org"):
+    if host.endswith("arxiv.org"):
         m = _ARXIV_PATH.match(path)
         if m:
             host, path, query = "arxiv.org", f"/abs/{m[1]}", ""
@@ -143,19 +148,34 @@ def normalize_url(url: str) -> str:
     return urlunsplit((scheme, host, path, query, ""))
 
 
-_GIT_RESERVED = {"orgs", "topics", "features", "sponsors", "marketplace", "explore", "settings", "about",
-                 "collections", "trending", "login", "join", "search", "apps", "enterprise", "pricing"}
-_DATASET_HOSTS = ("zenodo.org", "osf.io", "figshare.com", "physionet.org", "data.mendeley.com")
-_PAPER_HOSTS = ("arxiv.org", "doi.org", "openreview.net", "aclanthology.org", "proceedings.neurips.cc",
-                "papers.nips.cc", "proceedings.mlr.press", "dl.acm.org", "ieeexplore.ieee.org",
-                "openaccess.thecvf.com", "link.springer.com")
+_GIT_RESERVED = set(V.GIT_RESERVED)
+_DATASET_HOSTS = V.DATASET_HOSTS
+_PAPER_HOSTS = V.PAPER_HOSTS
+
+
+def repo_of(url: str) -> str | None:
+    """The repository a normalised URL belongs to, or None: ``https://<git host>/<owner>/<repo>`` for any
+    link inside a git repository (issues, a file, a branch), ``https://huggingface.co/[datasets/|spaces/]
+    <owner>/<name>`` for a Hugging Face repository, ``https://anonymous.4open.science/r/<id>``."""
+    parts = urlsplit(url)
+    host = parts.netloc.lower()
+    segs = [x for x in parts.path.split("/") if x]
+    if host in V.GIT_HOSTS and len(segs) >= 2 and segs[0].lower() not in _GIT_RESERVED and host != "gist.github.com":
+        return f"https://{host}/{segs[0]}/{segs[1].removesuffix('.git')}"
+    if host == "huggingface.co" and segs:
+        head = 1 if segs[0] in ("datasets", "spaces") else 0
+        if len(segs) >= head + 2 and segs[0] not in ("papers", "docs", "blog"):
+            return "https://huggingface.co/" + "/".join(segs[:head + 2])
+    if host == "anonymous.4open.science" and len(segs) >= 2 and segs[0] == "r":
+        return f"https://{host}/r/{segs[1]}"
+    return None
 
 
 def host_kind(host: str, path: str) -> str:
-    """Kind implied by the host and path alone (notes §2.3 taxonomy mapped onto design §6's 8 kinds).
+    """Kind implied by the host and path alone (a host taxonomy mapped onto the 8 kinds of :data:`URL_KINDS`).
 
     The notes' ``code_owner`` (a git host with one path segment) maps to ``code``, ``code_anonymous`` to
-    ``anonymous_code``, ``shortener``/``video`` to ``other``: design §6 allows only :data:`URL_KINDS`.
+    ``anonymous_code``, ``shortener``/``video`` to ``other``: the table allows only :data:`URL_KINDS`.
     """
     segs = [s for s in path.split("/") if s]
     if host.startswith("anonymous.") or host.startswith("anon-") or host.startswith("anonymous-"):
@@ -166,7 +186,7 @@ def host_kind(host: str, path: str) -> str:
         if segs and segs[0].lower() in _GIT_RESERVED:
             return "other"
         return "code" if segs else "other"
-    if host.endswith(".github.io") or host.endswith(".gitlab.io") or host == "sites.google.com":
+    if host.endswith(V.PAGE_HOST_SUFFIXES) or host == "sites.google.com":
         return "project_page"
     if host == "huggingface.co":
         if not segs:
@@ -181,7 +201,7 @@ def host_kind(host: str, path: str) -> str:
         return "model" if len(segs) >= 2 else "other"
     if host in _DATASET_HOSTS or host.startswith("dataverse.") or (host.endswith("kaggle.com") and segs[:1] == ["datasets"]):
         return "dataset"
-    if host in ("colab.research.google.com", "replicate.com"):
+    if host in V.DEMO_HOSTS:
         return "demo"
     if host in _PAPER_HOSTS or host.endswith(".arxiv.org"):
         return "paper"
@@ -190,15 +210,7 @@ def host_kind(host: str, path: str) -> str:
 
 # Cue words that name what a link points to (GUIDELINES: "a page that the abstract calls a dataset/benchmark",
 # "a page called demo"; "the sentence wins").
-_CUES = {
-    "project_page": re.compile(r"\b(project|web|home)[\s-]?(page|site|website)s?\b|\bwebsite\b|\bhomepage\b", re.I),
-    "code": re.compile(r"\b(codes?|source|implementations?|repo(sitory|sitories)?|github|software|library|toolkit|package)\b", re.I),
-    "dataset": re.compile(r"\b(datasets?|benchmarks?|corpus|corpora)\b", re.I),
-    "demo": re.compile(r"\bdemos?\b", re.I),
-    "model": re.compile(r"\b(models?|checkpoints?|weights)\b", re.I),
-    "other_noun": re.compile(r"\b(videos?|results|samples|prompts|details|materials?|appendix|supplementary|"
-                             r"visuali[sz]ations?|examples?)\b", re.I),
-}
+_CUES = {kind: V.words(table) for kind, table in V.URL_CUES.items()}
 _SENT_START = re.compile(r"(?:[.!?;]\s|\n\s*\n|https?://\S+\s)")
 
 
@@ -216,7 +228,7 @@ def classify(host: str, path: str, context: str, link_text: str = "") -> str:
     """Kind of a URL: host rule, overridden by what the text calls it.
 
     ``context`` is the sentence text before the URL, ``link_text`` the text of an ``\\href``/markdown link.
-    Rules (GUIDELINES "URLs", gold dev notes on mixed sentences: "code and benchmark" -> host decides):
+    Rules (GUIDELINES "URLs"; a mixed sentence such as "code and benchmark" -> the host decides):
     - called a project/web page or website -> project_page;
     - called only data/dataset/benchmark -> dataset (a host of code that holds a data set);
     - called only a demo -> demo;
@@ -235,9 +247,37 @@ def classify(host: str, path: str, context: str, link_text: str = "") -> str:
         return "dataset"
     if nouns == {"demo"}:
         return "demo"
+    if nouns == {"model"} and kind == "other":
+        return "model"
+    if kind == "other" and nouns - {"other_noun"}:
+        # a host with no rule of its own: the first thing the sentence names decides ("The code and data are
+        # publicly accessible at <dropbox link>" -> code)
+        first = min((rx.search(said).start(), k) for k, rx in _CUES.items() if k in nouns and k != "other_noun")
+        return first[1]
     if nouns == {"code"} and kind in ("project_page", "other"):
         return "code"
     return kind
+
+
+_SUBJECT = re.compile(r"^\s*(?:The\s+|Our\s+)?(?P<name>[A-Z][\w-]*[A-Z0-9][\w-]*|[A-Z][a-z]+[A-Z][\w-]*)\s+"
+                      r"(?:\w+\s+){0,3}?(?:is|are|has been|have been|will be)\s+(?:\w+\s+){0,2}?"
+                      r"(?:available|released|open-sourced|hosted|accessible|public)")
+_RESOURCE_NOUNS = {"dataset": "dataset", "datasets": "dataset", "benchmark": "dataset", "corpus": "dataset",
+                   "library": "code", "toolkit": "code", "toolbox": "code", "framework": "code", "package": "code",
+                   "model": "model"}
+
+
+def named_resource_kind(raw: str, context: str) -> str | None:
+    """Kind of a URL whose sentence is about a named resource ("MRS is publicly available at URL") that the
+    abstract calls a dataset/benchmark/library/model elsewhere ("we present MRS, a multilingual reply
+    suggestion dataset", "GADBench---a benchmark tool"): the first such noun of its appositive, else None."""
+    m = _SUBJECT.match(context)
+    if not m:
+        return None
+    name = re.escape(m["name"])
+    am = re.search(rf"\b{name}\b(?:\s*(?:,|---|—|--|:|\()\s*|\s+(?:is|as)\s+)(?:a|an|the)\s+((?:[\w-]+\s+){{0,6}}?"
+                   rf"(?:{'|'.join(_RESOURCE_NOUNS)}))\b", raw)
+    return _RESOURCE_NOUNS[am[1].split()[-1].lower()] if am else None
 
 
 def _url_key(url: str) -> str:
@@ -257,7 +297,7 @@ def extract_urls(raw: str) -> list[dict]:
     Row keys :data:`URL_FIELDS`:
     ``url`` (str, canonical, see :func:`normalize_url`), ``url_raw`` (str, the URL text as written, after
     trimming, invisible characters kept), ``kind`` (one of :data:`URL_KINDS`), ``host`` (str, lower-case, no
-    ``www.`` for aliasing hosts), ``start``/``end`` (int, ``raw[start:end] == url_raw``; for a URL joined
+    ``www.`` for aliasing hosts), ``repo`` (str or None, :func:`repo_of`), ``start``/``end`` (int, ``raw[start:end] == url_raw``; for a URL joined
     across a line break the span covers both parts and the line break).
     Duplicates (same canonical key) keep the first occurrence. Never raises on str input; ``None`` or
     non-str input raises ``TypeError``.
@@ -283,11 +323,14 @@ def extract_urls(raw: str) -> list[dict]:
             found.append((s, s + len(target), target, m[ti] if ti else ""))
             taken.append((m.start(), m.end()))
 
-    for m in _BARE.finditer(raw):
+    low = raw.lower()
+    # most abstracts hold no web address: skip the scan unless a scheme, "www." or a bare host's domain occurs
+    bare_scan = "://" in raw or "www." in low or any(d in low for d in _BARE_DOMAINS)
+    for m in (_BARE.finditer(raw) if bare_scan else ()):
         a, b = m.start(), m.end()
         if not free(a, b):
             continue
-        # join a URL broken across one line end (notes §2.2 step 3)
+        # join a URL broken across one line end
         if b < len(raw) and raw[b] == "\n":
             nm = _JOIN_NEXT.match(raw, b + 1)
             if nm and _continues(m[0], nm[0]):
@@ -297,7 +340,6 @@ def extract_urls(raw: str) -> list[dict]:
             found.append((a, a + len(trimmed), trimmed, ""))
             taken.append((a, b))
 
-    low = raw.lower()
     for rx, fmt, marker in ((_ARXIV_ID, "https://arxiv.org/abs/{}", "arxiv:"), (_DOI_ID, "https://doi.org/{}", "doi:")):
         if marker not in low:
             continue
@@ -322,6 +364,10 @@ def extract_urls(raw: str) -> list[dict]:
         seen.add(key)
         parts = urlsplit(url)
         host = parts.netloc.lower()
-        kind = classify(host, parts.path, _cue_context(raw, start), link_text)
-        rows.append(dict(url=url, url_raw=raw[start:end], kind=kind, host=host, start=start, end=end))
+        context = _cue_context(raw, start)
+        kind = classify(host, parts.path, context, link_text)
+        named = named_resource_kind(raw, context) if kind not in ("paper", "project_page") else None
+        kind = named or kind
+        rows.append(dict(url=url, url_raw=raw[start:end], kind=kind, host=host, repo=repo_of(url), start=start,
+                         end=end))
     return rows
