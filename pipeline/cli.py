@@ -13,13 +13,17 @@ import json
 import sys
 from typing import TYPE_CHECKING
 
-from pipeline import config, parallel
+from pipeline import config, parallel, rawfiles
 
 if TYPE_CHECKING:
     import dagster as dg
 
 # Dagster and the pipeline's steps are imported inside the commands, not here: ``run`` starts its warm
 # worker processes first (pipeline.parallel), so they load while this process imports Dagster (~1.4 s).
+
+#: What each warm helper loads before its first task: the per-abstract analysis (pipeline.records) and the
+#: chart backend (pipeline.card.charts), named so that only the helpers import them at start.
+WARM_UPS = (parallel.by_name("pipeline.records:warm_up"), parallel.by_name("pipeline.card.charts:load_backend"))
 
 
 def _latest_metadata(instance: dg.DagsterInstance, asset: str) -> dict:
@@ -50,18 +54,32 @@ def run(verbose: bool = False) -> int:
         return _run(instance, verbose)
 
 
+def _print_scan_notes(scan: rawfiles.RawScan, shown: int = 10) -> None:
+    """Tell the user which raw entries were refused (quarantined, never read) and which hidden ones skipped."""
+    for rel, reason in list(scan.refused.items())[:shown]:
+        print(f"warning: {rawfiles.display_name(rel)!r} refused, quarantined (listing_lineage): {reason}",
+              file=sys.stderr)
+    if len(scan.refused) > shown:
+        print(f"warning: {len(scan.refused) - shown} more refused entries (see listing_lineage)", file=sys.stderr)
+    if scan.hidden:
+        names = ", ".join(repr(n) for n in scan.hidden[:shown]) + (" ..." if len(scan.hidden) > shown else "")
+        print(f"note: {len(scan.hidden)} hidden entries (name starting with '.') skipped: {names}; rename a "
+              "listing without the leading '.' to have it read")
+
+
 def _run(instance: dg.DagsterInstance, verbose: bool) -> int:
     from pipeline import release
     from pipeline.defs.partitions import contiguous_ranges, stale_partitions, sync_partitions
     from pipeline.definitions import defs
 
     raw, wh = config.raw_dir(), config.warehouse_dir()
-    current, added, removed = sync_partitions(instance)
+    current, added, removed, scan = sync_partitions(instance)
     stale = stale_partitions(current)
     # stale but not new: the file's bytes changed, or its rows were made by other rules (ANALYSIS_VERSION)
     redo = len(set(stale) - set(added))
     print(f"raw folder {raw}: {len(current)} listings ({len(added)} new, {redo} changed or made by other rules, "
           f"{len(removed)} removed)")
+    _print_scan_notes(scan)
     if not current:
         print("error: no listing files to process", file=sys.stderr)
         return 1
@@ -147,6 +165,6 @@ def main(argv: list[str] | None = None) -> int:
         except ValueError as err:
             print(f"error: {err}", file=sys.stderr)
             return 2
-        with parallel.started(workers):
+        with parallel.started(workers, WARM_UPS):
             return run(args.verbose)
     return verify(args.release, args.all)

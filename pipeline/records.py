@@ -9,9 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
-import multiprocessing
 import time
-from concurrent.futures import ProcessPoolExecutor
 
 import polars as pl
 
@@ -160,6 +158,12 @@ def analyse_abstract(raw: str, timings: dict | None = None) -> dict:
     return row
 
 
+def warm_up() -> None:
+    """Warm-up of a helper process of pipeline.parallel: this module (and every analysis module it imports)
+    is loaded by the time it runs; langdetect's profiles are loaded now rather than at the first task."""
+    language.load_profiles()
+
+
 def _analyse_chunk(raws: list[str]) -> tuple[pl.DataFrame, dict]:
     timings: dict = {}
     rows = [analyse_abstract(r, timings) for r in raws]
@@ -208,7 +212,7 @@ def analyse_texts(raws: list[str], workers: int = 1) -> tuple[pl.DataFrame, dict
         pool_context = contextlib.nullcontext(pool)  # warm helpers outlive this call
     else:
         helpers = workers - 1
-        pool_context = ProcessPoolExecutor(max_workers=helpers, mp_context=multiprocessing.get_context("spawn"))
+        pool_context = parallel.spawn_pool(helpers)
     with pool_context as pool:
         # 4 chunks per process: a process that starts late (cold caches, profile loading) still gets a share
         results = _share_chunks(pool, _chunks(raws, 4 * (helpers + 1)))
