@@ -130,6 +130,11 @@ def ensure_dagster_home(create_instance: bool = True) -> Path:
     return home
 
 
+def dagster_home_hint() -> str:
+    """``DAGSTER_HOME`` as set (for messages), or the default it would get."""
+    return os.environ.get("DAGSTER_HOME") or str(Path(".dagster_home").resolve())
+
+
 def _create_instance_storage() -> None:
     """Open the instance in DAGSTER_HOME once and touch each storage, which creates its database."""
     import dagster as dg
