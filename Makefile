@@ -60,3 +60,9 @@ bench: $(VENV)/.installed
 # Accuracy cost of the English shortcut before langdetect on the dev corpus and the gold abstracts.
 bench-language: $(VENV)/.installed
 	$(PY) bench/language_shortcut.py
+
+# Reliability trial (README "Reliability"): hostile raw entries, kill -9 of runs, concurrent first runs, a full
+# disk under DAGSTER_HOME (the last needs root for a small tmpfs); real processes, about 5 minutes.
+.PHONY: reliability
+reliability: $(VENV)/.installed
+	$(PY) bench/reliability.py
