@@ -67,3 +67,9 @@ bench-language: $(VENV)/.installed
 .PHONY: eval-listings
 eval-listings: $(VENV)/.installed
 	$(PY) bench/eval_listings.py $(LISTINGS)
+
+# Reliability trial (README "Reliability"): hostile raw entries, kill -9 of runs, concurrent first runs, a full
+# disk under DAGSTER_HOME (the last needs root for a small tmpfs); real processes, about 5 minutes.
+.PHONY: reliability
+reliability: $(VENV)/.installed
+	$(PY) bench/reliability.py

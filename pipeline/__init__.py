@@ -12,7 +12,8 @@ Where each rule lives:
   release/       immutable numbered releases: layout, manifest, plan, writer, verify, lock, retention
   card/          what each release explains about itself: dataset card, data dictionary, Croissant, charts
   cli.py         `python -m pipeline run | verify`
-  parallel.py    warm helper processes for a `run` (per-abstract work, charts)
+  parallel.py    a domain-free pool of warm helper processes (callers pass their warm-ups)
+  rawfiles.py    which raw-folder entries are listings; reading them safely (no links out, no FIFOs)
   defs/          Dagster wiring only (assets, checks, sensor, schedule)
 """
 

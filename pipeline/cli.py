@@ -3,23 +3,35 @@
 ``run`` does what the sensor and automation do under ``dagster dev``, in one process, against the Dagster
 instance in ``DAGSTER_HOME`` (default ``.dagster_home/``): it syncs the ``listings`` partitions with the raw
 folder, materialises every new or changed listing partition, then the dataset tables and the release, and
-prints what it did. Exit status 0 on success, 1 when a run or check failed, 2 on bad usage.
+prints what it did.
+
+Exit status: 0 success; 1 failed, nothing published (``LATEST`` unchanged); 2 bad usage; 3 (:data:`EXIT_UNRECORDED`)
+the release was published and verifies, but Dagster's instance (``DAGSTER_HOME``) could not record the run (a
+full disk, a damaged database): the data is right, the instance needs attention. Every error is one line naming
+the file, release or folder and what to do, without a traceback; ``-v`` adds the traceback and Dagster's log.
 """
 
 from __future__ import annotations
 
 import argparse
+import errno
 import json
+import shutil
 import sys
+import traceback
 from typing import TYPE_CHECKING
 
-from pipeline import config, parallel
+from pipeline import config, parallel, rawfiles
 
 if TYPE_CHECKING:
     import dagster as dg
 
 # Dagster and the pipeline's steps are imported inside the commands, not here: ``run`` starts its warm
 # worker processes first (pipeline.parallel), so they load while this process imports Dagster (~1.4 s).
+
+#: What each warm helper loads before its first task: the per-abstract analysis (pipeline.records) and the
+#: chart backend (pipeline.card.charts), named so that only the helpers import them at start.
+WARM_UPS = (parallel.by_name("pipeline.records:warm_up"), parallel.by_name("pipeline.card.charts:load_backend"))
 
 
 def _latest_metadata(instance: dg.DagsterInstance, asset: str) -> dict:
@@ -33,12 +45,19 @@ def _latest_metadata(instance: dg.DagsterInstance, asset: str) -> dict:
     return {k: getattr(v, "value", v) for k, v in meta.items()}
 
 
+#: Exit status when the release was published (and verifies) but the Dagster instance could not record the run.
+EXIT_UNRECORDED = 3
+
+
 def run(verbose: bool = False, allow_removal: bool = False) -> int:
-    """The main job: every asset over the raw folder into the warehouse. Returns the exit status.
+    """The main job: every asset over the raw folder into the warehouse. Returns the exit status (see the
+    module docstring).
 
     ``allow_removal``: publish even when the release would remove more than the allowed share of the
     latest release's papers (the release asset's run config ``allow_removal``). Runs in this process. ``python -m pipeline run`` calls it inside :func:`pipeline.parallel.started`
     (warm workers for the per-abstract work and the charts); called directly, the steps make their own.
+    Raises what the instance or the steps raise outside a Dagster step (:func:`main` reports it), except
+    when a release was published before the error: then :data:`EXIT_UNRECORDED`.
     """
     import dagster as dg
 
@@ -47,40 +66,91 @@ def run(verbose: bool = False, allow_removal: bool = False) -> int:
     if not raw.is_dir():
         print(f"error: raw folder {raw} does not exist (set PIPELINE_RAW_DIR)", file=sys.stderr)
         return 2
-    with dg.DagsterInstance.get() as instance:
-        return _run(instance, verbose, allow_removal)
+    before = _latest_or_none()
+    try:
+        with dg.DagsterInstance.get() as instance:
+            return _run(instance, verbose, before, allow_removal)
+    except Exception as err:
+        from pipeline import release
+
+        if _published_since(before) is None:
+            if isinstance(err, release.ReleaseError):  # its text names the file and what to do
+                print(f"error: {err}", file=sys.stderr)
+                return 1
+            raise
+        return _unrecorded(describe(err), verbose, err)
 
 
-def _failure_messages(result) -> list[str]:
-    """The messages of the run's failed steps (a dagster.Failure's description names the file and what to
-    do), without tracebacks."""
-    out = []
-    for ev in result.all_events:
-        if ev.is_step_failure:
-            data = ev.step_failure_data
-            user = getattr(data, "user_failure_data", None)
-            msg = user.description if user is not None and user.description else (
-                data.error.message.strip() if data.error else "")
-            out.append(f"{ev.step_key}: {msg}")
-    return out
-
-
-def _run(instance: dg.DagsterInstance, verbose: bool, allow_removal: bool = False) -> int:
+def _latest_or_none() -> int | None:
     from pipeline import release
-    from pipeline.defs.partitions import contiguous_ranges, stale_partitions, sync_partitions
+
+    try:
+        return release.latest_release(config.warehouse_dir())
+    except (OSError, ValueError, release.ReleaseError):
+        return None
+
+
+def _published_since(before: int | None) -> int | None:
+    """The release now in LATEST when it is not ``before`` and verifies against its manifest, else None."""
+    from pipeline import release
+
+    after = _latest_or_none()
+    if after is None or after == before:
+        return None
+    try:
+        return None if release.verify(config.warehouse_dir(), after) else after
+    except Exception:  # a release that cannot be checked is not reported as published
+        return None
+
+
+def _unrecorded(why: str, verbose: bool, err: BaseException | None = None) -> int:
+    """Report a release published despite a failure afterwards (Dagster's bookkeeping); returns 3."""
+    from pipeline import release
+
+    number = _latest_or_none()
+    where = release.release_dir(config.warehouse_dir(), number)
+    print(f"release {number} published and verified ({where}); but the run could not be completed: {why}",
+          file=sys.stderr)
+    print(f"warning: Dagster's instance ({config.dagster_home_hint()}) may not show this run; the data is "
+          "right. Fix the cause above, then `python -m pipeline run` again: it finds nothing to redo and "
+          "records the release", file=sys.stderr)
+    if verbose and err is not None:
+        traceback.print_exception(err)
+    return EXIT_UNRECORDED
+
+
+def _print_scan_notes(scan: rawfiles.RawScan, shown: int = 10) -> None:
+    """Tell the user which raw entries were refused (quarantined, never read) and which hidden ones skipped."""
+    for rel, reason in list(scan.refused.items())[:shown]:
+        print(f"warning: {rawfiles.display_name(rel)!r} refused, quarantined (listing_lineage): {reason}",
+              file=sys.stderr)
+    if len(scan.refused) > shown:
+        print(f"warning: {len(scan.refused) - shown} more refused entries (see listing_lineage)", file=sys.stderr)
+    if scan.hidden:
+        names = ", ".join(repr(n) for n in scan.hidden[:shown]) + (" ..." if len(scan.hidden) > shown else "")
+        print(f"note: {len(scan.hidden)} hidden entries (name starting with '.') skipped: {names}; rename a "
+              "listing without the leading '.' to have it read")
+
+
+def _run(instance: dg.DagsterInstance, verbose: bool, before: int | None, allow_removal: bool = False) -> int:
+    from pipeline import release
+    from pipeline.defs.partitions import contiguous_ranges, listing_name, stale_partitions, sync_partitions
     from pipeline.definitions import defs
 
     raw, wh = config.raw_dir(), config.warehouse_dir()
-    current, added, removed = sync_partitions(instance)
+    current, added, removed, scan = sync_partitions(instance)
     stale = stale_partitions(current)
     # stale but not new: the file's bytes changed, or its rows were made by other rules (ANALYSIS_VERSION)
     redo = len(set(stale) - set(added))
     print(f"raw folder {raw}: {len(current)} listings ({len(added)} new, {redo} changed or made by other rules, "
           f"{len(removed)} removed)")
+    _print_scan_notes(scan)
     if not current:
         print("error: no listing files to process", file=sys.stderr)
         return 1
-    run_config = {"loggers": {"console": {"config": {"log_level": "INFO" if verbose else "WARNING"}}}}
+    # Dagster's console log only with -v (its errors come with tracebacks); without, the steps' warnings are
+    # printed from the run's stored log (_print_run_warnings) and failures as one line each
+    run_config = {"loggers": {"console": {"config": {"log_level": "INFO" if verbose else "CRITICAL"}}}}
     publish_config = {**run_config, "ops": {"release": {"config": {"allow_removal": allow_removal}}}}
     # one run per contiguous range of stale partitions; the last run also builds the tables and publishes
     # (one run fewer: each costs ~0.4 s of Dagster bookkeeping)
@@ -92,21 +162,27 @@ def _run(instance: dg.DagsterInstance, verbose: bool, allow_removal: bool = Fals
         tags = {"dagster/asset_partition_range_start": first, "dagster/asset_partition_range_end": last}
         result = job.execute_in_process(instance=instance, tags=tags, raise_on_error=False,
                                         run_config=run_config if job.name == "listing_job" else publish_config)
+        if not verbose:
+            _print_run_warnings(instance, result.run_id)
         if not result.success and job.name == "listing_job":
-            print(f"error: listing partitions {first!r}..{last!r} failed; rerun with -v for the log",
-                  file=sys.stderr)
+            _print_step_failures(result)
+            print(f"error: listing partitions {listing_name(first)!r}..{listing_name(last)!r} failed; nothing "
+                  "was published; rerun with -v for the log", file=sys.stderr)
             return 1
     print(f"listings processed: {len(stale)} new or changed; {len(current) - len(stale)} unchanged, reused")
     if result is None:
         result = defs.resolve_job_def("publish_job").execute_in_process(instance=instance, run_config=publish_config,
                                                                         raise_on_error=False)
+        if not verbose:
+            _print_run_warnings(instance, result.run_id)
     for ev in result.get_asset_check_evaluations():
         if not ev.passed:
             print(f"error: asset check {ev.asset_key.to_user_string()}:{ev.check_name} failed: "
                   f"{ {k: getattr(v, 'value', v) for k, v in ev.metadata.items()} }", file=sys.stderr)
     if not result.success:
-        for msg in _failure_messages(result):
-            print(f"error: {msg}", file=sys.stderr)
+        failures = _print_step_failures(result, quiet=_published_since(before) is not None)
+        if _published_since(before) is not None:
+            return _unrecorded("; ".join(failures) or "a step failed after the release was committed", verbose)
         print("error: the run failed (a listing step raised, a blocking check failed, or publishing raised); "
               "no release was made; rerun with -v for the log", file=sys.stderr)
         return 1
@@ -163,24 +239,124 @@ def verify(number: int | None, every: bool = False) -> int:
         return 1
 
 
+def _print_step_failures(result, quiet: bool = False) -> list[str]:
+    """One ``error:`` line per failed step of a Dagster run result: the step and its innermost cause (the
+    Dagster instance's own errors told as :func:`describe` tells them). Returns the lines' text."""
+    lines = []
+    for ev in result.all_events:
+        if ev.is_step_failure and ev.step_failure_data is not None and ev.step_failure_data.error is not None:
+            info = ev.step_failure_data.error
+            while info.cause is not None:
+                info = info.cause
+            message = info.message.strip()
+            user = ev.step_failure_data.user_failure_data
+            if user is not None and user.description:  # a dagster.Failure: its text names the file and what to do
+                lines.append(f"step {ev.step_key} failed: {user.description}")
+                continue
+            if "sqlite3." in message or "sqlalchemy." in message:
+                home = config.dagster_home_hint()
+                what = (f"Dagster's instance in {home} could not be written ({message.splitlines()[0]})"
+                        f"{_low_on_space(home)}: free space there and run again")
+            else:
+                what = message if message.startswith(f"{info.cls_name}:") else f"{info.cls_name}: {message}"
+            lines.append(f"step {ev.step_key} failed: {what}")
+    if not quiet:
+        for line in lines:
+            print(f"error: {line}", file=sys.stderr)
+    return lines
+
+
+def _print_run_warnings(instance: dg.DagsterInstance, run_id: str) -> None:
+    """The warnings the steps logged in run ``run_id`` (from the instance's stored log), one line each."""
+    import logging
+
+    try:
+        entries = instance.all_logs(run_id)
+    except Exception:  # the instance could not be read: the failure itself is reported elsewhere
+        return
+    for entry in entries:
+        # the steps' own warnings; not Dagster's notes on steps skipped after a failure (reported as errors)
+        if (entry.dagster_event is None and entry.level >= logging.WARNING
+                and not entry.user_message.startswith("Dependencies for step")):
+            print(f"warning: {entry.user_message}", file=sys.stderr)
+
+
+def _root(err: BaseException) -> BaseException:
+    """The innermost cause of ``err`` (explicit causes, Dagster's wrapped user exceptions)."""
+    seen = set()
+    while id(err) not in seen:
+        seen.add(id(err))
+        inner = getattr(err, "user_exception", None) or err.__cause__
+        if inner is None:
+            break
+        err = inner
+    return err
+
+
+def _low_on_space(path) -> str:
+    try:
+        free = shutil.disk_usage(path).free
+    except OSError:
+        return ""
+    return f"; the disk holding it has {free // 1024} KiB free" if free < 16 * 1024 * 1024 else ""
+
+
+def describe(err: BaseException) -> str:
+    """One line for the user: what failed, naming the file, release or folder, and what to do."""
+    root = _root(err)
+    msg = str(root).strip().splitlines()[0] if str(root).strip() else type(root).__name__
+    module = type(root).__module__
+    if module.startswith(("sqlite3", "sqlalchemy", "alembic")):
+        home = config.dagster_home_hint()
+        return (f"Dagster's instance in {home} could not be read or written ({msg}){_low_on_space(home)}: "
+                f"free space there and run again; if the error stays, move {home} away (a new instance is made; "
+                "releases and work files are kept)")
+    if isinstance(root, OSError):
+        where = root.filename if root.filename is not None else "?"
+        if root.errno == errno.ENOSPC:
+            return f"no space left on the device writing {where}: free space there, then run again"
+        if root.errno == errno.ENAMETOOLONG:
+            return f"file name too long: {where}: shorten the listing's name, then run again"
+        return (f"{root.strerror or msg}: {where}: check that it exists and that this user may read and write "
+                "it, then run again")
+    return f"{type(root).__name__}: {msg}"
+
+
 def main(argv: list[str] | None = None) -> int:
-    """Parse ``argv`` (default: sys.argv) and run ``run`` or ``verify``; returns the exit status."""
+    """Parse ``argv`` (default: sys.argv) and run ``run`` or ``verify``; returns the exit status.
+
+    Any error is reported as one ``error:`` line (:func:`describe`) with status 1; ``-v`` adds the traceback.
+    """
     parser = argparse.ArgumentParser(prog="python -m pipeline", description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
     p_run = sub.add_parser("run", help="materialise every asset over the raw folder into the warehouse")
-    p_run.add_argument("-v", "--verbose", action="store_true", help="show Dagster's INFO log of every step")
+    p_run.add_argument("-v", "--verbose", action="store_true",
+                       help="show Dagster's INFO log of every step, and the traceback of an error")
     p_run.add_argument("--allow-removal", action="store_true",
                        help="publish even if the release removes more than half of the latest release's papers")
     p_verify = sub.add_parser("verify", help="re-check a release's files against its manifest")
     p_verify.add_argument("release", nargs="?", type=int, help="release number (default: LATEST)")
     p_verify.add_argument("--all", action="store_true", help="check every committed release")
+    p_verify.add_argument("-v", "--verbose", action="store_true", help="show the traceback of an error")
     args = parser.parse_args(argv)
-    if args.command == "run":
-        try:
-            workers = config.workers()
-        except ValueError as err:
-            print(f"error: {err}", file=sys.stderr)
-            return 2
-        with parallel.started(workers):
-            return run(args.verbose, args.allow_removal)
-    return verify(args.release, args.all)
+    try:
+        if args.command == "run":
+            try:
+                workers = config.workers()
+            except ValueError as err:
+                print(f"error: {err}", file=sys.stderr)
+                return 2
+            with parallel.started(workers, WARM_UPS):
+                return run(args.verbose, args.allow_removal)
+        return verify(args.release, args.all)
+    except KeyboardInterrupt:
+        print("interrupted: nothing was published by this run unless it said so; run again to finish",
+              file=sys.stderr)
+        return 130
+    except Exception as err:  # the one place errors reach the user: one line, traceback only with -v
+        print(f"error: {describe(err)}", file=sys.stderr)
+        if args.verbose:
+            traceback.print_exception(err)
+        else:
+            print("(run again with -v for the traceback)", file=sys.stderr)
+        return 1

@@ -92,19 +92,57 @@ def dagster_yaml() -> str:
             f"  runs:\n    max_concurrent_runs: {max_concurrent_runs()}\n")
 
 
-def ensure_dagster_home() -> Path:
+#: Lock file (in DAGSTER_HOME) held while the instance's settings are written and its storage is first created.
+INSTANCE_LOCK = ".instance.lock"
+#: Marker file (in DAGSTER_HOME) written once the instance's storage exists; later runs skip the creation.
+INSTANCE_READY = ".instance.ready"
+
+
+def ensure_dagster_home(create_instance: bool = True) -> Path:
     """Set ``DAGSTER_HOME`` to ``.dagster_home`` in the working directory unless it is set; create it and
     write its ``dagster.yaml`` (:func:`dagster_yaml`) when missing or when it is ours (starts with
-    :data:`DAGSTER_YAML_MARKER`) and out of date. Returns the folder."""
+    :data:`DAGSTER_YAML_MARKER`) and out of date; with ``create_instance``, create the instance's storage
+    (run, event-log and schedule databases and their schema migrations) the first time. Returns the folder.
+
+    All of it happens under a file lock (:data:`INSTANCE_LOCK`, ``filelock``), so processes starting at once
+    on a fresh folder (two ``python -m pipeline run``, or a run and ``dagster dev``) wait for the first one
+    instead of creating the databases together: two at once could stamp two schema versions ("more than one
+    head") and leave the instance unusable. Once :data:`INSTANCE_READY` exists only the lock is taken.
+
+    Raises OSError when the folder cannot be created or written (the message names it).
+    """
+    from filelock import FileLock
+
     home = Path(os.environ.setdefault("DAGSTER_HOME", str(Path(".dagster_home").resolve())))
     home.mkdir(parents=True, exist_ok=True)
-    cfg = home / "dagster.yaml"
-    text = dagster_yaml()
-    current = cfg.read_text() if cfg.exists() else None
-    ours = current is None or current.startswith(DAGSTER_YAML_MARKER) or current == _LEGACY_DAGSTER_YAML
-    if ours and current != text:
-        cfg.write_text(text)
+    with FileLock(home / INSTANCE_LOCK):
+        cfg = home / "dagster.yaml"
+        text = dagster_yaml()
+        current = cfg.read_text() if cfg.exists() else None
+        ours = current is None or current.startswith(DAGSTER_YAML_MARKER) or current == _LEGACY_DAGSTER_YAML
+        if ours and current != text:
+            tmp = cfg.with_name(f".dagster.yaml.{os.getpid()}.tmp")
+            tmp.write_text(text)
+            tmp.replace(cfg)
+        if create_instance and not (home / INSTANCE_READY).exists():
+            _create_instance_storage()
+            (home / INSTANCE_READY).write_text("the instance's storage was created; see pipeline.config\n")
     return home
+
+
+def dagster_home_hint() -> str:
+    """``DAGSTER_HOME`` as set (for messages), or the default it would get."""
+    return os.environ.get("DAGSTER_HOME") or str(Path(".dagster_home").resolve())
+
+
+def _create_instance_storage() -> None:
+    """Open the instance in DAGSTER_HOME once and touch each storage, which creates its database."""
+    import dagster as dg
+
+    with dg.DagsterInstance.get() as instance:
+        instance.get_runs(limit=1)                       # run storage
+        instance.get_dynamic_partitions("listings")      # event-log storage (dynamic partitions live there)
+        instance.all_instigator_state()                  # schedule storage (sensors, schedules)
 
 
 def workers() -> int:

@@ -72,7 +72,7 @@ def _factory():
 
 def load_profiles() -> None:
     """Load langdetect's profiles now (0.15-0.25 s, once per process) rather than at the first detection
-    (pipeline.parallel warms its workers with it)."""
+    (pipeline.records.warm_up runs it in the warm helper processes)."""
     _factory()
 
 

@@ -10,9 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
-import multiprocessing
 import time
-from concurrent.futures import ProcessPoolExecutor
 
 import polars as pl
 
@@ -71,6 +69,15 @@ def _sha256(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
+def unreadable_listing(name: str, sha256: str, why: str) -> pl.DataFrame:
+    """The one row (:data:`RECORD_SCHEMA`) standing for a whole listing that cannot be read: paragraph 0,
+    ``sha256`` as listing and raw digest, ``decode_error`` = ``why`` (quarantined downstream with it)."""
+    row = dict(listing=name, listing_sha256=sha256, encoding=None, reader=None, venue=UNKNOWN_VENUE,
+               year=UNKNOWN_YEAR, paragraph=0, line=0, position=0, raw_sha256=sha256, abstract_raw="",
+               title=None, authors=None, source_id=None, source_status=None, source_urls=None, decode_error=why)
+    return pl.DataFrame([row], schema=RECORD_SCHEMA)
+
+
 def listing_records(data: bytes, name: str, settings: list[tuple[str, bytes]] | None = None
                     ) -> tuple[pl.DataFrame, list[str]]:
     """Read one listing file into one row per record (pipeline.readers.read_listing).
@@ -91,11 +98,7 @@ def listing_records(data: bytes, name: str, settings: list[tuple[str, bytes]] | 
     except (ListingDecodeError, ReaderError) as e:
         why = (f"undecodable: {e.reason} (byte offset {e.offset})" if isinstance(e, ListingDecodeError)
                else f"unreadable: {e.reason}" + (f" (line {e.line})" if e.line else ""))
-        row = dict(listing=name, listing_sha256=file_sha, encoding=None, reader=None, venue=UNKNOWN_VENUE,
-                   year=UNKNOWN_YEAR, paragraph=0, line=0, position=0, raw_sha256=file_sha, abstract_raw="",
-                   title=None, authors=None, source_id=None, source_status=None, source_urls=None,
-                   decode_error=why)
-        return pl.DataFrame([row], schema=RECORD_SCHEMA), [str(e)]
+        return unreadable_listing(name, file_sha, why), [str(e)]
     recs = got.records
     n = len(recs)
     frame = pl.DataFrame(
@@ -192,6 +195,12 @@ def analyse_abstract(raw: str, timings: dict | None = None) -> dict:
     return row
 
 
+def warm_up() -> None:
+    """Warm-up of a helper process of pipeline.parallel: this module (and every analysis module it imports)
+    is loaded by the time it runs; langdetect's profiles are loaded now rather than at the first task."""
+    language.load_profiles()
+
+
 def _analyse_chunk(raws: list[str]) -> tuple[pl.DataFrame, dict]:
     timings: dict = {}
     rows = [analyse_abstract(r, timings) for r in raws]
@@ -240,7 +249,7 @@ def analyse_texts(raws: list[str], workers: int = 1) -> tuple[pl.DataFrame, dict
         pool_context = contextlib.nullcontext(pool)  # warm helpers outlive this call
     else:
         helpers = workers - 1
-        pool_context = ProcessPoolExecutor(max_workers=helpers, mp_context=multiprocessing.get_context("spawn"))
+        pool_context = parallel.spawn_pool(helpers)
     with pool_context as pool:
         # 4 chunks per process: a process that starts late (cold caches, profile loading) still gets a share
         results = _share_chunks(pool, _chunks(raws, 4 * (helpers + 1)))

@@ -6,7 +6,7 @@ One pool of 1 helper (PIPELINE_WORKERS=2) is started per test; each takes ~1 s t
 import polars as pl
 import pytest
 
-from pipeline import card, parallel, records
+from pipeline import card, cli, parallel, records
 from pipeline.records import listing_records
 from tests.conftest import SEEDS
 
@@ -23,7 +23,7 @@ def test_abstracts_shared_with_a_warm_worker_equal_the_serial_rows():
     raws = _seed_raws()
     assert len(raws) == 38
     serial, serial_t = records.analyse_texts(raws, workers=1)
-    with parallel.started(2) as pool:
+    with parallel.started(2, cli.WARM_UPS) as pool:
         assert pool is not None and parallel.executor() == (pool, 1)
         shared, shared_t = records.analyse_texts(raws, workers=2)
     assert parallel.executor() is None  # stopped with the block

@@ -186,7 +186,7 @@ def render_charts(by_venue_year: pl.DataFrame, benchmarks: pl.DataFrame, improv:
 
 def load_backend() -> None:
     """Import matplotlib's Agg backend and load its font list now (~0.2 s, once per process) rather than at
-    the first chart (pipeline.parallel warms its workers with it)."""
+    the first chart (the command line warms pipeline.parallel's helpers with it)."""
     _empty("")
 
 

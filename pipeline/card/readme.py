@@ -7,6 +7,9 @@ read it, every column's meaning and rules (the data dictionary) and where the in
 
 from __future__ import annotations
 
+import re
+import unicodedata
+
 import polars as pl
 
 from pipeline.card import summary
@@ -54,6 +57,29 @@ def cite_as(manifest: dict) -> str:
             f"{manifest['release_id']}, {manifest['created_at'][:10]}.")
 
 
+_SHORT_ESCAPES = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+
+def _escape_char(ch: str) -> str:
+    if ch in _SHORT_ESCAPES:
+        return _SHORT_ESCAPES[ch]
+    if unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp", "Cs"):
+        code = ord(ch)
+        return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+    return ch
+
+
+def inline_code(text: str) -> str:
+    """``text`` (a file name, a value from the data) as one markdown code span that shows it literally and
+    cannot break the card: line breaks, terminal escape codes and other control or invisible format
+    characters (Unicode categories Cc, Cf, Zl, Zp, lone surrogates) are written as ``\\n``, ``\\x1b``,
+    ``\\u202e``; backticks get a longer fence. Table cells still need ``|`` escaped (done by the tables)."""
+    shown = "".join(_escape_char(ch) for ch in text)
+    fence = "`" * (max((len(r) for r in re.findall(r"`+", shown)), default=0) + 1)
+    pad = " " if shown.startswith("`") or shown.endswith("`") else ""
+    return f"{fence}{pad}{shown}{pad}{fence}"
+
+
 def _pct(x: float | None) -> str:
     return "–" if x is None else f"{100 * x:.1f} %"
 
@@ -67,7 +93,7 @@ def _table(header: list[str], rows: list[list]) -> list[str]:
 
 
 def _top(title: str, df: pl.DataFrame, what: str) -> list[str]:
-    return [f"### {title}", ""] + _table([what, "rows"], [[f"`{v}`", n] for v, n in df.iter_rows()])
+    return [f"### {title}", ""] + _table([what, "rows"], [[inline_code(str(v)), n] for v, n in df.iter_rows()])
 
 
 def card_markdown(tables: dict[str, pl.DataFrame], manifest: dict, changes: pl.DataFrame,
@@ -167,7 +193,7 @@ def card_markdown(tables: dict[str, pl.DataFrame], manifest: dict, changes: pl.D
     provenance = inputs.join(summary.listing_fates(lineage), on="listing", how="left", maintain_order="left")
     out += _table(
         ["listing", "sha256", "venue", "year", "paragraphs", "published", "duplicate", "quarantined"],
-        [[f"`{r[0]}`", f"`{r[1]}`", *("–" if x is None else x for x in r[2:])] for r in provenance.iter_rows()])
+        [[inline_code(r[0]), f"`{r[1]}`", *("–" if x is None else x for x in r[2:])] for r in provenance.iter_rows()])
     out += [
         "## Files", "",
         "`manifest.json` (every file with bytes and sha256; `python -m pipeline verify " + str(n) + "` re-checks "

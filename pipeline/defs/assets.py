@@ -5,17 +5,18 @@ Each asset calls pure functions from ``pipeline`` and writes its output under ``
 
 
 import json
+import os
 from contextlib import contextmanager
 
 import dagster as dg
 import polars as pl
 from pydantic import Field
 
-from pipeline import CODE_VERSION, card, config, dedup, records, release, tables
+from pipeline import CODE_VERSION, card, config, dedup, rawfiles, records, release, tables
 from pipeline import config as pipeline_config  # inside release_asset, ``config`` is its run config
 from pipeline.defs.io import (column_schema, markdown_table, model_column_schema, table_metadata, work_file,
                               read_work, work_info, write_work, write_work_info)
-from pipeline.defs.partitions import listing_name, listings_partitions
+from pipeline.defs.partitions import listing_name, listing_path, listings_partitions
 from pipeline.readers.settings import find_settings, listing_digest
 from schemas import MODELS, validate
 
@@ -45,23 +46,32 @@ def listing_records(context: dg.AssetExecutionContext) -> dg.MaterializeResult:
     Handles one partition or a range of them in one run (a run tagged with a partition range). Columns:
     pipeline.records.RECORD_SCHEMA (listing, listing_sha256, encoding, venue, year, paragraph, line,
     raw_sha256, abstract_raw, decode_error). An undecodable file becomes one row with paragraph 0 and the
-    reason (quarantined downstream). Raises dagster.Failure when a partition's file is gone.
+    reason (quarantined downstream); so does an entry pipeline.rawfiles refuses (a link out of the raw
+    folder, a FIFO, a device...: never opened). Raises dagster.Failure when a partition's file is gone.
     """
     total, frame, out = 0, None, None
     for key in context.partition_keys:
-        name = listing_name(key)
-        path = config.raw_dir() / name
-        if not path.is_file():
-            raise dg.Failure(f"listing {name!r}: partition exists but {path} is missing; the sensor or "
-                             "`python -m pipeline run` removes partitions of deleted files")
-        data = path.read_bytes()
-        frame, warnings = records.listing_records(data, name, find_settings(config.raw_dir(), name))
+        name, path = listing_name(key), listing_path(key)
+        if not os.path.lexists(config.raw_dir() / path):
+            raise dg.Failure(f"listing {name!r}: partition exists but {config.raw_dir() / name} is missing; the "
+                             "sensor or `python -m pipeline run` removes partitions of deleted files")
+        data, refused = rawfiles.read(config.raw_dir(), path)
+        if refused is not None:
+            context.log.info(f"listing {name!r} refused, quarantined: {refused}")
+            frame = rawfiles.refused_records(name, refused)
+            out = work_file("listing_records", key)
+            write_work(frame, out)
+            write_work_info("listing_records", key, {"listing": name, "paragraphs": frame.height,
+                                                     "listing_sha256": rawfiles.refusal_sha256(refused)})
+            total += frame.height
+            continue
+        frame, warnings = records.listing_records(data, name, find_settings(config.raw_dir(), path))
         for w in warnings:
             context.log.warning(w)
         out = work_file("listing_records", key)
         write_work(frame, out)
         write_work_info("listing_records", key, {"listing": name,
-                                                 "listing_sha256": listing_digest(config.raw_dir(), name, data),
+                                                 "listing_sha256": listing_digest(config.raw_dir(), path, data),
                                              "paragraphs": frame.height})
         total += frame.height
     context.log.info(f"{len(context.partition_keys)} listings decoded: {total} paragraphs")

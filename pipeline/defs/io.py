@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+import hashlib
 import json
 import os
 import uuid
@@ -17,12 +18,30 @@ from pipeline import config
 PREVIEW_ROWS = 5
 
 
+#: Longest partition key used as it is in a work-file name (ASCII characters). File names are limited to 255
+#: bytes (NAME_MAX on Linux, macOS and Windows); the longest name made from a stem is the temp file of
+#: :func:`write_work` (stem + 31 characters), so 200 leaves room. A 42-character Chinese title is 378.
+MAX_STEM = 200
+#: Characters of a long key kept in front of its hash (enough to recognise the listing in a folder listing).
+LONG_KEY_PREFIX = 150
+
+
+def work_stem(partition_key: str) -> str:
+    """The file-name stem of a partition's work files: the key itself when at most :data:`MAX_STEM`
+    characters, else its first :data:`LONG_KEY_PREFIX` characters, ``~`` and 16 hex digits of its sha256
+    (distinct keys keep distinct names). Idempotent: a stem maps to itself."""
+    if len(partition_key) <= MAX_STEM:
+        return partition_key
+    digest = hashlib.sha256(partition_key.encode("utf-8", "surrogateescape")).hexdigest()[:16]
+    return f"{partition_key[:LONG_KEY_PREFIX]}~{digest}"
+
+
 def work_file(asset: str, partition_key: str | None = None) -> Path:
-    """``<warehouse>/_work/<asset>/<partition_key>.parquet`` for per-listing assets; for the global tables
-    ``<warehouse>/_work/<asset>.arrow`` (Arrow IPC: written and read back within one publish, 4-5x faster
-    than Parquet at 58k abstracts)."""
+    """``<warehouse>/_work/<asset>/<work_stem(partition_key)>.parquet`` for per-listing assets; for the global
+    tables ``<warehouse>/_work/<asset>.arrow`` (Arrow IPC: written and read back within one publish, 4-5x
+    faster than Parquet at 58k abstracts)."""
     root = config.work_dir()
-    return root / asset / f"{partition_key}.parquet" if partition_key else root / f"{asset}.arrow"
+    return root / asset / f"{work_stem(partition_key)}.parquet" if partition_key else root / f"{asset}.arrow"
 
 
 def read_work(path: Path) -> pl.DataFrame:

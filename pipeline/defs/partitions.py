@@ -1,14 +1,15 @@
-"""The dynamic partition set ``listings``: one partition per listing file in the raw folder (design §2),
-and which of them are stale (their per-listing work files are missing or made from other inputs or rules)."""
+"""The dynamic partition set ``listings``: one partition per listing file in the raw folder (which entries
+are listings: pipeline.rawfiles), and which of them are stale (their per-listing work files are missing or made from other inputs or rules)."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
-from urllib.parse import quote, unquote
+from urllib.parse import quote, unquote_to_bytes
 
 import dagster as dg
 
-from pipeline import config
+from pipeline import config, rawfiles
 from pipeline.defs.io import work_file, work_info
 from pipeline.records import ANALYSIS_VERSION
 from pipeline.readers import settings
@@ -19,35 +20,49 @@ listings_partitions = dg.DynamicPartitionsDefinition(name="listings")
 def partition_key(listing: str) -> str:
     """Filesystem- and Dagster-safe partition key of a listing path relative to the raw folder.
 
-    Percent-encodes everything but ASCII letters, digits, ``-``, ``_`` and ``.``, so ``/``, spaces, ``|``
-    (Dagster's multi-partition separator), ``,`` and non-ASCII are encoded; ``..`` (part of Dagster's range
-    separator ``...``) becomes ``.%2E``. Reversible with :func:`listing_name`.
+    Percent-encodes the path's bytes as the operating system names them (``os.fsencode``: a non-UTF-8 name
+    works too) except ASCII letters, digits, ``-``, ``_``, ``.`` and ``~``, so ``/``, spaces, ``|`` (Dagster's
+    multi-partition separator), ``,``, control characters and non-ASCII are encoded; ``..`` (part of
+    Dagster's range separator ``...``) becomes ``.%2E``. Reversible with :func:`listing_path`. Keys of long
+    names are long (up to 3 characters per byte); work-file names are bounded separately
+    (pipeline.defs.io.work_file).
     """
-    key = quote(listing, safe="-_.")
+    key = quote(os.fsencode(listing), safe="-_.")
     while ".." in key:
         key = key.replace("..", ".%2E")
     return key
 
 
+def listing_path(key: str) -> str:
+    """The listing path (relative to the raw folder, as the OS names it) of a partition key."""
+    return os.fsdecode(unquote_to_bytes(key))
+
+
 def listing_name(key: str) -> str:
-    """The listing path (relative to the raw folder) of a partition key."""
-    return unquote(key)
+    """The listing's name as shown and stored (the ``listing`` column): its path relative to the raw folder,
+    valid UTF-8 (undecodable bytes of a non-UTF-8 name as ``\\xNN``, pipeline.rawfiles.display_name)."""
+    return rawfiles.display_name(listing_path(key))
 
 
-def scan_raw_dir(raw_dir: Path) -> dict[str, str]:
-    """Every listing file under ``raw_dir`` (recursively; hidden files and folders skipped) mapped to the
-    sha256 of its bytes (of its bytes' digest and its settings files when a settings file applies; settings
-    files, pipeline.readers.settings, are not listings). Keys are paths relative to ``raw_dir`` with ``/`` separators, sorted."""
-    out: dict[str, str] = {}
-    if not raw_dir.is_dir():
-        return out
-    for path in sorted(raw_dir.rglob("*")):
-        rel = path.relative_to(raw_dir)
-        if path.is_file() and not any(part.startswith(".") for part in rel.parts):
-            if settings.is_settings_file(rel.as_posix()):
-                continue  # read with the listings it governs; a change re-reads them (fingerprint below)
-            out[rel.as_posix()] = settings.listing_digest(raw_dir, rel.as_posix(), path.read_bytes())
-    return out
+def scan_raw_dir(raw_dir: Path) -> rawfiles.RawScan:
+    """Every entry under ``raw_dir`` (pipeline.rawfiles.scan: listing files, refused links and special files
+    with their reason, hidden entries skipped and named). Settings files (pipeline.readers.settings) are not
+    listings: they are read with the listings they govern, and a listing's digest covers them
+    (pipeline.readers.settings.listing_digest), so a changed settings file re-reads its listings."""
+    scan = rawfiles.scan(raw_dir)
+    for name in [n for n in scan.listings if settings.is_settings_file(n)]:
+        del scan.listings[name]
+        scan.refused.pop(name, None)
+    for name, sha in scan.listings.items():
+        if name not in scan.refused:
+            scan.listings[name] = settings.with_settings_digest(raw_dir, name, sha)
+    return scan
+
+
+def _compare(instance: dg.DagsterInstance, scan: rawfiles.RawScan) -> tuple[dict[str, str], list[str], list[str]]:
+    current = {partition_key(n): sha for n, sha in scan.listings.items()}
+    existing = set(instance.get_dynamic_partitions(listings_partitions.name))
+    return current, sorted(set(current) - existing), sorted(existing - set(current))
 
 
 def compare_with_raw(instance: dg.DagsterInstance) -> tuple[dict[str, str], list[str], list[str]]:
@@ -56,19 +71,20 @@ def compare_with_raw(instance: dg.DagsterInstance) -> tuple[dict[str, str], list
     Returns ``(current, added, removed)``: ``current`` maps partition key → sha256 of every file in the raw
     folder; ``added`` are keys not registered yet, ``removed`` registered keys whose file is gone (sorted).
     """
-    current = {partition_key(n): sha for n, sha in scan_raw_dir(config.raw_dir()).items()}
-    existing = set(instance.get_dynamic_partitions(listings_partitions.name))
-    return current, sorted(set(current) - existing), sorted(existing - set(current))
+    return _compare(instance, scan_raw_dir(config.raw_dir()))
 
 
-def sync_partitions(instance: dg.DagsterInstance) -> tuple[dict[str, str], list[str], list[str]]:
-    """Make the ``listings`` partitions equal to the raw folder's files; returns :func:`compare_with_raw`."""
-    current, added, removed = compare_with_raw(instance)
+def sync_partitions(instance: dg.DagsterInstance
+                    ) -> tuple[dict[str, str], list[str], list[str], rawfiles.RawScan]:
+    """Make the ``listings`` partitions equal to the raw folder's entries; returns :func:`compare_with_raw`'s
+    ``(current, added, removed)`` and the scan itself (for what was refused or skipped)."""
+    scan = scan_raw_dir(config.raw_dir())
+    current, added, removed = _compare(instance, scan)
     if added:
         instance.add_dynamic_partitions(listings_partitions.name, added)
     for key in removed:
         instance.delete_dynamic_partition(listings_partitions.name, key)
-    return current, added, removed
+    return current, added, removed, scan
 
 
 def stale_partitions(current: dict[str, str]) -> list[str]:

@@ -91,7 +91,11 @@ def fingerprint(sources: list[tuple[str, bytes]]) -> str:
 def listing_digest(raw_dir: Path, name: str, data: bytes) -> str:
     """The digest that says whether listing ``name`` must be read again: the sha256 (hex) of its bytes, or,
     when settings files apply to it, the sha256 of that digest and :func:`fingerprint` of its settings."""
-    digest = hashlib.sha256(data).hexdigest()
+    return with_settings_digest(raw_dir, name, hashlib.sha256(data).hexdigest())
+
+
+def with_settings_digest(raw_dir: Path, name: str, digest: str) -> str:
+    """:func:`listing_digest` from the sha256 (hex) of the listing's bytes, ``digest``, already computed."""
     extra = fingerprint(find_settings(raw_dir, name))
     return hashlib.sha256((digest + extra).encode()).hexdigest() if extra else digest
 
