@@ -60,3 +60,9 @@ bench: $(VENV)/.installed
 # Accuracy cost of the English shortcut before langdetect on the dev corpus and the gold abstracts.
 bench-language: $(VENV)/.installed
 	$(PY) bench/language_shortcut.py
+
+# Scale (README "Scale-out"): a 250,000-abstract build made of distinct variants of the dev
+# corpus abstracts, then one 500-abstract listing added; peak RSS per step, +1/full ratio. Needs ../shared/corpus.
+.PHONY: bench-scale
+bench-scale: $(VENV)/.installed
+	$(PY) bench/scale_bench.py
