@@ -8,13 +8,14 @@ A machine without the Debian packages or the ``scaleout`` extra skips these test
 
 from __future__ import annotations
 
-import importlib.util
+import importlib
 import os
 import pwd
 import shutil
 import signal
 import socket
 import subprocess
+import sys
 import tempfile
 import time
 from contextlib import contextmanager
@@ -45,7 +46,12 @@ def require(what: str, ok: bool, how: str) -> None:
 
 
 def require_modules(*modules: str) -> None:
-    missing = [m for m in modules if importlib.util.find_spec(m) is None]
+    missing = []
+    for m in modules:
+        try:
+            importlib.import_module(m)
+        except ImportError:
+            missing.append(m)
     require(f"the Python packages {', '.join(missing)}", not missing, "pip install -e '.[scaleout]'")
 
 
@@ -193,3 +199,43 @@ def redis_server():
         _stop_pid(proc.pid, signal.SIGTERM)
         proc.wait(timeout=10)
         shutil.rmtree(folder, ignore_errors=True)
+
+
+# Resets SIGINT and SIGTERM to their defaults, then execs the command: a Dagster CLI started from a
+# non-interactive shell ignores them otherwise (see tests/test_dagster_dev_smoke.py).
+EXEC_WITH_DEFAULT_SIGNALS = ("import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); "
+                             "signal.signal(signal.SIGTERM, signal.SIG_DFL); os.execvp(sys.argv[1], sys.argv[1:])")
+
+
+def start_group(args: list[str], log: Path, cwd: Path, env: dict | None = None) -> subprocess.Popen:
+    """Start ``args`` as the leader of a new process group (its children join it), output to ``log``."""
+    with open(log, "wb") as out:
+        return subprocess.Popen([sys.executable, "-c", EXEC_WITH_DEFAULT_SIGNALS, *args], cwd=cwd,
+                                env=env or dict(os.environ), stdout=out, stderr=subprocess.STDOUT,
+                                start_new_session=True)
+
+
+def stop_group(proc: subprocess.Popen, timeout: float = 20) -> None:
+    """SIGTERM to the group led by ``proc`` (its PID); SIGKILL to the group after ``timeout`` s."""
+    if proc.poll() is None:
+        try:
+            os.killpg(proc.pid, signal.SIGTERM)
+            proc.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait(timeout=10)
+    try:  # helpers left in the group (e.g. a worker's pool process) go too
+        os.killpg(proc.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+
+
+def wait_for(predicate, deadline_s: float, what: str, log=lambda: ""):
+    """Poll ``predicate`` every 0.5 s until it returns something truthy; fail after ``deadline_s``."""
+    end = time.monotonic() + deadline_s
+    while time.monotonic() < end:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(0.5)
+    pytest.fail(f"timed out after {deadline_s} s waiting for {what}\n{log()}")
