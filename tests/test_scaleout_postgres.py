@@ -200,7 +200,7 @@ def test_two_first_runs_at_once_leave_a_fresh_postgres_instance_usable(project, 
     go.touch()
     outs = []
     for p in procs:
-        out, _ = p.communicate(timeout=300)
+        out, _ = p.communicate(timeout=900)
         outs.append((p.returncode, out))
     print("\n".join(f"exit {code}:\n{out[-1500:]}" for code, out in outs))
     for code, out in outs:
