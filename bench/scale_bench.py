@@ -143,8 +143,9 @@ def measure(cmd: list[str], env: dict, log: Path, interval: float) -> tuple[dict
             _, status, ru = os.wait4(proc.pid, 0)
         wall = time.perf_counter() - t0
     if status != 0:
-        sys.exit(f"command failed ({status}): {' '.join(cmd)}; log: {log}\n{log.read_text()[-3000:]}")
-    return {"wall": wall, "cpu": ru.ru_utime + ru.ru_stime, "rss_mb": ru.ru_maxrss / 1024}, sampler
+        print(f"command failed ({status}): {' '.join(cmd)}; log: {log}\n{log.read_text()[-3000:]}", flush=True)
+    return {"wall": wall, "cpu": ru.ru_utime + ru.ru_stime, "rss_mb": ru.ru_maxrss / 1024,
+            "failed": status != 0}, sampler
 
 
 def step_windows(dagster_home: Path, newest_run_only: bool) -> list[tuple[str, float, float]]:
@@ -191,6 +192,11 @@ def main() -> None:
     full, full_s = measure(cmd, env, work / "full.log", args.interval)
     full_steps = step_windows(work / "dagster_home", newest_run_only=False)
     print(f"full build: {full}", flush=True)
+    if full["failed"]:  # no release to add to: report what the full build measured, step by step
+        for key, start, end in full_steps:
+            big, total = full_s.peak(start, end)
+            print(f"| {key} | {end - start:.1f} s | peak {big:,.0f} MB largest process / {total:,.0f} MB all |")
+        sys.exit(f"full build failed (log {work / 'full.log'}); no +1 run")
     shutil.copy(new_listing, raw / new_listing.name)
     incr, incr_s = measure(cmd, env, work / "incremental.log", args.interval)
     incr_steps = step_windows(work / "dagster_home", newest_run_only=True)
