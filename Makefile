@@ -73,3 +73,9 @@ eval-listings: $(VENV)/.installed
 .PHONY: reliability
 reliability: $(VENV)/.installed
 	$(PY) bench/reliability.py
+
+# Scale (README "Scale-out"): a 250,000-abstract build made of distinct variants of the dev
+# corpus abstracts, then one 500-abstract listing added; peak RSS per step, +1/full ratio. Needs ../shared/corpus.
+.PHONY: bench-scale
+bench-scale: $(VENV)/.installed
+	$(PY) bench/scale_bench.py

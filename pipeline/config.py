@@ -10,6 +10,8 @@ pipeline anywhere by setting a variable:
 - ``DAGSTER_HOME``            Dagster's instance (default ``.dagster_home/`` in the working directory)
 - ``PIPELINE_MAX_CONCURRENT``       steps at once per Dagster run (multiprocess executor; default: CPUs)
 - ``PIPELINE_MAX_CONCURRENT_RUNS``  runs at once from the instance's run queue (default 2)
+- ``PIPELINE_INSTANCE``, ``DAGSTER_PG_URL``  the instance's storage: SQLite (default) or Postgres
+  (pipeline.scaleout)
 
 Relative paths are resolved against the current working directory (the project root for ``make`` and
 ``dagster dev -w workspace.yaml``).
@@ -84,12 +86,22 @@ def max_concurrent_runs() -> int:
 
 def dagster_yaml() -> str:
     """The instance settings :func:`ensure_dagster_home` writes: telemetry off, the publish pool limit
-    (:data:`PUBLISH_POOL_LIMIT`, run granularity) and the run queue's :func:`max_concurrent_runs`."""
+    (:data:`PUBLISH_POOL_LIMIT`, run granularity), the run queue's :func:`max_concurrent_runs` and the
+    storage (:func:`instance_storage_yaml`)."""
     return (f"{DAGSTER_YAML_MARKER}\n"
             "telemetry:\n  enabled: false\n"
             "concurrency:\n"
             f"  pools:\n    granularity: run\n    default_limit: {PUBLISH_POOL_LIMIT}\n"
-            f"  runs:\n    max_concurrent_runs: {max_concurrent_runs()}\n")
+            f"  runs:\n    max_concurrent_runs: {max_concurrent_runs()}\n"
+            + instance_storage_yaml())
+
+
+def instance_storage_yaml() -> str:
+    """The ``storage:`` block of :func:`dagster_yaml`: empty (the embedded SQLite instance) unless
+    ``PIPELINE_INSTANCE=postgres`` puts runs, event log and schedules on Postgres (pipeline.scaleout)."""
+    from pipeline import scaleout
+
+    return scaleout.storage_yaml()
 
 
 #: Lock file (in DAGSTER_HOME) held while the instance's settings are written and its storage is first created.

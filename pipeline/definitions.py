@@ -2,13 +2,13 @@
 
 The executor applies to runs launched by ``dagster dev``/the daemon, ``dg launch`` and ``dagster asset
 materialize``: Dagster's multiprocess executor (one process per step) with ``max_concurrent`` from
-``PIPELINE_MAX_CONCURRENT`` (pipeline.config.max_concurrent_steps). ``python -m pipeline run`` executes
-in-process and ignores it.
+``PIPELINE_MAX_CONCURRENT`` (pipeline.config.max_concurrent_steps), or Celery workers with
+``PIPELINE_EXECUTOR=celery`` (pipeline.scaleout). ``python -m pipeline run`` executes in-process and ignores it.
 """
 
 import dagster as dg
 
-from pipeline import config
+from pipeline import config, scaleout
 from pipeline.defs.assets import abstracts, dataset_tables, listing_records, release_asset
 from pipeline.defs.automation import (automation_sensor, daily_refresh, listing_job, main_job, publish_job,
                                       raw_listings_sensor)
@@ -18,5 +18,5 @@ defs = dg.Definitions(
     jobs=[listing_job, publish_job, main_job],
     sensors=[raw_listings_sensor, automation_sensor],
     schedules=[daily_refresh],
-    executor=dg.multiprocess_executor.configured({"max_concurrent": config.max_concurrent_steps()}),
+    executor=scaleout.executor(config.max_concurrent_steps()),
 )

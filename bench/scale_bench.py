@@ -1,0 +1,242 @@
+"""`make bench-scale`: memory and cost of a 250,000-abstract build and of adding one 500-abstract listing to it.
+
+The dev corpus (../shared/corpus/real_abstracts_dev.parquet, 58,671 abstracts; the benchmark says so and
+stops when it is absent) is too small, so the raw folder is made of distinct variants of its abstracts:
+
+- variant 0 is the abstract as it is; variant k (1..4) swaps every word at a position p = k - 1 (mod 5) with
+  the word after it (words split on whitespace). A swap changes every word 3-shingle that covers p or p + 1,
+  i.e. 4 of every 5 shingles, so a variant's Jaccard similarity with the original or with another variant is
+  about 0.1 to 0.25, far below the near-duplicate threshold (pipeline.dedup.JACCARD_THRESHOLD, 0.8) and the
+  containment threshold (0.9): every variant is a distinct paper for the pipeline, and is analysed afresh
+  (its raw text, hence its raw_sha256, differs). Vocabulary, numbers and URLs are kept, so language and
+  extraction work as on real text.
+- Variants 0, 1, 2, ... are taken in order until the build holds ``--abstracts`` (default 250,000); each
+  variant is a sub-folder ``v<k>/`` of 500-abstract listings (bench/listings.py). The +1 listing is 500
+  original abstracts held out of every variant (the last 500 of the largest venue/year).
+
+Then, each as one ``python -m pipeline run`` process (the way `make run` runs it, ``PIPELINE_WORKERS``
+default: all CPUs) with an empty warehouse and DAGSTER_HOME: the full build, then the held-out listing added
+and the pipeline run again. A sampler reads /proc every ``--interval`` seconds: the RSS of the run's process
+and of each helper it started. Peak RSS per step = the largest sample while the step ran (its start and end
+from the run's Dagster step records). Prints wall, CPU and peak RSS of each run, the per-step table, the
++1 / full ratios, and the gaps against the targets (every process <= 2,048 MB; +1 listing <= 0.05 x full).
+
+usage: python bench/scale_bench.py [--abstracts 250000] [--keep DIR] [--interval 0.25]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import polars as pl  # noqa: E402
+from listings import load_corpus, write_listings  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+PY = sys.executable
+#: Variant k swaps the words at positions p = k - 1 (mod VARIANT_PERIOD) with their right neighbour.
+VARIANT_PERIOD = 5
+MAX_VARIANT = VARIANT_PERIOD - 1
+TARGET_PEAK_MB = 2048
+TARGET_INCREMENTAL_RATIO = 0.05
+PAGE_KB = os.sysconf("SC_PAGE_SIZE") // 1024
+
+
+def variant(text: str, k: int) -> str:
+    """Variant ``k`` of an abstract (0: unchanged; see the module docstring)."""
+    if k == 0:
+        return text
+    words = text.split()
+    for p in range(k - 1, len(words) - 1, VARIANT_PERIOD):
+        words[p], words[p + 1] = words[p + 1], words[p]
+    return " ".join(words)
+
+
+def build_raw(corpus: pl.DataFrame, n: int, raw: Path) -> tuple[int, list[int]]:
+    """Write variant sub-folders of ``corpus`` into ``raw`` until ``n`` abstracts; returns (abstracts written,
+    abstracts per variant)."""
+    written, per_variant = 0, []
+    for k in range(MAX_VARIANT + 1):
+        take = min(corpus.height, n - written)
+        if take <= 0:
+            break
+        part = corpus.head(take).with_columns(pl.col("abstract").map_elements(lambda t, k=k: variant(t, k),
+                                                                             return_dtype=pl.String))
+        write_listings(part, raw / f"v{k}")
+        written += take
+        per_variant.append(take)
+    if written < n:
+        sys.exit(f"only {written} abstracts from {MAX_VARIANT + 1} variants of {corpus.height}; asked for {n}")
+    return written, per_variant
+
+
+class RssSampler:
+    """Samples, every ``interval`` s, the RSS (MB) of process ``pid`` and of each of its descendants, from /proc."""
+
+    def __init__(self, pid: int, interval: float):
+        self.pid, self.interval = pid, interval
+        self.samples: list[tuple[float, float, float, int]] = []  # (time, largest process, all, processes)
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._loop, daemon=True)
+
+    def _tree(self) -> list[int]:
+        children: dict[int, list[int]] = {}
+        for d in os.listdir("/proc"):
+            if not d.isdigit():
+                continue
+            try:
+                stat = Path(f"/proc/{d}/stat").read_text()
+            except OSError:
+                continue
+            ppid = int(stat.rsplit(")", 1)[1].split()[1])
+            children.setdefault(ppid, []).append(int(d))
+        out, todo = [], [self.pid]
+        while todo:
+            p = todo.pop()
+            out.append(p)
+            todo.extend(children.get(p, []))
+        return out
+
+    @staticmethod
+    def _rss_mb(pid: int) -> float:
+        try:
+            return int(Path(f"/proc/{pid}/statm").read_text().split()[1]) * PAGE_KB / 1024
+        except (OSError, IndexError):
+            return 0.0
+
+    def _loop(self) -> None:
+        while not self._stop.is_set():
+            rss = [self._rss_mb(p) for p in self._tree()]
+            self.samples.append((time.time(), max(rss, default=0.0), sum(rss), len(rss)))
+            self._stop.wait(self.interval)
+
+    def __enter__(self):
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        self._stop.set()
+        self._thread.join()
+
+    def peak(self, start: float = 0.0, end: float = float("inf")) -> tuple[float, float]:
+        """(largest single process, sum over the processes) in MB, over the samples within [start, end]."""
+        inside = [s for s in self.samples if start <= s[0] <= end]
+        return (max((s[1] for s in inside), default=0.0), max((s[2] for s in inside), default=0.0))
+
+
+def measure(cmd: list[str], env: dict, log: Path, interval: float) -> tuple[dict, RssSampler]:
+    """Run ``cmd`` under the sampler; wall s, CPU s (with children) and peak RSS (largest process, from the
+    kernel's ru_maxrss) of the run."""
+    with open(log, "w") as out:
+        t0 = time.perf_counter()
+        proc = subprocess.Popen(cmd, env=env, stdout=out, stderr=subprocess.STDOUT, cwd=ROOT)
+        with RssSampler(proc.pid, interval) as sampler:
+            _, status, ru = os.wait4(proc.pid, 0)
+        wall = time.perf_counter() - t0
+    if status != 0:
+        print(f"command failed ({status}): {' '.join(cmd)}; log: {log}\n{log.read_text()[-3000:]}", flush=True)
+    return {"wall": wall, "cpu": ru.ru_utime + ru.ru_stime, "rss_mb": ru.ru_maxrss / 1024,
+            "failed": status != 0}, sampler
+
+
+def step_windows(dagster_home: Path, newest_run_only: bool) -> list[tuple[str, float, float]]:
+    """(step key, start, end) of every step of the runs recorded in a Dagster instance (or its newest run)."""
+    os.environ["DAGSTER_HOME"] = str(dagster_home)
+    import dagster as dg
+
+    with dg.DagsterInstance.get() as instance:
+        runs = instance.get_runs(limit=1) if newest_run_only else list(reversed(instance.get_runs()))
+        return [(s.step_key, s.start_time, s.end_time) for run in runs
+                for s in instance.get_run_step_stats(run.run_id) if s.start_time and s.end_time]
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--abstracts", type=int, default=250_000, help="abstracts in the full build")
+    ap.add_argument("--keep", type=Path, help="keep the work folder here instead of a temporary one")
+    ap.add_argument("--interval", type=float, default=0.25, help="seconds between RSS samples")
+    args = ap.parse_args()
+
+    corpus = load_corpus()
+    sizes = corpus.group_by("venue", "year").len().sort("len", "venue", "year", descending=[True, False, False])
+    venue, year = sizes.row(0)[:2]
+    corpus = corpus.with_row_index("i")
+    held = set(corpus.filter(pl.col("venue") == venue, pl.col("year") == year)["i"].tail(500).to_list())
+    holdout = corpus.filter(pl.col("i").is_in(list(held))).drop("i")
+    base = corpus.filter(~pl.col("i").is_in(list(held))).drop("i")
+    work = args.keep or Path(tempfile.mkdtemp(prefix="pipeline-scale-"))
+    if work.exists():
+        shutil.rmtree(work)
+    work.mkdir(parents=True)
+    raw = work / "raw"
+    t0 = time.perf_counter()
+    n, per_variant = build_raw(base, args.abstracts, raw)
+    new_listing = write_listings(holdout, work / "holdout")[0]
+    new_listing = new_listing.rename(new_listing.with_name("new_" + new_listing.name))
+    n_files = sum(1 for p in raw.rglob("*.txt"))
+    print(f"raw folder: {n} abstracts in {n_files} listings (variants {per_variant}) built in "
+          f"{time.perf_counter() - t0:.0f} s; +1 listing {new_listing.name} ({holdout.height} abstracts)", flush=True)
+
+    env = dict(os.environ, PIPELINE_RAW_DIR=str(raw), PIPELINE_WAREHOUSE_DIR=str(work / "warehouse"),
+               DAGSTER_HOME=str(work / "dagster_home"))
+    cmd = [PY, "-m", "pipeline", "run"]
+    full, full_s = measure(cmd, env, work / "full.log", args.interval)
+    full_steps = step_windows(work / "dagster_home", newest_run_only=False)
+    print(f"full build: {full}", flush=True)
+    if full["failed"]:  # no release to add to: report what the full build measured, step by step
+        for key, start, end in full_steps:
+            big, total = full_s.peak(start, end)
+            print(f"| {key} | {end - start:.1f} s | peak {big:,.0f} MB largest process / {total:,.0f} MB all |")
+        sys.exit(f"full build failed (log {work / 'full.log'}); no +1 run")
+    shutil.copy(new_listing, raw / new_listing.name)
+    incr, incr_s = measure(cmd, env, work / "incremental.log", args.interval)
+    incr_steps = step_windows(work / "dagster_home", newest_run_only=True)
+    print(f"+1 listing: {incr}", flush=True)
+
+    def per_step(windows, sampler):
+        out: dict[str, dict] = {}
+        for key, start, end in windows:
+            big, total = sampler.peak(start, end)
+            row = out.setdefault(key, {"s": 0.0, "peak_mb": 0.0, "all_mb": 0.0, "runs": 0})
+            row["s"] += end - start
+            row["peak_mb"], row["all_mb"] = max(row["peak_mb"], big), max(row["all_mb"], total)
+            row["runs"] += 1
+        return out
+
+    full_rows, incr_rows = per_step(full_steps, full_s), per_step(incr_steps, incr_s)
+    print()
+    print("| run | abstracts | wall s | CPU s | peak RSS MB, largest process (kernel) | peak RSS MB, all processes (sampled) |")
+    print("|---|---|---|---|---|---|")
+    for name, r, s, k in (("full build", full, full_s, n), ("+1 listing", incr, incr_s, holdout.height)):
+        print(f"| {name} | {k:,} | {r['wall']:.1f} | {r['cpu']:.1f} | {r['rss_mb']:,.0f} | {s.peak()[1]:,.0f} |")
+    print()
+    print("| step | full: s | full: peak MB (largest / all) | +1: s | +1: peak MB (largest / all) |")
+    print("|---|---|---|---|---|")
+    for key in dict.fromkeys([k for k, _, _ in full_steps] + [k for k, _, _ in incr_steps]):
+        f, i = full_rows.get(key), incr_rows.get(key)
+        cell = lambda r: (f"{r['s']:.1f} | {r['peak_mb']:,.0f} / {r['all_mb']:,.0f}" if r else "- | -")  # noqa: E731
+        print(f"| {key}{' (' + str(f['runs']) + ' runs)' if f and f['runs'] > 1 else ''} | {cell(f)} | {cell(i)} |")
+    print()
+    ratio_wall, ratio_cpu = incr["wall"] / full["wall"], incr["cpu"] / full["cpu"]
+    peak = max(full["rss_mb"], incr["rss_mb"])
+    print(f"+1 listing / full build: wall {ratio_wall:.3f}, CPU {ratio_cpu:.3f} (target <= {TARGET_INCREMENTAL_RATIO})")
+    print(f"largest process: {peak:,.0f} MB (target <= {TARGET_PEAK_MB} MB): "
+          f"{'met' if peak <= TARGET_PEAK_MB else f'{peak - TARGET_PEAK_MB:,.0f} MB over'}")
+    print(f"work folder: {work}")
+    (work / "results.json").write_text(json.dumps({
+        "abstracts": n, "variants": per_variant, "full": full, "incremental": incr,
+        "full_steps": full_rows, "incremental_steps": incr_rows,
+        "samples": {"full": full_s.samples, "incremental": incr_s.samples}}, indent=1))
+
+
+if __name__ == "__main__":
+    main()
