@@ -54,8 +54,8 @@ def keep_releases() -> int | None:
 #: First line of the dagster.yaml that :func:`ensure_dagster_home` writes; a file starting with it is ours to
 #: rewrite when the settings below change, any other file is the user's and left alone.
 DAGSTER_YAML_MARKER = "# written by pipeline.config.ensure_dagster_home; remove this line to keep your edits"
-#: Publishing (the ``release`` pool of the dataset tables and release assets) runs one at a time (issue 6:
-#: "Publishing has a concurrency limit of 1"). ``granularity: run`` makes the run queue hold a whole run
+#: Publishing (the ``release`` pool of the dataset tables and release assets) runs one at a time (a
+#: concurrency limit of 1). ``granularity: run`` makes the run queue hold a whole run
 #: while another run using the pool is in progress, instead of ops claiming slots mid-run.
 PUBLISH_POOL_LIMIT = 1
 #: What earlier versions of :func:`ensure_dagster_home` wrote (upgraded in place).

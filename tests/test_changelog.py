@@ -8,7 +8,7 @@ from pipeline.release import diff_papers
 
 
 def _papers(rows):
-    return pl.DataFrame(rows, schema={"paper_id": pl.String, "title": pl.String, "abstract": pl.String,
+    return pl.DataFrame(rows, orient="row", schema={"paper_id": pl.String, "title": pl.String, "abstract": pl.String,
                                       "source_listing": pl.String, "source_status": pl.String})
 
 

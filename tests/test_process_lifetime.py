@@ -43,10 +43,15 @@ def _alive(pid: int) -> bool:
 
 
 def _wait_gone(pids: list[int], seconds: float) -> list[int]:
+    """The processes of ``pids`` still alive after ``seconds``; those are then killed (by pid), so a failing
+    test leaves nothing behind either."""
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline and any(_alive(p) for p in pids):
         time.sleep(0.1)
-    return [p for p in pids if _alive(p)]
+    left = [p for p in pids if _alive(p)]
+    for p in left:
+        os.kill(p, signal.SIGKILL)
+    return left
 
 
 def _start_run(project: Path) -> subprocess.Popen:
