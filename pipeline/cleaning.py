@@ -281,9 +281,16 @@ def _html(text: str) -> str:
     return text
 
 
-def _clean_once(raw: str) -> str:
+def _clean_once(raw: str) -> tuple[str, bool]:
+    """One pass of the rules; returns the text and whether ftfy changed it (its output may feed later rules)."""
     text = _strip_invisible(raw)  # first, so that removing them later cannot create new "mojibake" pairs
-    text = ftfy.fix_text(text, _FTFY)
+    # Whitespace in its final form BEFORE ftfy: ftfy's mojibake decisions depend on the neighbouring characters
+    # (``' Â 0'`` is left alone, ``'Â 0'`` is read as a broken NBSP), so ftfy must see the same context on the
+    # first pass as it would on the output; otherwise collapsing/stripping spaces after it changes its next answer.
+    text = _WS.sub(" ", text).strip()
+    fixed = ftfy.fix_text(text, _FTFY)
+    ftfy_changed = fixed != text
+    text = fixed
     text = _html(text)
     if "(cid:" in text:
         text = _CID.sub("", _CID_SOFT_HYPHEN.sub("", text))
@@ -300,7 +307,7 @@ def _clean_once(raw: str) -> str:
     text = _SPACE_AFTER_OPEN.sub(r"\1", text)
     text = _DIGIT_PERCENT.sub(r"\1%", text)
     text = unicodedata.normalize("NFC", text)
-    return _strip_invisible(text).strip()
+    return _strip_invisible(text).strip(), ftfy_changed
 
 
 def clean_abstract(raw: str) -> str:
@@ -310,18 +317,20 @@ def clean_abstract(raw: str) -> str:
     hyphen, bidi), surrogate or ``\\r`` characters, no NBSP/ideographic space; LaTeX, HTML and markdown turned
     into readable text with ``%`` always a percent sign; numbers and units kept (``$\\times$``->``×``,
     ``$-0.38$``->``-0.38``, ``\\%``->``%``). Idempotent: ``clean_abstract(clean_abstract(x)) == clean_abstract(x)``
-    (when the input held markup -- TeX, HTML, markdown, ``(cid:``, a split -- the rules are re-run on their own
-    output until it is stable, at most 3 more times: an entity can produce a tag, TeX can produce a pair that
-    ftfy reads as mojibake, ``\\times²`` -> ``×²`` -> ``ײ``). The rules and their sources are in the module
+    (when the input held markup -- TeX, HTML, markdown, ``(cid:``, a split -- or ftfy repaired something, the
+    rules are re-run on their own output until it is stable, at most 3 more times: an entity can produce a tag,
+    TeX can produce a pair that ftfy reads as mojibake, ``\\times²`` -> ``×²`` -> ``ײ``, and a character ftfy
+    restores, such as an NBSP, is turned into a space afterwards). Whitespace is normalised before ftfy runs, so
+    ftfy sees the same neighbours on every pass (``' Â 0'`` -> ``'0'`` in one pass). The rules and their sources are in the module
     docstring.
     """
     if not raw:
         return ""
-    text = _clean_once(raw)
-    if not _MAY_CHAIN.search(raw) and not _MAY_CHAIN.search(text):
+    text, ftfy_changed = _clean_once(raw)
+    if not ftfy_changed and not _MAY_CHAIN.search(raw) and not _MAY_CHAIN.search(text):
         return text
     for _ in range(3):  # rare: a rule's output feeds another rule (&lt;b&gt; -> <b>); converge, bounded
-        again = _clean_once(text)
+        again, _ = _clean_once(text)
         if again == text:
             break
         text = again

@@ -1,9 +1,17 @@
 """Shared fixtures: a temporary project (raw folder with the real seed listings, warehouse, DAGSTER_HOME)."""
 
+import os
 import shutil
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
+
+# CI (``.ci/run`` sets CI=true): Hypothesis draws the same examples on every run, so a red CI run is reproducible
+# and a green one is not luck; the examples that found bugs are pinned with ``@example`` in the tests themselves.
+settings.register_profile("ci", derandomize=True, database=None, print_blob=True)
+if os.environ.get("CI"):
+    settings.load_profile("ci")
 
 ROOT = Path(__file__).resolve().parents[1]
 #: The two real seed listings, as shipped in raw/ (copied here so that the tests do not depend on what a user
