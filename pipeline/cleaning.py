@@ -1,4 +1,4 @@
-"""Raw abstract -> clean text (design §3).
+"""Raw abstract -> clean text (docs/design.md, "Cleaning").
 
 ``clean_abstract(raw)`` is the one entry point. ``abstract_raw`` is never changed; this module derives the
 ``abstract`` column from it. The rules, in the order they run (each is idempotent, and the whole is checked
@@ -6,7 +6,7 @@ to be idempotent by ``tests/test_properties.py``):
 
 1. **Unicode repair** with ftfy (a well-kept library, not hand-rolled): mojibake such as ``â€™``/``Ã—`` is
    re-decoded, Latin ligatures (``ﬁ``) and full-width ASCII (``ＡＢＣ１２３``) are folded, NFC (never NFKC:
-   NFKC turns ``n²`` into ``n2`` and ``𝒪`` into ``O``; design §3).
+   NFKC turns ``n²`` into ``n2`` and ``𝒪`` into ``O``).
 2. **HTML**: entities are unescaped (``&amp;``, ``&#37;``, repeatedly, so double-escaped text is fixed in one
    pass); inline tags of a known list are removed (``<i>``, ``<sub>``, ``<br/>``, ...; attributes must look like
    ``name="value"`` so inner products such as ``<a, b>`` are kept); ``<a href="u">t</a>`` becomes ``t (u)``.
@@ -16,22 +16,21 @@ to be idempotent by ``tests/test_properties.py``):
    BOM, soft hyphen, bidi marks) are removed; every Unicode space (NBSP, ideographic space, ...) and line break
    becomes one ASCII space.
 4. **LaTeX** to readable Unicode: URLs are protected first; ``\\url{u}`` -> ``u``; ``\\href{u}{t}`` -> ``t (u)``
-   (case11); a bare ``%`` is a percent sign, never a comment (case13); ``\\%``, ``\\&``, ``\\_``, ``\\#``, ``\\$``
+   ; a bare ``%`` is a percent sign, never a comment; ``\\%``, ``\\&``, ``\\_``, ``\\#``, ``\\$``
    unescaped; math (``$..$``, ``$$..$$``, ``\\(..\\)``, ``\\[..\\]``) and text macros (``\\textbf{X}``, ``\\'e``,
-   ``\\times``) are converted by pylatexenc on those spans only (about 90 µs per span measured, against 7.5 ms for
-   a whole abstract, extraction.md §3.3); ``\\cite{..}`` is dropped; a ``~`` between a word and the next word is
+   ``\\times``) are converted by pylatexenc on those spans only (a span at a time is much cheaper than converting
+   a whole abstract); ``\\cite{..}`` is dropped; a ``~`` between a word and the next word is
    a LaTeX tie and becomes a space (``Fig.~3``), a ``~`` after a space or bracket means "about" and is kept
-   (``(~2× fewer``). ``−`` (U+2212) becomes ASCII ``-`` so that ``-0.38`` is searchable (design §3).
+   (``(~2× fewer``). ``−`` (U+2212) becomes ASCII ``-`` so that ``-0.38`` is searchable.
 5. **Markdown**: ``**X**``, ``__X__``, ``*X*``, ```X``` -> ``X``; ``[t](u)`` -> ``t (u)``.
 6. **Line-break hyphenation** ("hy- phen", ``hy-\\nphen``): joined when the right part is lower-case, is not a
    function word (``and``, ``or``, ``to``, ``the`` ...: "pre- and post-training") and the left part is not a common
    compounding word (``self``, ``zero``, ``well`` ...), in which case the hyphen is kept ("zero-shot").
    Source: the 2,148 dev-corpus abstracts with ``x- y`` (``con- vergence``, ``segmen- tation``, ``zero- shot``).
 7. **Whitespace** collapsed to single spaces, no space before ``,.;:!?)`` or between a digit and ``%`` (so
-   ``54 %`` and ``54%`` clean to the same text, case05), stripped.
+   ``54 %`` and ``54%`` clean to the same text), stripped.
 
-Cost: 230-330 µs per abstract on the dev corpus (58,671 abstracts, mean 1,109 characters; ftfy ~80 µs, the
-invisible-character pass, LaTeX spans ~90 µs each), measured by ``bench/corpus_profile.py``.
+Cost per abstract is measured by ``bench/corpus_profile.py`` and ``make bench`` (README "Speed and memory").
 """
 
 from __future__ import annotations
@@ -45,7 +44,7 @@ import ftfy
 
 # ---------------------------------------------------------------- Unicode repair (ftfy)
 #: ftfy settings: HTML is handled below (so that tags and entities follow one rule); curly quotes are kept
-#: (they are text, not damage); line breaks are collapsed by rule 7; NFC, never NFKC (design §3).
+#: (they are text, not damage); line breaks are collapsed by rule 7; NFC, never NFKC (docs/design.md, "Cleaning").
 _FTFY = ftfy.TextFixerConfig(
     unescape_html=False,
     uncurl_quotes=False,
@@ -125,7 +124,7 @@ _MAY_CHAIN = re.compile(r"[&<\\$*_`~]|\(cid:|- | [,.;:!?)\]%]|[(\[] ")
 def _invisible_patterns() -> tuple[re.Pattern, re.Pattern]:
     """Regexes of the characters to drop (Cc, Cf, Cs) and to turn into a space (Zs, Zl, Zp, ASCII white).
 
-    Built once per process from ``unicodedata`` (about 0.05 s), so the class follows the Unicode version of the
+    Built once per process from ``unicodedata``, so the class follows the Unicode version of the
     running Python rather than a hand-kept list; ``\\t\\n\\r\\v\\f`` are spaces, not dropped.
     """
 
@@ -188,7 +187,7 @@ def _latex_span(tex: str) -> str:
     """Convert one small LaTeX span (math or a macro) with pylatexenc; on any failure keep it readable."""
     try:
         text = _latex_converter().latex_to_text(tex)
-    except Exception:  # pylatexenc raises IndexError/LatexWalkerError on malformed input (extraction.md §3.1)
+    except Exception:  # pylatexenc raises IndexError/LatexWalkerError on malformed input
         text = tex
     text = text.replace("\\", " ") if "\\" in text else text
     return _BRACES.sub("", text).replace("\u00a0", " ")
@@ -228,7 +227,7 @@ def _latex(text: str) -> str:
 
 
 def _math_span(m: re.Match) -> str:
-    """One math span -> text. ``$5 and $10`` is currency, not math: left as it is (extraction.md §3.3)."""
+    """One math span -> text. ``$5 and $10`` is currency, not math: left as it is."""
     if m[2] is not None and _CURRENCY.match(m[2]):
         return m[0]
     return _latex_span(_escape_for_latex(m[0]))

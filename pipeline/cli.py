@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     import dagster as dg
 
 # Dagster and the pipeline's steps are imported inside the commands, not here: ``run`` starts its warm
-# worker processes first (pipeline.parallel), so they load while this process imports Dagster (~1.4 s).
+# worker processes first (pipeline.parallel), so they load while this process imports Dagster.
 
 #: What each warm helper loads before its first task: the per-abstract analysis (pipeline.records) and the
 #: chart backend (pipeline.card.charts), named so that only the helpers import them at start.

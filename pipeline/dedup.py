@@ -1,10 +1,10 @@
-"""Duplicate clusters and stable paper identity (design §5).
+"""Duplicate clusters and stable paper identity (docs/design.md, "Dedup and identity").
 
 Three rules, each a named constant with its source:
 
 1. Exact duplicates share :func:`content_hash` (xxh3-128 of the normalised text: NFKC, casefold, every run
    of non-alphanumerics folded to one space). LaTeX/Unicode/whitespace variants are already equal after
-   cleaning (../shared/notes/extraction.md §5.2).
+   cleaning (measured on the dev corpus, docs/design.md "Dedup and identity").
 2. Near duplicates: MinHash over word 3-gram shingles, LSH banding for candidates, then the exact Jaccard of
    the shingle sets must reach :data:`JACCARD_THRESHOLD`.
 3. Truncated copies: a candidate pair whose shingle containment |A∩B|/min(|A|,|B|) reaches
@@ -30,25 +30,25 @@ import polars as pl
 import xxhash
 from datasketch import MinHash
 
-#: Word n-gram size of shingles: 3, the setting measured in ../shared/notes/extraction.md §5.2.
+#: Word n-gram size of shingles: 3, the setting measured on the dev corpus (docs/design.md, "Dedup and identity").
 SHINGLE_WORDS = 3
 #: MinHash permutations and LSH bands × rows: (14, 9) over 128 permutations gives P(candidate) 0.87 at
-#: J=0.8 and 0.97 at J=0.85 (datasketch threshold=0.7, ../shared/notes/extraction.md §5.3, "tuned for recall").
+#: J=0.8 and 0.97 at J=0.85 (datasketch threshold=0.7, "tuned for recall": docs/design.md, "Dedup and identity").
 NUM_PERM = 128
 LSH_BANDS = 14
 LSH_ROWS = 9
 #: Verified near duplicate: exact Jaccard of word 3-gram sets (one edited word gives 0.91, a different
-#: abstract on the same topic 0.02; ../shared/notes/extraction.md §5.2).
+#: abstract on the same topic 0.02, measured on the dev corpus).
 JACCARD_THRESHOLD = 0.8
-#: Verified truncated copy: containment of the shorter in the longer (a 50 % truncation measured 0.973,
-#: ../shared/notes/extraction.md §5.2), only when the shorter has at least MIN_CONTAINMENT_SHINGLES shingles.
+#: Verified truncated copy: containment of the shorter in the longer (a 50 % truncation measured 0.973
+#: on the dev corpus), only when the shorter has at least MIN_CONTAINMENT_SHINGLES shingles.
 CONTAINMENT_THRESHOLD = 0.9
 MIN_CONTAINMENT_SHINGLES = 20
 #: A member of a cluster is *incomplete* (truncated, or a sentence dropped) when another member contains it
 #: (containment >= CONTAINMENT_THRESHOLD) and it has fewer than this share of that member's shingles. The
-#: issue's truncated copies keep 60-95 % of the text; a 1-3 word edit changes an abstract of >= 100 words
+#: truncated copies the dedup tests use keep 60-95 % of the text; a 1-3 word edit changes an abstract of >= 100 words
 #: (the dev corpus median is ~170) by <= 3 %, so an edited copy is not called incomplete. The canonical row
-#: of a cluster is never an incomplete one when a complete one exists (issue 5 item 3, design §5).
+#: of a cluster is never an incomplete one when a complete one exists (docs/design.md, "Dedup and identity").
 INCOMPLETE_RATIO = 0.97
 #: Words of the normalised text that form the prefix key (truncated copies keep their beginning).
 PREFIX_WORDS = 12
@@ -173,7 +173,7 @@ def cluster(abstracts: pl.DataFrame, previous: pl.DataFrame | None = None) -> pl
 
     The canonical row is the most complete one (never an incomplete copy, see INCOMPLETE_RATIO), then the
     most recent (year), then the most words, then the last listing name, then the first paragraph
-    (issue 5 item 3, design §5). Ids: see the module docstring; an id is given to one cluster only (the
+    (docs/design.md, "Dedup and identity"). Ids: see the module docstring; an id is given to one cluster only (the
     first by row order), so two clusters never share one.
     """
     rows = abstracts.with_row_index("rid")
@@ -262,7 +262,7 @@ def _assign_ids(rows: pl.DataFrame, canon: pl.DataFrame, previous: pl.DataFrame 
 
 def _inherit_near(rows: pl.DataFrame, ids: pl.DataFrame, previous: pl.DataFrame) -> pl.DataFrame:
     """Clusters without an id inherit the id of an unclaimed previous paper whose canonical text is a
-    verified near or truncated copy of one of their members (issue 5 item 3: an edited or truncated copy
+    verified near or truncated copy of one of their members (an edited or truncated copy
     keeps its id after the listing of the original is removed). Python work ∝ unclaimed previous papers."""
     orphans = (previous.filter(pl.col("abstract").is_not_null())
                .join(ids.filter(pl.col("paper_id").is_not_null()).select("paper_id"), on="paper_id", how="anti")

@@ -1,4 +1,4 @@
-"""Language of an abstract (design §4): seeded langdetect, gated by evidence.
+"""Language of an abstract (docs/design.md, "Language"): seeded langdetect, gated by evidence.
 
 ``detect_language(clean_text) -> (language, score)``: an ISO 639-1 code or ``"und"``, and a score in 0..1.
 Never raises. Deterministic in every process: the seed is set when this module is imported (so a worker
@@ -16,31 +16,31 @@ from langdetect import detector_factory as _df
 from langdetect.lang_detect_exception import LangDetectException
 
 #: langdetect samples n-grams at random; with a fixed seed each text always gets the same answer
-#: (extraction.md §4.3; Mimino666/langdetect#3). Set at import time, in every process that imports this module.
+#: (Mimino666/langdetect#3). Set at import time, in every process that imports this module.
 SEED = 0
 DetectorFactory.seed = SEED
 
-#: Evidence gates, from ../shared/notes/extraction.md §4.4 (measured: a 4-word title comes out as ``de``, short
-#: math-stripped English as ``ca``/``vi``; case08): fewer than MIN_WORDS words of 2+ letters (after URLs, math,
+#: Evidence gates (measured on the dev corpus: a 4-word title comes out as ``de``, short
+#: math-stripped English as ``ca``/``vi``): fewer than MIN_WORDS words of 2+ letters (after URLs, math,
 #: digits are removed) and fewer than MIN_CJK Han/kana characters -> ``und``; a best probability below
 #: MIN_PROBABILITY -> ``und``.
 MIN_WORDS = 8
 MIN_CJK = 10
 MIN_PROBABILITY = 0.80
 #: Han characters are ``zh`` without asking langdetect when there is no kana or Hangul (langdetect labels short
-#: Chinese as ``ko``, case10) and Han is at least HAN_SHARE of the evidence (Han chars vs. words).
+#: Chinese as ``ko``) and Han is at least HAN_SHARE of the evidence (Han chars vs. words).
 HAN_SHARE = 0.5
 #: langdetect reads at most this many characters of the stripped text. Measured by bench/corpus_profile.py on
-#: 2,000 dev-corpus abstracts: 0 labels differ from reading the full text, 1.54 vs 2.02 ms per abstract
+#: 2,000 dev-corpus abstracts: 0 labels differ from reading the full text, and it is faster
 #: (langdetect's own limit is 10,000).
 MAX_CHARS = 600
-#: English shortcut ("langdetect only where needed", issue 7): a text of at least EN_MIN_WORDS words, at most
+#: English shortcut ("langdetect only where needed"): a text of at least EN_MIN_WORDS words, at most
 #: EN_MAX_NON_ASCII of them with non-ASCII letters, of which at least EN_MIN_SHARE are these English function
 #: words (the most frequent English words of any text, e.g. the top of the Brown corpus list) is ``en`` with
 #: score 1.0 without running langdetect. Measured by bench/language_shortcut.py on all 58,671 dev-corpus
 #: abstracts: the rule fires on 95.0 %, 0 labels change (langdetect says ``en`` on every one), 22 scores
 #: differ (langdetect's 0.9999x instead of 1.0); on the 100 gold abstracts it fires on 81, 0 labels and 0
-#: scores change. Language detection drops from 1.73 to 0.32 ms per abstract (CPU, same command).
+#: scores change. The time saved is in the README ("Speed and memory").
 EN_FUNCTION_WORDS = frozenset(
     "the of and to in a is for that we on with by this are as an be from our which can these it its at or "
     "has have their than".split())
@@ -62,7 +62,7 @@ _lock = threading.Lock()
 
 
 def _factory():
-    """langdetect's shared factory, loaded once per process (0.25 s), with our seed."""
+    """langdetect's shared factory, loaded once per process, with our seed."""
     if _df._factory is None:
         with _lock:
             _df.init_factory()
@@ -71,7 +71,7 @@ def _factory():
 
 
 def load_profiles() -> None:
-    """Load langdetect's profiles now (0.15-0.25 s, once per process) rather than at the first detection
+    """Load langdetect's profiles now (once per process) rather than at the first detection
     (pipeline.records.warm_up runs it in the warm helper processes)."""
     _factory()
 
@@ -106,14 +106,14 @@ def detect_language(text: str) -> tuple[str, float]:
         langdetect's probability of that code rounded to 4 places, 1.0 for the Han-script rule, 0.0 for ``und``
         without a detection, or the (too low) best probability for a low-confidence ``und``.
 
-    Rules (design §4): on :func:`evidence_text`; fewer than MIN_WORDS words and fewer than MIN_CJK CJK characters
+    Rules (docs/design.md, "Language"): on :func:`evidence_text`; fewer than MIN_WORDS words and fewer than MIN_CJK CJK characters
     -> ``und``; Han without kana/Hangul making up at least HAN_SHARE of the evidence -> ``zh``; otherwise seeded
     langdetect on the first MAX_CHARS characters, ``und`` below MIN_PROBABILITY or on any langdetect error.
     Never raises.
     """
     try:
         return _detect(text)
-    except Exception:  # never an exception (issue 4); langdetect errors are handled in _detect
+    except Exception:  # never an exception; langdetect errors are handled in _detect
         return "und", 0.0
 
 

@@ -2,7 +2,7 @@
 
 The command line starts the pool first (:func:`started`; ``PIPELINE_WORKERS`` - 1 helpers, as the main
 process works too), before it imports Dagster, with the *warm-up callables* of the modules that will use it:
-while the main process spends ~1.4 s importing Dagster, SQLAlchemy and pandera and opening the instance, each
+while the main process spends its first second or so importing Dagster, SQLAlchemy and pandera and opening the instance, each
 helper runs them on the other core(s) (``pipeline.records.warm_up`` loads the analysis modules and
 langdetect's profiles, ``pipeline.card.charts.load_backend`` matplotlib). The steps then hand work to
 :func:`executor` (``pipeline.records.analyse_texts`` shares any batch of abstracts with it;

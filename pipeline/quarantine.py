@@ -7,15 +7,15 @@ Rules are tried in this order; the first that applies gives the reason:
 ``empty``           the clean text is empty (only whitespace, invisible characters or removed markup)
 ``header_repeated`` a one-line paragraph that is a listing header: equal to this listing's ``header``, or a
                     header line (``parsing.parse_header``) naming a known venue (concatenated listings)
-``url_only``        nothing but URLs (and punctuation) once URLs are removed (case09)
+``url_only``        nothing but URLs (and punctuation) once URLs are removed
 ``math_only``       nothing but TeX math / formulas: no word of two or more letters outside ``$..$``,
-                    ``$$..$$``, ``\\(..\\)``, ``\\[..\\]`` (case09)
-``no_words``        no word of two or more letters and no CJK character: symbols, digits, stray letters (case09)
+                    ``$$..$$``, ``\\(..\\)``, ``\\[..\\]``
+``no_words``        no word of two or more letters and no CJK character: symbols, digits, stray letters
 ``boilerplate``     a placeholder instead of an abstract ("Abstract unavailable", "No abstract available",
                     "Paper was withdrawn", "TBA", "Placeholder", "Part of Advances in Neural Information ...", a
                     proceedings "Preface to ..." front matter) of at most
                     BOILERPLATE_MAX_WORDS words
-``too_short``       less evidence than MIN_WORDS words, where (script-aware, case10) every CJK character
+``too_short``       less evidence than MIN_WORDS words, where (script-aware) every CJK character
                     (Han, kana) counts as 1/CJK_CHARS_PER_WORD of a word; Hangul is written with spaces, so its
                     words count as words
 ``too_long``        more than MAX_WORDS words: not one abstract (a whole file or section glued together)
@@ -38,12 +38,12 @@ Per record, a control character (NUL, ...) makes that record ``control_character
 :func:`repeated_notices` quarantines a text repeated verbatim in NOTICE_MIN_COPIES or more records of
 NOTICE_MIN_LISTINGS or more listings (or as often within one listing) as ``boilerplate_repeated``.
 
-Sources of the thresholds: MIN_WORDS = 6 is the shortest paragraph the failure cases require to be published
-(case11: "Code and checkpoints are released at \\url{...}." has 6 words of two or more letters). On the dev corpus
+Sources of the thresholds: MIN_WORDS = 6 is the shortest paragraph the failure-case listings in tests/data/cases/ require to be
+published ("Code and checkpoints are released at \\url{...}." has 6 words of two or more letters). On the dev corpus
 (bench/corpus_profile.py) the 105 paragraphs it quarantines as too_short are all fragments: "The",
 "Discussion of", "Part of", author names ("Volker Tresp"), "We study the framework of". CJK_CHARS_PER_WORD = 2 is the usual ratio of
 Chinese characters to English words in parallel text (about 1.5-2 Han characters per English word), so a
-Chinese abstract needs 12 Han characters (case10's has 50; case09's single "栈" is too short).
+Chinese abstract needs 12 Han characters (the Chinese failure-case abstract has 50; a single "栈" is too short).
 BOILERPLATE_MAX_WORDS = 30 bounds the placeholder rule so that a real abstract that mentions "withdrawn" or
 "not available" is never matched (the patterns are anchored to the whole paragraph as well); the longest
 placeholder seen in the dev corpus is a 24-word AISTATS "Preface to the Proceedings of ..." front matter.

@@ -210,7 +210,7 @@ def _analyse_chunk(raws: list[str]) -> tuple[pl.DataFrame, dict]:
 #: Abstracts per task sent to a worker process (large enough to amortise pickling, small enough to balance).
 CHUNK_SIZE = 400
 #: Below this many abstracts to analyse, the work runs in this process unless pipeline.parallel has warm
-#: workers running (starting workers here costs ~1 s).
+#: workers running (starting workers costs more than a small batch takes).
 MIN_PARALLEL = 1500
 
 

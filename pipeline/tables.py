@@ -1,4 +1,4 @@
-"""The published tables, built from all listings' abstract rows and the duplicate clusters (design §6).
+"""The published tables, built from all listings' abstract rows and the duplicate clusters (docs/design.md, "Published tables").
 
 Vectorised polars only: no Python loop over rows here.
 """

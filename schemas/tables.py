@@ -1,7 +1,7 @@
-"""Pandera (polars backend) models of every table the pipeline writes (design §6).
+"""Pandera (polars backend) models of every table the pipeline writes (docs/design.md, "Published tables").
 
 Importable without Dagster. On a ``LazyFrame`` Pandera runs schema-level checks only and bad rows pass
-(../shared/cases/case18), so :func:`validate` collects first.
+(tests/data/cases/ has a listing that showed it), so :func:`validate` collects first.
 
 Validation always runs on collected data: :func:`validate` collects a LazyFrame first.
 
@@ -412,7 +412,7 @@ def validate(df: pl.DataFrame | pl.LazyFrame, model: type[pa.DataFrameModel]) ->
     Returns ``None`` when valid, else the failure cases as a DataFrame with columns ``failure_case`` (str),
     ``schema_context``, ``column``, ``check`` (the rule), ``check_number`` and ``index`` (row number).
 
-    A LazyFrame is collected first: Pandera would run only schema-level checks on it (case18).
+    A LazyFrame is collected first: Pandera would run only schema-level checks on it.
     """
     if isinstance(df, pl.LazyFrame):
         df = df.collect()

@@ -1,4 +1,4 @@
-"""Each release explains itself (issue 8): dataset card, data dictionary, Croissant metadata and charts.
+"""Each release explains itself (docs/design.md, "Releases"): dataset card, data dictionary, Croissant metadata and charts.
 
 :func:`write_release_documents` is called by ``pipeline.release`` while a release is staged, before its
 ``manifest.json`` is written, and puts into the release folder::
@@ -74,7 +74,7 @@ def build_documents(tables: dict[str, pl.DataFrame], manifest: dict, changes: pl
     """Every document of a release: relative path → bytes (see the module docstring for the paths).
 
     Args:
-        tables: the four published tables (design §6; each with ``venue`` and ``year``).
+        tables: the four published tables (docs/design.md, "Published tables"; each with ``venue`` and ``year``).
         manifest: the release's manifest as it stands before the documents are added (release, release_id,
             parent, created_at, code/schema version, inputs, changes, tables with rows/columns/files).
         changes: release.diff_papers' output for this release (paper_id, change, columns).
@@ -116,7 +116,7 @@ def write_release_documents(stage: Path, tables: dict[str, pl.DataFrame], manife
 def release_metadata_markdown(release_dir: Path) -> str:
     """Markdown for the Dagster UI: the release's headline and its charts inlined as PNG data URIs
     (the UI cannot read files from the warehouse). Charts missing from the folder (a release made before
-    issue 8) are skipped; with none, the text says so.
+    the card existed) are skipped; with none, the text says so.
     """
     release_dir = Path(release_dir)
     manifest = json.loads((release_dir / "manifest.json").read_text())

@@ -39,7 +39,7 @@ CHARTS = {
 
 
 def _figure(height_in: float) -> Figure:
-    from matplotlib.backends.backend_agg import FigureCanvasAgg  # imported here: 0.2 s, only when drawing
+    from matplotlib.backends.backend_agg import FigureCanvasAgg  # imported here: only when drawing
     from matplotlib.figure import Figure
 
     fig = Figure(figsize=(WIDTH_IN, height_in), dpi=DPI)
@@ -50,7 +50,7 @@ def _figure(height_in: float) -> Figure:
 def _margins(fig: Figure, left_px: float, *, bottom_px: float = 48, top_px: float = 34, right_px: float = 16,
              **kwargs) -> None:
     """Place the axes with fixed margins in pixels. Cheaper than a layout engine ("constrained" draws the
-    figure twice: 0.18 s more for the four charts of a 58k-abstract release, README "Speed and memory")."""
+    figure twice; the saving is measured by ``make bench``, README "Speed and memory")."""
     w, h = fig.get_size_inches() * DPI
     fig.subplots_adjust(left=left_px / w, right=1 - right_px / w, bottom=bottom_px / h, top=1 - top_px / h,
                         **kwargs)
@@ -185,7 +185,7 @@ def render_charts(by_venue_year: pl.DataFrame, benchmarks: pl.DataFrame, improv:
 
 
 def load_backend() -> None:
-    """Import matplotlib's Agg backend and load its font list now (~0.2 s, once per process) rather than at
+    """Import matplotlib's Agg backend and load its font list now (once per process) rather than at
     the first chart (the command line warms pipeline.parallel's helpers with it)."""
     _empty("")
 

@@ -27,7 +27,7 @@ DATASET_DESCRIPTION = (
     "(venue, year), one immutable folder per release."
 )
 #: The project grants no licence of its own on the abstracts: they are the authors' text, published by the
-#: venues. Set a licence here only once the inputs' terms allow one (the lead's call; issue 8).
+#: venues. Set a licence here only once the inputs' terms allow one (a decision for the maintainers).
 LICENSE_TEXT = (
     "No licence is granted by this project: each abstract remains under the terms of its authors and of the "
     "venue that published it. Check those terms before redistributing."

@@ -1,6 +1,6 @@
 """The numbers a release's card and charts show, computed from its tables (pure polars, no I/O).
 
-Every function takes the published tables (design §6) and returns a small DataFrame sorted so that equal
+Every function takes the published tables (docs/design.md, "Published tables") and returns a small DataFrame sorted so that equal
 tables give equal output. The card (``pipeline.card.readme``) and the charts (``pipeline.card.charts``)
 both read these, so a number in the text and the same number in a chart cannot disagree.
 """
@@ -14,13 +14,13 @@ from schemas import MODELS
 #: How many of the most frequent URL hosts, metric names and datasets the card lists (a card is read in a
 #: minute: ten rows per list; the full counts are one group-by away in the tables).
 TOP_N = 10
-#: How many benchmarks the "top benchmarks" chart shows (issue 8: "the top 15 benchmarks").
+#: How many benchmarks the "top benchmarks" chart shows (the 15 benchmarks with the most reported metrics).
 TOP_BENCHMARKS = 15
-#: paper_metrics kinds that state a change achieved (../shared/gold/GUIDELINES.md "Metrics": delta = an
+#: paper_metrics kinds that state a change achieved (tests/data/gold/GUIDELINES.md "Metrics": delta = an
 #: absolute difference, relative_change = a relative increase/reduction); levels, multipliers, before/after
 #: pairs and ranges are not single improvement figures.
 IMPROVEMENT_KINDS = ("delta", "relative_change")
-#: Units of the improvements chart (issue 8: "reported improvements (pp and %)").
+#: Units of the improvements chart (reported improvements in pp and %).
 IMPROVEMENT_UNITS = ("pp", "%")
 
 

@@ -23,7 +23,7 @@ from schemas import MODELS, validate
 OWNERS = ["team:data"]
 TABLE_DESCRIPTIONS = {
     "papers": "One row per distinct paper: the canonical abstract of its duplicate cluster, raw and clean, "
-              "language, counts, stable paper_id, first/last-changed release (design §6).",
+              "language, counts, stable paper_id, first/last-changed release (docs/design.md, Published tables).",
     "paper_urls": "One row per URL of a paper: normalised url, url_raw, kind, host, offsets in abstract_raw.",
     "paper_metrics": "One row per reported result metric: value, unit, kind, metric, dataset, subject, "
                      "baseline, direction, qualifier, span and offsets in the clean abstract.",

@@ -1,4 +1,4 @@
-"""Jobs, the raw-folder sensor, the daily schedule and the automation sensor (issue 6).
+"""Jobs, the raw-folder sensor, the daily schedule and the automation sensor (docs/design.md, "Dagster wiring").
 
 Who does what under ``dagster dev`` (all RUNNING by default):
 

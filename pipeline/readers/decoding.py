@@ -55,7 +55,7 @@ def decode_listing(data: bytes, path: str = "<bytes>", encoding: str | None = No
                    stray_nul_ok: bool = False) -> tuple[str, str]:
     """Decode a listing file's bytes; return ``(text, encoding)`` with line ends normalised to ``\\n``.
 
-    Rules, in order (issue 4; design §2). Bytes are never replaced, ignored or dropped:
+    Rules, in order (docs/design.md, "Raw listings"). Bytes are never replaced, ignored or dropped:
 
     1. ``encoding`` given (a per-file override): strict decode with it.
     2. A BOM decides: UTF-8, UTF-16 LE/BE, UTF-32 LE/BE (strict; the BOM is removed).
@@ -167,7 +167,7 @@ def _checked(text: str, path: str, codec: str, skipped: int = 0) -> str:
 
 
 def normalise_line_ends(text: str) -> str:
-    """CRLF and lone CR become LF (issue 4: CRLF, CR and LF line ends). U+2028/U+2029/NEL are not line ends
+    """CRLF and lone CR become LF (listings come with CRLF, CR and LF line ends). U+2028/U+2029/NEL are not line ends
     here (a listing's paragraphs are split at blank lines only); :func:`sanitise_line` makes them spaces."""
     return text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text
 
@@ -177,9 +177,9 @@ def sanitise_line(line: str) -> str:
 
     Removed: Unicode categories Cc (controls, incl. NUL, ``\\r``), Cf (zero-width space/joiners, BOM, soft
     hyphen, bidi marks) and Cs; a tab and every Unicode space (NBSP, ideographic space, thin spaces) become an
-    ASCII space. Nothing else changes. Why: no stored field may hold control or zero-width characters (issue 4;
-    case05 "none of those characters in stored text"), and URL offsets into ``abstract_raw`` must address a URL
-    without a zero-width space inside it (case05's ``transformer\u200b-xs``).
+    ASCII space. Nothing else changes. Why: no stored field may hold control or zero-width characters (docs/design.md,
+    "Cleaning"), and URL offsets into ``abstract_raw`` must address a URL
+    without a zero-width space inside it (``transformer\u200b-xs`` in a real listing).
     """
     from pipeline.cleaning import _invisible_patterns
 

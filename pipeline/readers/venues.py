@@ -20,7 +20,7 @@ import datetime as _dt
 import re
 from pathlib import PurePosixPath
 
-#: Venue token: ASCII letters, digits, ``-`` and ``_``, so that it is a safe Hive partition value (design §6:
+#: Venue token: ASCII letters, digits, ``-`` and ``_``, so that it is a safe Hive partition value (docs/design.md, "Published tables":
 #: "ASCII, never-null partition values"). A leading digit is allowed for venues such as ``3DV``.
 VENUE_RE = r"[A-Za-z0-9][A-Za-z0-9_\-]{0,31}"
 #: A header line: venue, a year (not followed by another digit: ``ICML 2026论文列表`` is a header), then free
