@@ -38,7 +38,7 @@ Per record, a control character (NUL, ...) makes that record ``control_character
 :func:`repeated_notices` quarantines a text repeated verbatim in NOTICE_MIN_COPIES or more records of
 NOTICE_MIN_LISTINGS or more listings (or as often within one listing) as ``boilerplate_repeated``.
 
-Sources of the thresholds: MIN_WORDS = 6 is the shortest paragraph the failure-case listings in tests/data/cases/ require to be
+Sources of the thresholds: MIN_WORDS = 6 is the shortest paragraph the failure-case listings of the tests require to be
 published ("Code and checkpoints are released at \\url{...}." has 6 words of two or more letters). On the dev corpus
 (bench/corpus_profile.py) the 105 paragraphs it quarantines as too_short are all fragments: "The",
 "Discussion of", "Part of", author names ("Volker Tresp"), "We study the framework of". CJK_CHARS_PER_WORD = 2 is the usual ratio of

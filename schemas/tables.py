@@ -1,7 +1,7 @@
 """Pandera (polars backend) models of every table the pipeline writes (docs/design.md, "Published tables").
 
 Importable without Dagster. On a ``LazyFrame`` Pandera runs schema-level checks only and bad rows pass
-(tests/data/cases/ has a listing that showed it), so :func:`validate` collects first.
+(a failure case of the tests showed it), so :func:`validate` collects first.
 
 Validation always runs on collected data: :func:`validate` collects a LazyFrame first.
 

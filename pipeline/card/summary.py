@@ -16,7 +16,7 @@ from schemas import MODELS
 TOP_N = 10
 #: How many benchmarks the "top benchmarks" chart shows (the 15 benchmarks with the most reported metrics).
 TOP_BENCHMARKS = 15
-#: paper_metrics kinds that state a change achieved (tests/data/gold/GUIDELINES.md "Metrics": delta = an
+#: paper_metrics kinds that state a change achieved (the gold set's annotation guidelines, "Metrics": delta = an
 #: absolute difference, relative_change = a relative increase/reduction); levels, multipliers, before/after
 #: pairs and ranges are not single improvement figures.
 IMPROVEMENT_KINDS = ("delta", "relative_change")
