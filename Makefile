@@ -6,7 +6,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 export DAGSTER_HOME ?= $(CURDIR)/.dagster_home
 
-.PHONY: run test dev verify clean
+.PHONY: run test test-fast lint dev verify clean clean-releases
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
@@ -24,8 +24,20 @@ $(VENV)/.installed-dev: $(VENV)/bin/python pyproject.toml
 run: $(VENV)/.installed
 	$(PY) -m pipeline run $(if $(ALLOW_REMOVAL),--allow-removal)
 
+# Every test (about 10 minutes on the 2-core machine; the scale-out tests skip without PostgreSQL/redis).
 test: $(VENV)/.installed-dev
 	$(PY) -m pytest
+
+# The pure modules only: no full job, no command line, no extra processes (markers in pyproject.toml).
+test-fast: $(VENV)/.installed-dev
+	$(PY) -m pytest -q -m "not slow and not integration"
+
+# ruff lint (rules in pyproject.toml [tool.ruff]) and the format check; `.ci/run` runs it before the tests.
+# The extraction package and its tests are formatted separately (excluded here until then).
+LINT_EXCLUDE := --extend-exclude pipeline/extraction --extend-exclude 'tests/test_extraction_*.py'
+lint: $(VENV)/.installed-dev
+	$(VENV)/bin/ruff check $(LINT_EXCLUDE) .
+	$(VENV)/bin/ruff format --check $(LINT_EXCLUDE) .
 
 # The Dagster UI on 127.0.0.1 with the project-local DAGSTER_HOME (its dagster.yaml sets the publish pool limit and
 # the run queue); the raw-folder sensor, the daily schedule and the automation sensor start RUNNING.
@@ -36,9 +48,13 @@ dev: $(VENV)/.installed
 verify: $(VENV)/.installed
 	$(PY) -m pipeline verify $(RELEASE)
 
+# Work files only: the per-listing work files, an unfinished publish and Dagster's instance. Releases stay.
 clean:
-	rm -rf warehouse/_work warehouse/_staging warehouse/release=* warehouse/LATEST warehouse/releases.json \
-		warehouse/.publish.lock .dagster_home
+	rm -rf warehouse/_work warehouse/_staging warehouse/_trash .dagster_home
+
+# Deletes EVERY release of the dataset (release=N folders, LATEST, releases.json) and the work files.
+clean-releases: clean
+	rm -rf warehouse/release=* warehouse/LATEST warehouse/releases.json warehouse/.publish.lock
 
 # Extraction quality (issue 3): score URLs/metrics on tests/data/gold/gold_dev.jsonl through the pipeline
 # (temp raw/warehouse/DAGSTER_HOME) and directly, plus fixtures and cost per abstract. See README "Extraction".

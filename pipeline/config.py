@@ -85,11 +85,13 @@ def max_concurrent_runs() -> int:
 
 
 def dagster_yaml() -> str:
-    """The instance settings :func:`ensure_dagster_home` writes: telemetry off, the publish pool limit
+    """The instance settings :func:`ensure_dagster_home` writes: telemetry off, the UI's first-visit pop-up
+    off (``nux``, a key of Dagster's instance config schema), the publish pool limit
     (:data:`PUBLISH_POOL_LIMIT`, run granularity), the run queue's :func:`max_concurrent_runs` and the
     storage (:func:`instance_storage_yaml`)."""
     return (f"{DAGSTER_YAML_MARKER}\n"
             "telemetry:\n  enabled: false\n"
+            "nux:\n  enabled: false\n"
             "concurrency:\n"
             f"  pools:\n    granularity: run\n    default_limit: {PUBLISH_POOL_LIMIT}\n"
             f"  runs:\n    max_concurrent_runs: {max_concurrent_runs()}\n"

@@ -22,6 +22,8 @@ from pipeline.card.charts import CHARTS
 from schemas import MODELS, tables as contract
 from tests.conftest import DATA, ROOT, SEEDS
 
+pytestmark = pytest.mark.integration
+
 
 @pytest.fixture(scope="module")
 def project(tmp_path_factory):

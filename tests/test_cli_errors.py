@@ -13,6 +13,8 @@ import pytest
 from pipeline import release
 from tests.conftest import DATA
 
+pytestmark = pytest.mark.integration
+
 
 def _run(project, *args, env=None, timeout=240) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "pipeline", *args], cwd=project, capture_output=True, text=True,

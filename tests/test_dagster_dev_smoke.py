@@ -25,6 +25,8 @@ from pipeline import cli
 from pipeline.defs.partitions import partition_key
 from tests.conftest import ROOT, SEEDS
 
+pytestmark = [pytest.mark.integration, pytest.mark.slow]
+
 LOCATION = "abstracts_pipeline"  # workspace.yaml location_name == [tool.dg.project] code_location_name
 #: Measured here: /server_info after 8-12 s, a 2-step multiprocess run 5-15 s (notes/dagster.md §5e); the
 #: test must finish in < 90 s on a fresh 2-core machine.

@@ -1,5 +1,6 @@
 """Duplicate clusters on real abstracts: exact, near, truncated, boilerplate, canonical choice, stable ids."""
 
+import pytest
 import textwrap
 
 import polars as pl
@@ -156,6 +157,7 @@ def test_a_previous_id_goes_to_one_cluster_only():
     assert out["paper_id"].to_list() == [dedup.paper_id_for(dedup.content_hash(a)), first["paper_id"][0]]
 
 
+@pytest.mark.integration
 def test_pipeline_keeps_ids_when_the_original_listing_is_replaced_by_edited_copies(project):
     """End to end: release 2 drops seed listing 000 and adds a listing with a truncated and an edited copy
     of two of its papers: both keep their release-1 ids; the other 17 papers of 000 are removed."""

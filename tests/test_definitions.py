@@ -2,6 +2,7 @@
 groups and column schemas; checks; sensors, schedule and automation running by default; the executor; the
 instance settings (publish pool limit, run queue); and the metadata a real run records."""
 
+import pytest
 import yaml
 
 import dagster as dg
@@ -60,12 +61,14 @@ def test_checks_automation_pools_and_executor():
     assert resolved["max_concurrent"] == config.max_concurrent_steps()
 
 
+@pytest.mark.integration
 def test_dagster_home_limits_publishing_to_one_and_queues_runs(tmp_path, monkeypatch):
     monkeypatch.setenv("DAGSTER_HOME", str(tmp_path / "home"))
     monkeypatch.setenv("PIPELINE_MAX_CONCURRENT_RUNS", "3")
     home = config.ensure_dagster_home()
     settings = yaml.safe_load((home / "dagster.yaml").read_text())
     assert settings["telemetry"] == {"enabled": False}
+    assert settings["nux"] == {"enabled": False}  # no first-visit pop-up in the UI
     with dg.DagsterInstance.get() as instance:
         assert instance.global_op_concurrency_default_limit == config.PUBLISH_POOL_LIMIT == 1
         concurrency = instance.get_concurrency_config()
@@ -88,6 +91,7 @@ def test_partition_keys_are_safe_and_reversible():
     assert partition_key("000_d1f8394cc51cd0ab.txt") == "000_d1f8394cc51cd0ab.txt"
 
 
+@pytest.mark.integration
 def test_a_real_run_records_release_metadata_checks_and_failing_rows(project):
     assert cli.run() == 0
     with dg.DagsterInstance.get() as instance:

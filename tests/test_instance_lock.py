@@ -7,6 +7,8 @@ import sys
 
 import pytest
 
+pytestmark = [pytest.mark.integration, pytest.mark.slow]
+
 TRIALS = 2
 
 

@@ -48,6 +48,7 @@ def _labels(texts):
     return [d(t) for t in texts]
 
 
+@pytest.mark.integration
 def test_same_answer_in_other_processes():
     texts = [EN, FR, ZH] + FRAGMENTS + ["Transformer BERT GPT LLM models are evaluated on GLUE SuperGLUE and SQuAD tasks"]
     here = _labels(texts)

@@ -13,6 +13,8 @@ import pytest
 from pipeline import cli, release
 from tests.conftest import DATA, ROOT, SEEDS
 
+pytestmark = pytest.mark.integration
+
 TABLES = ["papers", "paper_urls", "paper_metrics", "listing_lineage"]
 SEED_URLS = {
     "https://github.com/Puning97/EUA-for-LLM-Unlearning": "code",

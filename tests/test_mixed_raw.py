@@ -3,6 +3,7 @@ CSV with a settings file, gzip JSON Lines, an HTML page no reader fits): every r
 source fields published, the reader and position of each record in the lineage, listing links in paper_urls,
 and a changelog naming papers by title."""
 
+import pytest
 import gzip
 import json
 import shutil
@@ -11,6 +12,8 @@ import polars as pl
 
 from pipeline import cli
 from tests.conftest import DATA
+
+pytestmark = pytest.mark.integration
 
 READERS = DATA / "readers"
 

@@ -19,6 +19,7 @@ def _seed_raws() -> list[str]:
     return raws
 
 
+@pytest.mark.integration
 def test_abstracts_shared_with_a_warm_worker_equal_the_serial_rows():
     raws = _seed_raws()
     assert len(raws) == 38
@@ -42,6 +43,7 @@ def test_chunks_cover_the_texts_in_order():
     assert records._chunks(["a"], 8) == [["a"]]
 
 
+@pytest.mark.integration
 def test_charts_drawn_by_a_warm_worker_are_the_same_bytes(project):
     from pipeline import cli, config, release
 

@@ -1,6 +1,7 @@
 """No process outlives its run: ``kill -9`` of ``python -m pipeline run`` takes its warm helpers and
 multiprocessing's resource tracker with it (real processes, a real SIGKILL)."""
 
+import pytest
 import os
 import signal
 import subprocess
@@ -9,6 +10,8 @@ import time
 from pathlib import Path
 
 from pipeline import parallel
+
+pytestmark = [pytest.mark.integration, pytest.mark.slow]
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -18,6 +18,8 @@ from pipeline.defs.io import MAX_STEM, work_stem
 from pipeline.defs.partitions import listing_name, listing_path, partition_key
 from tests.conftest import SEEDS
 
+pytestmark = pytest.mark.integration
+
 #: A realistic long title: 42 Chinese characters (126 UTF-8 bytes, 378 percent-encoded characters).
 LONG_TITLE = "大型语言模型在数学推理任务中的可验证奖励强化学习与过程监督方法的系统性研究综述及未来展望"
 NON_UTF8 = os.fsdecode(b"caf\xe9 listing.txt")  # a Latin-1 name on a UTF-8 system

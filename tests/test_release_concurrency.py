@@ -9,6 +9,7 @@ Every release of generation ``g`` has ``BASE + g * STEP`` papers whose abstracts
 and as many lineage rows, so a mixed or half-written read is detectable.
 """
 
+import pytest
 import json
 import os
 import random
@@ -22,6 +23,8 @@ import polars as pl
 
 from pipeline import release
 from tests.conftest import ROOT
+
+pytestmark = [pytest.mark.integration, pytest.mark.slow]
 
 BASE, STEP = 10_000, 1_000
 VENUES = ["ICML", "NeurIPS", "ICLR", "ACL"]

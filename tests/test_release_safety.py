@@ -18,6 +18,8 @@ from pipeline import cli, release
 from tests.conftest import DATA, SEEDS
 from tests.test_release_concurrency import INPUTS, _check_release, _spawn, make_tables
 
+pytestmark = [pytest.mark.integration, pytest.mark.slow]
+
 
 def _kill_at(wh, point: str, gen: int, **env) -> None:
     proc = _spawn(wh, [gen], KILL_AT=point, **env)

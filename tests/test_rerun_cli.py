@@ -6,6 +6,7 @@ one a full run (``python -m pipeline run``, with its warm helper process) makes 
 release_id, byte-identical table files and charts. Two CLI calls only (each loads the code location: ~7-14 s here).
 """
 
+import pytest
 import json
 import os
 import shutil
@@ -18,6 +19,8 @@ import polars as pl
 from pipeline import cli, release
 from pipeline.defs.partitions import partition_key
 from tests.conftest import ROOT, SEEDS
+
+pytestmark = [pytest.mark.integration, pytest.mark.slow]
 
 BIN = Path(sys.executable).parent
 FIXED = SEEDS[0].name

@@ -30,7 +30,7 @@ from tests.conftest import DATA, ROOT
 from tests.scaleout_services import postgres_server, redis_server, start_group, stop_group, wait_for
 from tests.test_scaleout_postgres import assert_same_release, manifest, sqlite_release, use_postgres
 
-pytestmark = pytest.mark.scaleout
+pytestmark = [pytest.mark.scaleout, pytest.mark.integration, pytest.mark.slow]
 
 BIN = Path(sys.executable).parent
 NEURIPS = "NeurIPS_2023_sample.txt"

@@ -29,7 +29,7 @@ import pytest
 from tests.conftest import DATA, ROOT
 from tests.scaleout_services import postgres_server
 
-pytestmark = pytest.mark.scaleout
+pytestmark = [pytest.mark.scaleout, pytest.mark.integration, pytest.mark.slow]
 
 QUIET = {"loggers": {"console": {"config": {"log_level": "WARNING"}}}}
 NEURIPS = "NeurIPS_2023_sample.txt"

@@ -15,6 +15,8 @@ from pipeline.defs.partitions import partition_key
 from pipeline.definitions import defs
 from tests.conftest import DATA, ROOT, SEEDS
 
+pytestmark = pytest.mark.integration
+
 QUIET = {"loggers": {"console": {"config": {"log_level": "WARNING"}}}}
 NEURIPS = "NeurIPS_2023_sample.txt"
 

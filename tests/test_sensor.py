@@ -5,6 +5,7 @@ The daemon's part is played by hand: :func:`_apply` applies a tick's partition r
 way the daemon does, and :func:`_execute` runs its run requests in-process.
 """
 
+import pytest
 import json
 import os
 import shutil
@@ -17,6 +18,8 @@ from pipeline.defs.automation import DATASET_KEYS, LISTING_KEYS, raw_listings_se
 from pipeline.defs.partitions import listing_name, partition_key
 from pipeline.definitions import defs
 from tests.conftest import DATA, SEEDS
+
+pytestmark = pytest.mark.integration
 
 QUIET = {"loggers": {"console": {"config": {"log_level": "WARNING"}}}}
 SEED_KEYS = sorted(partition_key(f.name) for f in SEEDS)
