@@ -56,19 +56,19 @@ clean:
 clean-releases: clean
 	rm -rf warehouse/release=* warehouse/LATEST warehouse/releases.json warehouse/.publish.lock
 
-# Extraction quality (issue 3): score URLs/metrics on tests/data/gold/gold_dev.jsonl through the pipeline
+# Extraction quality: score URLs/metrics on tests/data/gold/gold_dev.jsonl through the pipeline
 # (temp raw/warehouse/DAGSTER_HOME) and directly, plus fixtures and cost per abstract. See README "Extraction".
 .PHONY: eval
 eval: $(VENV)/.installed
 	$(PY) bench/eval_extraction.py
 
-# Near-duplicate benchmark (issue 5): precision/recall of the clusters on the dev corpus with injected variants,
+# Near-duplicate benchmark: precision/recall of the clusters on the dev corpus with injected variants,
 # and the dedup step's time at 10k/20k/40k abstracts. Needs ../shared/corpus (says so when absent).
 .PHONY: bench-dedup
 bench-dedup: $(VENV)/.installed
 	$(PY) bench/dedup/bench_dedup.py
 
-# Speed and memory (issue 7): the whole pipeline from an empty warehouse against the naive script, on 500-abstract
+# Speed and memory: the whole pipeline from an empty warehouse against the naive script, on 500-abstract
 # listings built from ../shared/corpus (says so when absent), plus one added listing; about 4 minutes.
 .PHONY: bench bench-language
 bench: $(VENV)/.installed
@@ -78,7 +78,7 @@ bench: $(VENV)/.installed
 bench-language: $(VENV)/.installed
 	$(PY) bench/language_shortcut.py
 
-# Listing readers on real files (issue 12): per file precision / recall / title accuracy / venue-year against the
+# Listing readers on real files: per file precision / recall / title accuracy / venue-year against the
 # dev corpus or truth.jsonl, over ../shared/listings (says so when absent). See README "Listing shapes".
 .PHONY: eval-listings
 eval-listings: $(VENV)/.installed
