@@ -8,8 +8,12 @@ deterministic: Agg renders the bundled DejaVu fonts the same way every time and 
 from __future__ import annotations
 
 import io
+from typing import TYPE_CHECKING
 
 import polars as pl
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 #: Resolution of every PNG (dots per inch); 100 keeps a chart around 20–60 kB, small enough to inline in the
 #: Dagster UI as a data URI.

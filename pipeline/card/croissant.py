@@ -54,7 +54,6 @@ CONTEXT = {
     "separator": "cr:separator",
     "source": "cr:source",
     "subField": "cr:subField",
-    "repeated": "cr:repeated",
     "transform": "cr:transform",
 }
 CONFORMS_TO = "http://mlcommons.org/croissant/1.0"
