@@ -145,6 +145,8 @@ RULES: dict[str, Rule] = {
         "a list of names right after the numbers ('41.2% and 37.9% on COCO and LVIS') needs no 'respectively'.",
         (("It outperforms prior work by 13.8%, 9.3% and 2.7% on Human3.6M, CMU Mocap and 3DPW datasets, "
           "respectively.", 9.3, {"dataset": "CMU Mocap"}),
+         ("On OTB-2013 and OTB-2015, we obtain an absolute gain of 8.0% and 8.2% respectively, in mean overlap "
+          "precision.", 8.2, {"dataset": "OTB-2015"}),
          ("We achieve FID 42.17, LPIPS 0.3868, FID 30.35, LPIPS 0.5076 respectively on Flower and Animal Faces.",
           30.35, {"dataset": "Animal Faces"}),
          ("Experiments use three datasets: Olympic Sports, HMDB51 and UCF101. Our approach gains 7.0%, 3.4%, and "
