@@ -83,3 +83,14 @@ def test_gold_abstracts_and_their_variants_satisfy_the_table():
     table = _metric_table(everything)
     assert table.height > 1000
     assert schemas.validate(table, schemas.PaperMetrics) is None
+
+
+def test_factor_zero_is_not_a_multiplier():
+    """A scale-bench variant of an ECCV 2020 abstract ("one binary selection factor (i.e., 0 or 1)"):
+    'selection factor 0' is a setting, not a result (spelled-number reads 'factor N' only for N > 0);
+    'a factor of 6' still is one."""
+    text = ("variables, the perturbation magnitude one and binary selection factor 0 (i.e., or 1). One is pixel "
+            "perturbed if its factor selection is 1, otherwise not perturbed.")
+    assert [r for r in extract_metrics(text) if r["unit"] == "x"] == []
+    (row,) = extract_metrics("Our solver is faster by a factor of 6 on the hardest instances.")
+    assert (row["value"], row["kind"], row["rules"][0]) == (6.0, "multiplier", "spelled-number")

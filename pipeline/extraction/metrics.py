@@ -328,6 +328,8 @@ def _spelled(text: str) -> list[_Tok]:
         if m["twice"]:
             v, unit, a, b = 2.0, "x", m.start("twice"), m.end("twice")
         elif m["factor"]:
+            if float(m["factor"]) == 0:
+                continue  # "selection factor 0": a multiplier is positive, so a factor 0 is a setting
             v, unit, a, b = float(m["factor"]), "x", m.start("factor") - len("factor "), m.end("factor")
             a = text.rfind("factor", 0, m.start("factor"))
         elif m["om"]:

@@ -50,7 +50,7 @@ RULES: dict[str, Rule] = {
         "'87.5/89.1 EM/F1' pairs each number with the metric in the same position.",
         (("It scores 87.5/89.1 EM/F1 on SQuAD v1.1.", 89.1, {"metric": "F1"}),)),
     "spelled-number": Rule(
-        "Results written in words: 'twice as', 'factor of N', 'N orders of magnitude', 'one percent', fractions "
+        "Results written in words: 'twice as', 'factor of N' (N > 0), 'N orders of magnitude', 'one percent', fractions "
         "of a quantity ('about half the accuracy'), ranks ('ranked first', 'won the 1st place'), 'zero error'.",
         (("Our solver is two orders of magnitude faster than Cplex.", 100.0, {"unit": "x", "kind": "multiplier"}),
          ("It reaches about half the accuracy of GPT-4.", 0.5, {"unit": "x", "metric": "accuracy"}),
