@@ -138,7 +138,7 @@ def ensure_dagster_home(create_instance: bool = True) -> Path:
             tmp = cfg.with_name(f".dagster.yaml.{os.getpid()}.tmp")
             tmp.write_text(text)
             tmp.replace(cfg)
-        if create_instance and not (home / INSTANCE_READY).exists():
+        if create_instance and _embedded_instance() and not (home / INSTANCE_READY).exists():
             _create_instance_storage()
             (home / INSTANCE_READY).write_text("the instance's storage was created; see pipeline.config\n")
     return home
@@ -147,6 +147,15 @@ def ensure_dagster_home(create_instance: bool = True) -> Path:
 def dagster_home_hint() -> str:
     """``DAGSTER_HOME`` as set (for messages), or the default it would get."""
     return os.environ.get("DAGSTER_HOME") or str(Path(".dagster_home").resolve())
+
+
+def _embedded_instance() -> bool:
+    """True for the embedded SQLite instance (the default). Only its databases live in ``DAGSTER_HOME`` and
+    are created here; a Postgres instance (pipeline.scaleout) is created by dagster-postgres on first use,
+    which retries a concurrent creation itself."""
+    from pipeline import scaleout
+
+    return scaleout.instance_kind() == "sqlite"
 
 
 def _create_instance_storage() -> None:

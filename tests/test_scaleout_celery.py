@@ -106,7 +106,7 @@ def test_two_celery_workers_share_the_steps_and_publish_stays_single(project, se
         print(f"celery: workers {hostnames} up after {time.monotonic() - started:.1f} s")
 
         with dg.DagsterInstance.get() as instance:
-            current, added, _ = sync_partitions(instance)
+            current, added, _, _ = sync_partitions(instance)
             keys = list(instance.get_dynamic_partitions("listings"))
         assert len(keys) == 3
         tags = {"dagster/asset_partition_range_start": keys[0], "dagster/asset_partition_range_end": keys[-1]}

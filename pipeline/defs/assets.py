@@ -66,8 +66,9 @@ def listing_records(context: dg.AssetExecutionContext) -> dg.MaterializeResult:
             total += frame.height
             continue
         frame, warnings = records.listing_records(data, name, find_settings(config.raw_dir(), path))
-        for w in warnings:
-            context.log.warning(w)
+        readable = frame.height > 0 and frame["reader"][0] is not None
+        for i, w in enumerate(warnings):  # for a readable listing the first message names its reader: a note
+            (context.log.info if readable and i == 0 else context.log.warning)(w)
         out = work_file("listing_records", key)
         write_work(frame, out)
         write_work_info("listing_records", key, {"listing": name,

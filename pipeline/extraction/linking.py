@@ -24,7 +24,7 @@ _NAME = r"(?:[A-Z0-9][\w'’.+→-]*[\w+](?:\s(?:[A-Z0-9][\w'’.+→-]*[\w+]|v\
 _SEP = r"(?:\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or|&)\s+)"
 # A list of data-set names is introduced by a preposition or a "datasets:"-like head, or followed by one:
 # "on Flower, Animal Faces, and VGGFace", "benchmarks, BC40 and CB513" (never "X, Y and Z achieve").
-_NAME_LIST = re.compile(rf"(?:\b(?:on|in|for|across|using|of|from)\s+(?:the\s+|both\s+)?|"
+_NAME_LIST = re.compile(rf"(?:\b(?i:on|in|for|across|using|of|from)\s+(?i:the\s+|both\s+)?|"
                         rf"\b(?:datasets?|benchmarks?|corpora)\s*(?::|,)?\s+(?:the\s+|both\s+)?)"
                         rf"(?P<list>{_NAME}(?:{_SEP}{_NAME})+)(?![\w-])")
 _METRIC_ITEM = rf"(?:[\w@-]+\s)?{_LEX_WORDS}(?:\s\([\w@-]+\))?"

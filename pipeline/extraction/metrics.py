@@ -151,7 +151,7 @@ def _fnum(s: str) -> float:
 class _Tok:
     __slots__ = ("start", "end", "num_start", "num_end", "value", "text", "signed", "unit", "unit_text",
                  "measure", "decimal", "setup", "accepted", "kind", "low", "high", "vfrom", "span_start",
-                 "span_end", "group", "why")
+                 "span_end", "group", "why", "dash")
 
     def __init__(self, **kw):
         for k in self.__slots__:
@@ -252,13 +252,18 @@ def _tokens(text: str) -> list[_Tok]:
             setup = True  # math about a variable: "A ≥ 0 times", "k = 5", "n < 10"
         if unit == "x" and value == 0:
             setup = True  # "0×" is never a reported multiplier
+        dash = unit == "x" and bool(sign) and sign in _MINUS
+        if dash:
+            # rule unsigned-multiplier: a multiplier is positive, so a minus sign before one is a dash
+            # ("2.3x less -14.9x", "1.5 by × -1.9×": a range separator after the words were moved)
+            sign, value, a = "", -value, na
         last_end = ue
         toks.append(_Tok(start=a if sign else na, end=ue, num_start=na, num_end=b, value=value,
                          text=(sign + num + (suf or "")), signed=bool(sign and sign != "±"),
                          unit=unit, unit_text=unit_text, measure=measure,
                          decimal="." in num or "," in num and not re.fullmatch(r"\d{1,3}(?:,\d{3})+", num),
                          setup=setup or sign == "±", accepted=False, kind=None, low=None, high=None, vfrom=None,
-                         span_start=a if sign else na, span_end=ue, group=None, why=None))
+                         span_start=a if sign else na, span_end=ue, group=None, why=None, dash=dash))
     return toks
 
 
@@ -323,6 +328,8 @@ def _spelled(text: str) -> list[_Tok]:
         if m["twice"]:
             v, unit, a, b = 2.0, "x", m.start("twice"), m.end("twice")
         elif m["factor"]:
+            if float(m["factor"]) == 0:
+                continue  # "selection factor 0": a multiplier is positive, so a factor 0 is a setting
             v, unit, a, b = float(m["factor"]), "x", m.start("factor") - len("factor "), m.end("factor")
             a = text.rfind("factor", 0, m.start("factor"))
         elif m["om"]:
@@ -979,7 +986,8 @@ def extract_metrics(text: str) -> list[dict]:
             metric=metric, dataset=dataset, subject=subject, baseline=baseline,
             direction=_direction(text, t, kind, lo, hi), qualifier=qualifier,
             span=text[q_start:t.span_end], start=q_start, end=t.span_end,
-            rules=row_rules, _s0=s0, _s1=s1, _lo=lo, _hi=hi, _paren=_in_paren(text, s0, t.span_start),
+            rules=row_rules + (["unsigned-multiplier"] if t.dash else []), _s0=s0, _s1=s1, _lo=lo, _hi=hi,
+            _paren=_in_paren(text, s0, t.span_start),
         ))
     _share_across_lists(text, rows)
     linking.link_respectively(text, rows, sents)
@@ -988,10 +996,40 @@ def extract_metrics(text: str) -> list[dict]:
     linking.share_sentence_dataset(text, rows)
     linking.share_abstract_dataset(text, rows)
     out = []
-    for r in rows:
+    for r in _level_invariants(rows):
         r["metric_key"], r["dataset_key"] = metric_key(r["metric"]), dataset_key(r["dataset"])
         out.append({k: r[k] for k in METRIC_FIELDS})
     return out
+
+
+#: Rule name of the row-assembly guard that turns a negative percentage "score" into a change.
+NEGATIVE_PERCENT_RULE = "negative-percent-change"
+#: Rule name (in code only: its rows are not published) of the guard that refuses a multiplier <= 0.
+POSITIVE_MULTIPLIER_RULE = "positive-multiplier"
+
+
+def _level_invariants(rows: list[dict]) -> list[dict]:
+    """The last rules of row assembly, so that every row satisfies the table invariant
+    ``schemas.tables.PaperMetrics.non_negative_levels`` whatever the rules before decided:
+
+    - :data:`NEGATIVE_PERCENT_RULE`: a percentage level is never negative, so a negative % row of kind
+      ``score`` is a change: kind ``delta``, direction ``decrease`` (the sign), the rule appended to ``rules``
+      (e.g. "the baseline's -5.1% accuracy drop", where the possessive made it a baseline's level).
+    - :data:`POSITIVE_MULTIPLIER_RULE`: a multiplier is never zero or negative; such a number is not a
+      result (a list sharing "x" with a signed number, "-3 and 5 times"), so the row is refused. A minus
+      sign written before an "x" number is already read as a dash by ``_tokens`` (rule unsigned-multiplier).
+
+    Returns the rows kept, in order; changed rows are changed in place.
+    """
+    kept = []
+    for r in rows:
+        if r["kind"] == "multiplier" and r["value"] is not None and r["value"] <= 0:
+            continue  # POSITIVE_MULTIPLIER_RULE
+        if r["kind"] == "score" and r["unit"] == "%" and r["value"] is not None and r["value"] < 0:
+            r["kind"], r["direction"] = "delta", "decrease"
+            r["rules"] = [*r["rules"], NEGATIVE_PERCENT_RULE]
+        kept.append(r)
+    return kept
 
 
 def _in_paren(text: str, s0: int, pos: int) -> int:

@@ -50,7 +50,7 @@ RULES: dict[str, Rule] = {
         "'87.5/89.1 EM/F1' pairs each number with the metric in the same position.",
         (("It scores 87.5/89.1 EM/F1 on SQuAD v1.1.", 89.1, {"metric": "F1"}),)),
     "spelled-number": Rule(
-        "Results written in words: 'twice as', 'factor of N', 'N orders of magnitude', 'one percent', fractions "
+        "Results written in words: 'twice as', 'factor of N' (N > 0), 'N orders of magnitude', 'one percent', fractions "
         "of a quantity ('about half the accuracy'), ranks ('ranked first', 'won the 1st place'), 'zero error'.",
         (("Our solver is two orders of magnitude faster than Cplex.", 100.0, {"unit": "x", "kind": "multiplier"}),
          ("It reaches about half the accuracy of GPT-4.", 0.5, {"unit": "x", "metric": "accuracy"}),
@@ -62,6 +62,18 @@ RULES: dict[str, Rule] = {
         (("The score correlates with human judgments (r = 0.91).", 0.91, {"metric": "r"}),
          ("Kendall's τ=0.64 with the reference ranking.", 0.64, {"metric": "Kendall's τ"}),
          ("We measure a Spearman's ρ of 0.71 across tasks.", 0.71, {"metric": "Spearman's ρ"}))),
+    "unsigned-multiplier": Rule(
+        "A multiplier is positive, so a minus sign before an 'x' number is a dash (a range separator or "
+        "punctuation), never a sign: the row is the positive multiplier (schemas: non_negative_levels).",
+        (("Our method yields high-quality annotations at 2.3x less -14.9x annotation time than existing methods.",
+          14.9, {"kind": "multiplier", "unit": "x", "value_text": "14.9", "span": "14.9x"}),
+         ("The weakly supervised baseline on all dataset pairs 1.5 by × -1.9×, establishing its applicability.",
+          1.9, {"kind": "multiplier", "unit": "x"}))),
+    "negative-percent-change": Rule(
+        "A percentage level is never negative: a % row that the rules before made a score (a possessive, a "
+        "baseline's number) but carries a minus sign is a change, kind delta, direction decrease; the last rule "
+        "of row assembly (schemas: non_negative_levels).",
+        (("The baseline's -5.1% accuracy drop is large.", -5.1, {"kind": "delta", "direction": "decrease"}),)),
     # ---- where the metric name comes from
     "metric-lexicon": Rule(
         "A metric name of the vocabulary right before or after the number ('54% F1', 'accuracy of 41%').",
@@ -145,6 +157,8 @@ RULES: dict[str, Rule] = {
         "a list of names right after the numbers ('41.2% and 37.9% on COCO and LVIS') needs no 'respectively'.",
         (("It outperforms prior work by 13.8%, 9.3% and 2.7% on Human3.6M, CMU Mocap and 3DPW datasets, "
           "respectively.", 9.3, {"dataset": "CMU Mocap"}),
+         ("On OTB-2013 and OTB-2015, we obtain an absolute gain of 8.0% and 8.2% respectively, in mean overlap "
+          "precision.", 8.2, {"dataset": "OTB-2015"}),
          ("We achieve FID 42.17, LPIPS 0.3868, FID 30.35, LPIPS 0.5076 respectively on Flower and Animal Faces.",
           30.35, {"dataset": "Animal Faces"}),
          ("Experiments use three datasets: Olympic Sports, HMDB51 and UCF101. Our approach gains 7.0%, 3.4%, and "
