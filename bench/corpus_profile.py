@@ -27,15 +27,16 @@ sys.path.insert(0, str(ROOT))
 from pipeline import language  # noqa: E402
 from pipeline.cleaning import clean_abstract  # noqa: E402
 from pipeline.language import detect_language  # noqa: E402
-from pipeline.readers import parse_listing  # noqa: E402
 from pipeline.quarantine import REASONS, quarantine_reason  # noqa: E402
+from pipeline.readers import parse_listing  # noqa: E402
 
 DEFAULT_CORPUS = ROOT.parent / "shared" / "corpus" / "real_abstracts_dev.parquet"
 _BLANK_LINES = re.compile(r"\n[^\S\n]*\n\s*")
 
 
 def build_listings(df) -> tuple[dict[str, bytes], int]:
-    """``{file name: bytes}`` with one listing per (venue, year), and the number of abstracts whose blank lines
+    """``{file name: bytes}`` with one listing per (venue, year), and the number of abstracts whose blank
+    lines
     were collapsed."""
     listings: dict[str, list[str]] = collections.defaultdict(list)
     collapsed = 0
@@ -56,7 +57,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS)
     ap.add_argument("--limit", type=int, default=0, help="use only the first N abstracts (0 = all)")
     ap.add_argument("--examples", type=int, default=3)
-    ap.add_argument("--trunc-sample", type=int, default=2000, help="abstracts for the MAX_CHARS check (0 = skip)")
+    ap.add_argument(
+        "--trunc-sample", type=int, default=2000, help="abstracts for the MAX_CHARS check (0 = skip)"
+    )
     args = ap.parse_args(argv)
     if not args.corpus.exists():
         print(f"corpus not found: {args.corpus} (../shared is absent); nothing to profile")
@@ -67,8 +70,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.limit:
         df = df.head(args.limit)
     files, collapsed = build_listings(df)
-    print(f"corpus: {args.corpus}  abstracts: {df.height}  listings: {len(files)}  "
-          f"abstracts with blank lines collapsed: {collapsed}")
+    print(
+        f"corpus: {args.corpus}  abstracts: {df.height}  listings: {len(files)}  "
+        f"abstracts with blank lines collapsed: {collapsed}"
+    )
 
     reasons: collections.Counter[str] = collections.Counter()
     examples: dict[str, list[str]] = collections.defaultdict(list)
@@ -116,8 +121,10 @@ def main(argv: list[str] | None = None) -> int:
     for code, exs in sorted(lang_examples.items()):
         for ex in exs:
             print(f"  {code}: {ex}")
-    print(f"cost: clean {t_clean / max(n_clean, 1) * 1e6:.0f} µs/abstract, "
-          f"detect {t_lang / max(n_lang, 1) * 1e3:.2f} ms/abstract")
+    print(
+        f"cost: clean {t_clean / max(n_clean, 1) * 1e6:.0f} µs/abstract, "
+        f"detect {t_lang / max(n_lang, 1) * 1e3:.2f} ms/abstract"
+    )
 
     if args.trunc_sample and published:
         sample = published[:: max(1, len(published) // args.trunc_sample)][: args.trunc_sample]
@@ -131,8 +138,10 @@ def main(argv: list[str] | None = None) -> int:
             timings[limit] = time.perf_counter() - t0
         language.MAX_CHARS = keep
         diff = [(a, b, s[:90]) for a, b, s in zip(labels[keep], labels[10_000], sample) if a != b]
-        print(f"MAX_CHARS={keep}: {len(diff)} of {len(sample)} labels differ from the full text; "
-              f"{timings[keep] / len(sample) * 1e3:.2f} vs {timings[10_000] / len(sample) * 1e3:.2f} ms/abstract")
+        print(
+            f"MAX_CHARS={keep}: {len(diff)} of {len(sample)} labels differ from the full text; "
+            f"{timings[keep] / len(sample) * 1e3:.2f} vs {timings[10_000] / len(sample) * 1e3:.2f} ms/abstract"
+        )
         for a, b, s in diff[:5]:
             print(f"  {a} (first {keep}) vs {b} (full): {s!r}")
     return 0

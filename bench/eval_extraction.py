@@ -6,15 +6,15 @@ This is an evaluation entry point, not part of the runtime package: it loads the
 (``tests/data/gold/score.py``) by path, so ``pipeline`` never imports anything under ``tests/``.
 
 Gold files: every ``--gold`` (default: ``gold_dev.jsonl`` and ``gold_dev2.jsonl`` in ``tests/data/gold/``) is
-scored apart and their union is scored as one file; ``$EVAL_HELDOUT`` may name one more gold file (scored apart,
-never part of the union).
+scored apart and their union is scored as one file; ``$EVAL_HELDOUT`` may name one more gold file (scored
+apart, never part of the union).
 
 What it does:
-1. **Pipeline run** (on the union) (when ``python -m pipeline run`` exists): writes the gold abstracts as one listing with the
-   gold scorer's ``listing`` rule into a temporary raw folder, runs the pipeline into a temporary warehouse
-   (``PIPELINE_RAW_DIR``, ``PIPELINE_WAREHOUSE_DIR``, ``DAGSTER_HOME`` set to temp dirs), then scores the
-   release with the gold scorer's ``score`` (``tests/data/gold/score.py``, a copy of the project's scoring
-   rules, README there).
+1. **Pipeline run** (on the union) (when ``python -m pipeline run`` exists): writes the gold abstracts as one
+   listing with the gold scorer's ``listing`` rule into a temporary raw folder, runs the pipeline into a
+   temporary warehouse (``PIPELINE_RAW_DIR``, ``PIPELINE_WAREHOUSE_DIR``, ``DAGSTER_HOME`` set to temp dirs),
+   then scores the release with the gold scorer's ``score`` (``tests/data/gold/score.py``, a copy of the
+   project's scoring rules, README there).
 2. **Direct**: the same gold through the extraction functions alone (paper ``abstract_raw`` = the listing
    paragraph, metrics read ``clean_abstract(abstract_raw)``), written as a one-release warehouse and scored
    by the same ``score`` function. This isolates extraction from parsing/dedup.
@@ -60,8 +60,14 @@ DEFAULT_CORPUS = ROOT.parent / "shared" / "corpus" / "real_abstracts_dev.parquet
 
 #: Targets on the union of the dev gold files (tests/test_evaluation.py asserts the ones met today).
 TARGETS = {
-    "url_f1": 0.99, "url_kind_acc": 0.97, "metric_f1": 0.93, "metric_precision": 0.95,
-    "metric_kind_acc": 0.92, "metric_name_acc": 0.88, "metric_dataset_acc": 0.88, "metric_subject_acc": 0.95,
+    "url_f1": 0.99,
+    "url_kind_acc": 0.97,
+    "metric_f1": 0.93,
+    "metric_precision": 0.95,
+    "metric_kind_acc": 0.92,
+    "metric_name_acc": 0.88,
+    "metric_dataset_acc": 0.88,
+    "metric_subject_acc": 0.95,
 }
 #: fixtures.jsonl predates the paper_urls kinds; these are the same kinds under the table's names.
 FIXTURE_KIND_ALIAS = {"code_anonymous": "anonymous_code", "code_owner": "code", "shortener": "other"}
@@ -125,10 +131,12 @@ def score_direct(gold_path: Path = DEFAULT_GOLD):
 
 
 def pipeline_cli_available() -> bool:
-    """Whether the lead's ``python -m pipeline run`` exists (``pipeline/__main__.py`` + a ``"run"`` command)."""
+    """Whether the lead's ``python -m pipeline run`` exists (``pipeline/__main__.py`` + a ``"run"``
+    command)."""
     main, cli = ROOT / "pipeline" / "__main__.py", ROOT / "pipeline" / "cli.py"
-    return main.exists() and any(p.exists() and '"run"' in p.read_text(encoding="utf-8", errors="replace")
-                                 for p in (main, cli))
+    return main.exists() and any(
+        p.exists() and '"run"' in p.read_text(encoding="utf-8", errors="replace") for p in (main, cli)
+    )
 
 
 def score_pipeline(gold_path: Path = DEFAULT_GOLD, timeout: int = 1800):
@@ -143,9 +151,17 @@ def score_pipeline(gold_path: Path = DEFAULT_GOLD, timeout: int = 1800):
         for d in (raw, wh, home):
             d.mkdir()
         scorer.main(["listing", str(gold_path), str(raw / "gold.txt")])
-        env = dict(os.environ, PIPELINE_RAW_DIR=str(raw), PIPELINE_WAREHOUSE_DIR=str(wh), DAGSTER_HOME=str(home))
-        proc = subprocess.run([sys.executable, "-m", "pipeline", "run"], cwd=ROOT, env=env,
-                              capture_output=True, text=True, timeout=timeout)
+        env = dict(
+            os.environ, PIPELINE_RAW_DIR=str(raw), PIPELINE_WAREHOUSE_DIR=str(wh), DAGSTER_HOME=str(home)
+        )
+        proc = subprocess.run(
+            [sys.executable, "-m", "pipeline", "run"],
+            cwd=ROOT,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+        )
         log = (proc.stdout + proc.stderr)[-3000:]
         if proc.returncode != 0 or not (wh / "LATEST").exists():
             return None, [], f"pipeline run failed (exit {proc.returncode}):\n{log}"
@@ -183,20 +199,26 @@ def fixture_results() -> list[dict]:
                 if p is None:
                     problems.append(f"missed {g.get('value_text') or g.get('value')} {g.get('unit')}")
                     continue
-                for field, ok in (("kind", g.get("kind") == p.get("kind")),
-                                  ("metric", scorer.name_ok(g.get("metric"), p.get("metric"))),
-                                  ("dataset", scorer.name_ok(g.get("dataset"), p.get("dataset"))),
-                                  ("subject", (g.get("subject") or "ours") == (p.get("subject") or "ours"))):
+                for field, ok in (
+                    ("kind", g.get("kind") == p.get("kind")),
+                    ("metric", scorer.name_ok(g.get("metric"), p.get("metric"))),
+                    ("dataset", scorer.name_ok(g.get("dataset"), p.get("dataset"))),
+                    ("subject", (g.get("subject") or "ours") == (p.get("subject") or "ours")),
+                ):
                     if not ok:
                         problems.append(f"{g.get('value')}: {field} {p.get(field)!r} != {g.get(field)!r}")
             problems += [f"spurious {p['value']} {p['unit']}" for p in extra]
             out.append({"id": fx["id"], "group": "metric", "passed": not problems, "problems": problems})
         elif fx.get("group") == "url":
             pred = {scorer.url_key(r["url"]): r["kind"] for r in extract_urls(fx["text"])}
-            gold = {scorer.url_key(u["url"]): FIXTURE_KIND_ALIAS.get(u["kind"], u["kind"]) for u in fx["urls"]}
+            gold = {
+                scorer.url_key(u["url"]): FIXTURE_KIND_ALIAS.get(u["kind"], u["kind"]) for u in fx["urls"]
+            }
             problems = [f"missed {k}" for k in gold.keys() - pred.keys()]
             problems += [f"spurious {k}" for k in pred.keys() - gold.keys()]
-            problems += [f"{k}: kind {pred[k]} != {gold[k]}" for k in gold.keys() & pred.keys() if pred[k] != gold[k]]
+            problems += [
+                f"{k}: kind {pred[k]} != {gold[k]}" for k in gold.keys() & pred.keys() if pred[k] != gold[k]
+            ]
             out.append({"id": fx["id"], "group": "url", "passed": not problems, "problems": problems})
     return out
 
@@ -211,8 +233,10 @@ def measure_cost(corpus: Path | None = None, limit: int | None = None) -> dict:
     if not path.exists():
         recs = read_jsonl(DEFAULT_GOLD)
         texts = [listing_paragraph(r["text"]) for r in recs]
-        note = (f"dev corpus ABSENT ({path}: ../shared/corpus not present, set $EVAL_CORPUS); "
-                f"measured on the {len(texts)} gold_dev abstracts instead")
+        note = (
+            f"dev corpus ABSENT ({path}: ../shared/corpus not present, set $EVAL_CORPUS); "
+            f"measured on the {len(texts)} gold_dev abstracts instead"
+        )
     else:
         df = pl.read_parquet(path, columns=["abstract"]).drop_nulls()
         texts = df["abstract"].to_list()
@@ -226,15 +250,27 @@ def measure_cost(corpus: Path | None = None, limit: int | None = None) -> dict:
         n_urls += len(extract_urls(raw))
         n_mets += len(extract_metrics(clean))
     dt = time.perf_counter() - t0
-    return {"corpus": str(path) if path.exists() else None, "n": len(texts),
-            "ms_per_abstract": 1000 * dt / max(1, len(texts)), "urls": n_urls, "metrics": n_mets, "note": note}
+    return {
+        "corpus": str(path) if path.exists() else None,
+        "n": len(texts),
+        "ms_per_abstract": 1000 * dt / max(1, len(texts)),
+        "urls": n_urls,
+        "metrics": n_mets,
+        "note": note,
+    }
 
 
 _ROWS = (
-    ("URL precision", "url_precision"), ("URL recall", "url_recall"), ("URL F1", "url_f1"),
-    ("URL kind accuracy", "url_kind_acc"), ("metric precision", "metric_precision"),
-    ("metric recall", "metric_recall"), ("metric F1", "metric_f1"), ("metric kind accuracy", "metric_kind_acc"),
-    ("metric name accuracy", "metric_name_acc"), ("metric dataset accuracy", "metric_dataset_acc"),
+    ("URL precision", "url_precision"),
+    ("URL recall", "url_recall"),
+    ("URL F1", "url_f1"),
+    ("URL kind accuracy", "url_kind_acc"),
+    ("metric precision", "metric_precision"),
+    ("metric recall", "metric_recall"),
+    ("metric F1", "metric_f1"),
+    ("metric kind accuracy", "metric_kind_acc"),
+    ("metric name accuracy", "metric_name_acc"),
+    ("metric dataset accuracy", "metric_dataset_acc"),
     ("metric subject accuracy", "metric_subject_acc"),
 )
 
@@ -249,7 +285,7 @@ def format_table(columns: dict[str, dict | None]) -> str:
             res = columns[n]
             cells.append("n/a" if res is None else f"{res[key]:.3f}")
         tgt = TARGETS.get(key)
-        lines.append(f"| {label} | " + " | ".join(cells) + f" | {'≥ %.2f' % tgt if tgt else ''} |")
+        lines.append(f"| {label} | " + " | ".join(cells) + f" | {f'≥ {tgt:.2f}' if tgt else ''} |")
     return "\n".join(lines)
 
 
@@ -281,8 +317,13 @@ def gold_sets(golds: list[Path]) -> dict[str, Path]:
 def main(argv: list[str] | None = None) -> int:
     """``python bench/eval_extraction.py``: print the score table; exit status 0 (2 on bad usage)."""
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--gold", type=Path, action="append", default=None,
-                    help="a gold JSON Lines file (repeatable); default: the dev gold files")
+    ap.add_argument(
+        "--gold",
+        type=Path,
+        action="append",
+        default=None,
+        help="a gold JSON Lines file (repeatable); default: the dev gold files",
+    )
     ap.add_argument("--direct-only", action="store_true", help="skip the end-to-end pipeline run")
     ap.add_argument("--errors", type=int, default=25, help="print the first N errors of each scored run")
     ap.add_argument("--cost-limit", type=int, default=None, help="time only the first N corpus abstracts")
@@ -302,7 +343,9 @@ def main(argv: list[str] | None = None) -> int:
             if res is None:
                 notes.append(log)
             elif res["unmatched_docs"]:
-                notes.append(f"pipeline: {res['unmatched_docs']} gold abstracts not found among published papers")
+                notes.append(
+                    f"pipeline: {res['unmatched_docs']} gold abstracts not found among published papers"
+                )
         else:
             notes.append("`python -m pipeline run` not available yet: pipeline column skipped")
     for name, path in sets.items():
@@ -321,8 +364,14 @@ def main(argv: list[str] | None = None) -> int:
     for grp in ("metric", "url"):
         rows = [f for f in fx if f["group"] == grp]
         ok = sum(f["passed"] for f in rows)
-        print(f"fixtures {grp}: {ok}/{len(rows)} pass"
-              + (" (fail: " + ", ".join(f["id"] for f in rows if not f["passed"]) + ")" if ok < len(rows) else ""))
+        print(
+            f"fixtures {grp}: {ok}/{len(rows)} pass"
+            + (
+                " (fail: " + ", ".join(f["id"] for f in rows if not f["passed"]) + ")"
+                if ok < len(rows)
+                else ""
+            )
+        )
     print(f"extraction cost: {cost['ms_per_abstract']:.3f} ms/abstract (URLs+metrics) on {cost['note']}")
     for n in notes:
         print("note:", n)

@@ -1,22 +1,23 @@
 """Listing readers measured on real files: per file, precision, recall, title accuracy and venue/year.
 
 Runs the pipeline's per-listing steps (pipeline.records.listing_records + build_abstracts, the same code the
-assets call) over every file under ``../shared/listings`` (or the folder given as the first argument) and scores
-the published records against the truth:
+assets call) over every file under ``../shared/listings`` (or the folder given as the first argument) and
+scores the published records against the truth:
 
 - files whose records are in the dev corpus (``../shared/corpus/real_abstracts_dev.parquet``; a corpus row's
   ``source`` ends with the file's path) are scored against those rows;
-- files listed in ``constructed/truth.jsonl`` (``file``, ``title``, ``abstract``, ``venue``, ``year``) against it.
+- files listed in ``constructed/truth.jsonl`` (``file``, ``title``, ``abstract``, ``venue``, ``year``) against
+  it.
 
 True records whose text the quarantine rules reject by themselves ("Abstract Missing") are not counted.
-precision = published records that are exactly one true abstract (their raw or clean text, case and punctuation
-folded, equals the true abstract's, raw or cleaned by the same pipeline.cleaning) / published; recall = true abstracts published / true
-abstracts; titles = published records matched to a true abstract whose title equals the true title (whitespace
-and case folded) / matched; venue/year = matched records whose venue and year equal the truth ("-": the truth
-gives none, because the file itself does not say; a settings file would).
-Markdown schedules are put under a folder named like their repository (``awesome-neurips-2023/``), as a user
-would keep them. Prints one line per file and exits 1 when a target is missed. Says so and exits 0 when the
-shared folder is absent.
+precision = published records that are exactly one true abstract (their raw or clean text, case and
+punctuation folded, equals the true abstract's, raw or cleaned by the same pipeline.cleaning) / published;
+recall = true abstracts published / true abstracts; titles = published records matched to a true abstract
+whose title equals the true title (whitespace and case folded) / matched; venue/year = matched records whose
+venue and year equal the truth ("-": the truth gives none, because the file itself does not say; a settings
+file would). Markdown schedules are put under a folder named like their repository
+(``awesome-neurips-2023/``), as a user would keep them. Prints one line per file and exits 1 when a target is
+missed. Says so and exits 0 when the shared folder is absent.
 """
 
 from __future__ import annotations
@@ -46,15 +47,20 @@ def norm(text: str | None) -> str:
 
 
 def truth_for(rel: str, corpus: pl.DataFrame | None, constructed: list[dict]) -> list[dict]:
-    """True records of file ``rel`` (path under the listings folder): dicts with title, abstract, venue, year."""
+    """True records of file ``rel`` (path under the listings folder): dicts with title, abstract, venue,
+    year."""
     rows = [r for r in constructed if r.get("file") in (rel, Path(rel).name)]
     if rows:
         return rows
     if corpus is None:
         return []
-    hit = corpus.filter(pl.col("source").str.ends_with("/" + rel) | pl.col("source").str.ends_with(":" + rel)
-                        | pl.col("source").str.ends_with("/" + Path(rel).name) & pl.lit(rel.count("/") == 1)
-                        & pl.col("source").str.contains(rel.split("/")[0], literal=True))
+    hit = corpus.filter(
+        pl.col("source").str.ends_with("/" + rel)
+        | pl.col("source").str.ends_with(":" + rel)
+        | pl.col("source").str.ends_with("/" + Path(rel).name)
+        & pl.lit(rel.count("/") == 1)
+        & pl.col("source").str.contains(rel.split("/")[0], literal=True)
+    )
     return hit.select("title", "abstract", "venue", "year").to_dicts()
 
 
@@ -78,8 +84,9 @@ def score(published: pl.DataFrame, truth: list[dict]) -> dict:
         alias.setdefault(norm(text.strip_residue(cleaning.clean_abstract(t["abstract"] or ""))), key)
         alias.setdefault(key, key)
     matched, titles, vy, found = 0, 0, 0, set()
-    for raw, abstract, title, venue, year in published.select("abstract_raw", "abstract", "title", "venue",
-                                                               "year").iter_rows():
+    for raw, abstract, title, venue, year in published.select(
+        "abstract_raw", "abstract", "title", "venue", "year"
+    ).iter_rows():
         key = alias.get(norm(raw)) or alias.get(norm(abstract))
         t = by_text.get(key) if key else None
         if t is None:
@@ -90,11 +97,14 @@ def score(published: pl.DataFrame, truth: list[dict]) -> dict:
         want_v, want_y = t.get("venue"), t.get("year")
         vy += (venue == want_v and year == want_y) if want_v else 0
     n_true = len(by_text)
-    return {"published": published.height, "true": n_true,
-            "precision": matched / published.height if published.height else 0.0,
-            "recall": len(found) / n_true if n_true else 0.0,
-            "titles": titles / matched if matched else 0.0,
-            "venue_year": vy / matched if matched and any(t.get("venue") for t in truth) else None}
+    return {
+        "published": published.height,
+        "true": n_true,
+        "precision": matched / published.height if published.height else 0.0,
+        "recall": len(found) / n_true if n_true else 0.0,
+        "titles": titles / matched if matched else 0.0,
+        "venue_year": vy / matched if matched and any(t.get("venue") for t in truth) else None,
+    }
 
 
 def build_extra(out: Path, per_file: int = 40) -> Path:
@@ -102,18 +112,20 @@ def build_extra(out: Path, per_file: int = 40) -> Path:
     venue-year (named in the file name, the usual way), plus ``truth.jsonl``; returns ``out``.
 
     Shapes: TSV; JSON object keyed by id; ``{"papers": [...]}``; gzip JSON Lines; a PDF first-page dump (pages
-    split by form feeds, wrapped title, authors with marks, affiliations, e-mails, ``Abstract—``, ``Keywords``);
-    text dumps with ``=`` and ``-`` separators; BibTeX with abstracts; a markdown table; a semicolon CSV.
-    Authors are placeholders (the corpus has none); titles, abstracts, ids, venues and years are real.
+    split by form feeds, wrapped title, authors with marks, affiliations, e-mails, ``Abstract—``,
+    ``Keywords``); text dumps with ``=`` and ``-`` separators; BibTeX with abstracts; a markdown table; a
+    semicolon CSV. Authors are placeholders (the corpus has none); titles, abstracts, ids, venues and years
+    are real.
     """
     import csv
     import gzip
     import io
     import textwrap
 
-    corpus = pl.read_parquet(CORPUS).filter(pl.col("title").is_not_null() & (pl.col("title").str.len_chars() > 0))
-    groups = (corpus.group_by("venue", "year").len().filter(pl.col("len") >= per_file)
-              .sort("venue", "year"))
+    corpus = pl.read_parquet(CORPUS).filter(
+        pl.col("title").is_not_null() & (pl.col("title").str.len_chars() > 0)
+    )
+    groups = corpus.group_by("venue", "year").len().filter(pl.col("len") >= per_file).sort("venue", "year")
     picks = groups.sample(10, seed=12, with_replacement=False).sort("venue", "year").rows()
     out.mkdir(parents=True, exist_ok=True)
     truth = []
@@ -129,8 +141,10 @@ def build_extra(out: Path, per_file: int = 40) -> Path:
 
     def emit(name, v, y, rows, data):
         (out / name).write_bytes(data if isinstance(data, bytes) else data.encode())
-        truth.extend({"file": name, "venue": v, "year": y, "title": r["title"], "abstract": r["abstract"]}
-                     for r in rows)
+        truth.extend(
+            {"file": name, "venue": v, "year": y, "title": r["title"], "abstract": r["abstract"]}
+            for r in rows
+        )
 
     v, y, rows = recs(0)
     buf = io.StringIO()
@@ -139,42 +153,114 @@ def build_extra(out: Path, per_file: int = 40) -> Path:
     w.writerows([r["id"], r["title"], "; ".join(r["authors"]), r["abstract"]] for r in rows)
     emit(f"{v.lower()}{y}_accepted.tsv", v, y, rows, buf.getvalue())
     v, y, rows = recs(1)
-    emit(f"{v}-{y}.json", v, y, rows, json.dumps({r["id"]: {"title": r["title"], "authors": r["authors"],
-                                                         "abstract": r["abstract"]} for r in rows}, indent=1))
+    emit(
+        f"{v}-{y}.json",
+        v,
+        y,
+        rows,
+        json.dumps(
+            {
+                r["id"]: {"title": r["title"], "authors": r["authors"], "abstract": r["abstract"]}
+                for r in rows
+            },
+            indent=1,
+        ),
+    )
     v, y, rows = recs(2)
-    emit(f"{v.lower()}_{y}_papers.json", v, y, rows, json.dumps({"venue": "x", "papers": [
-        {"paper_id": r["id"], "title": r["title"], "author_names": r["authors"], "paper_abstract": r["abstract"]}
-        for r in rows]}))
+    emit(
+        f"{v.lower()}_{y}_papers.json",
+        v,
+        y,
+        rows,
+        json.dumps(
+            {
+                "venue": "x",
+                "papers": [
+                    {
+                        "paper_id": r["id"],
+                        "title": r["title"],
+                        "author_names": r["authors"],
+                        "paper_abstract": r["abstract"],
+                    }
+                    for r in rows
+                ],
+            }
+        ),
+    )
     v, y, rows = recs(3)
-    emit(f"{v.lower()}{str(y)[2:]}.jsonl.gz", v, y, rows, gzip.compress("\n".join(json.dumps(
-        {"uid": r["id"], "title": r["title"], "authors": [{"name": a} for a in r["authors"]], "summary": r["abstract"]})
-        for r in rows).encode()))
+    emit(
+        f"{v.lower()}{str(y)[2:]}.jsonl.gz",
+        v,
+        y,
+        rows,
+        gzip.compress(
+            "\n".join(
+                json.dumps(
+                    {
+                        "uid": r["id"],
+                        "title": r["title"],
+                        "authors": [{"name": a} for a in r["authors"]],
+                        "summary": r["abstract"],
+                    }
+                )
+                for r in rows
+            ).encode()
+        ),
+    )
     v, y, rows = recs(4)
     pages = []
     for k, r in enumerate(rows):
         words = r["title"].split()
-        t = " ".join(words[:len(words) // 2]) + "\n" + " ".join(words[len(words) // 2:])
+        t = " ".join(words[: len(words) // 2]) + "\n" + " ".join(words[len(words) // 2 :])
         body = "\n".join(textwrap.wrap(" ".join(r["abstract"].split()), 80))
-        pages.append(f"{t}\nAnne Author1, Bob Builder2*, Carla Writer{k}1\n1Department of Computer Science, "
-                     f"University of Somewhere\n2Example Research Institute\n{{anne,carla}}@cs.example.edu\n\n"
-                     f"Abstract—{body}\nIndex Terms—learning, vision\n\nI. INTRODUCTION\nThe rest of the page.\n")
+        pages.append(
+            f"{t}\nAnne Author1, Bob Builder2*, Carla Writer{k}1\n1Department of Computer Science, "
+            f"University of Somewhere\n2Example Research Institute\n{{anne,carla}}@cs.example.edu\n\n"
+            f"Abstract—{body}\nIndex Terms—learning, vision\n\nI. INTRODUCTION\nThe rest of the page.\n"
+        )
     emit(f"{v}/{y}/first_pages.txt", v, y, rows, "\f".join(pages)) if (out / v / str(y)).mkdir(
-        parents=True, exist_ok=True) is None else None
+        parents=True, exist_ok=True
+    ) is None else None
     for i, sep in ((5, "=" * 60), (6, "-" * 20)):
         v, y, rows = recs(i)
-        text = "Downloaded from a paper list\n" + sep + "\n" + ("\n" + sep + "\n").join(
-            f"{r['title']}\n{', '.join(r['authors'])}\n{r['abstract'].strip()}" for r in rows) + "\n"
+        text = (
+            "Downloaded from a paper list\n"
+            + sep
+            + "\n"
+            + ("\n" + sep + "\n").join(
+                f"{r['title']}\n{', '.join(r['authors'])}\n{r['abstract'].strip()}" for r in rows
+            )
+            + "\n"
+        )
         emit(f"{v.lower()}-{y}-dump.txt", v, y, rows, text)
     v, y, rows = recs(7)
-    emit(f"{v.lower()}{y}.bib", v, y, rows, "\n".join(
-        f"@inproceedings{{{r['id']},\n  title = {{{r['title']}}},\n  author = {{{' and '.join(r['authors'])}}},\n"
-        f"  year = {{{y}}},\n  abstract = {{{r['abstract'].replace('{', '(').replace('}', ')')}}}\n}}\n" for r in rows))
+    emit(
+        f"{v.lower()}{y}.bib",
+        v,
+        y,
+        rows,
+        "\n".join(
+            f"@inproceedings{{{r['id']},\n  title = {{{r['title']}}},\n  author = {{{' and '.join(r['authors'])}}},\n"
+            f"  year = {{{y}}},\n  abstract = {{{r['abstract'].replace('{', '(').replace('}', ')')}}}\n}}\n"
+            for r in rows
+        ),
+    )
     v, y, rows = recs(8)
-    md = [f"# Accepted papers", "", "| Title | Authors | Abstract |", "|---|---|---|"] + [
+    md = ["# Accepted papers", "", "| Title | Authors | Abstract |", "|---|---|---|"] + [
         f"| {r['title'].replace('|', '/')} | {', '.join(r['authors'])} | "
-        f"{' '.join(r['abstract'].split()).replace('|', '/')} |" for r in rows]
-    emit(f"awesome-{v.lower()}-{y}.md", v, y, [{**r, "abstract": r["abstract"].replace("|", "/"),
-                                                "title": r["title"].replace("|", "/")} for r in rows], "\n".join(md))
+        f"{' '.join(r['abstract'].split()).replace('|', '/')} |"
+        for r in rows
+    ]
+    emit(
+        f"awesome-{v.lower()}-{y}.md",
+        v,
+        y,
+        [
+            {**r, "abstract": r["abstract"].replace("|", "/"), "title": r["title"].replace("|", "/")}
+            for r in rows
+        ],
+        "\n".join(md),
+    )
     v, y, rows = recs(9)
     buf = io.StringIO()
     w = csv.writer(buf, delimiter=";", lineterminator="\r\n")
@@ -187,7 +273,9 @@ def build_extra(out: Path, per_file: int = 40) -> Path:
 
 def main(folder: Path = LISTINGS) -> int:
     if not folder.is_dir():
-        print(f"eval-listings: {folder} is absent; nothing to measure (put listing files and their truth there)")
+        print(
+            f"eval-listings: {folder} is absent; nothing to measure (put listing files and their truth there)"
+        )
         return 0
     corpus = pl.read_parquet(CORPUS) if CORPUS.exists() else None
     if corpus is None:
@@ -195,37 +283,58 @@ def main(folder: Path = LISTINGS) -> int:
     constructed = []
     for tf in folder.rglob("truth.jsonl"):
         constructed += [json.loads(x) for x in tf.read_text().splitlines() if x.strip()]
-    files = sorted(p for p in folder.rglob("*") if p.is_file() and p.name not in ("README.md", "truth.jsonl")
-                   and not p.name.endswith(".listing.toml") and p.name != "listing.toml")
+    files = sorted(
+        p
+        for p in folder.rglob("*")
+        if p.is_file()
+        and p.name not in ("README.md", "truth.jsonl")
+        and not p.name.endswith(".listing.toml")
+        and p.name != "listing.toml"
+    )
     worst_ok = True
-    print(f"{'file':48} {'reader':15} {'venue/year':16} {'pub':>5} {'true':>5} {'prec':>6} {'recall':>6} "
-          f"{'titles':>6} {'v/y':>5}")
+    print(
+        f"{'file':48} {'reader':15} {'venue/year':16} {'pub':>5} {'true':>5} {'prec':>6} {'recall':>6} "
+        f"{'titles':>6} {'v/y':>5}"
+    )
     for path in files:
         rel = path.relative_to(folder).as_posix()
         top = rel.split("/")[0]
         name = rel if top not in PLACED else f"{PLACED[top]}/{path.name}"
         frame, _ = records.listing_records(path.read_bytes(), name)
         rows = records.abstract_rows(frame)
-        published = rows.filter(pl.col("quarantine_reason").is_null()).unique("content_hash", keep="first",
-                                                                              maintain_order=True)
+        published = rows.filter(pl.col("quarantine_reason").is_null()).unique(
+            "content_hash", keep="first", maintain_order=True
+        )
         truth = truth_for(rel, corpus, constructed)
         if not truth:
-            print(f"{rel:48} {frame['reader'][0] or '-':15} no truth: {published.height} published, "
-                  f"{rows.height - published.height} not")
+            print(
+                f"{rel:48} {frame['reader'][0] or '-':15} no truth: {published.height} published, "
+                f"{rows.height - published.height} not"
+            )
             continue
         s = score(published, truth)
         n_placeholders = sum(placeholder(t["abstract"]) for t in truth)
         vy = f"{frame['venue'].mode()[0]} {frame['year'].mode()[0]}"
-        ok = all(s[k] >= v for k, v in TARGETS.items()) and (s["venue_year"] is None or s["venue_year"] >= 0.98)
+        ok = all(s[k] >= v for k, v in TARGETS.items()) and (
+            s["venue_year"] is None or s["venue_year"] >= 0.98
+        )
         v_y = "    -" if s["venue_year"] is None else f"{s['venue_year']:>5.2f}"
         worst_ok &= ok
-        print(f"{rel:48} {frame['reader'][0] or '-':15} {vy:16} {s['published']:>5} {s['true']:>5} "
-              f"{s['precision']:>6.3f} {s['recall']:>6.3f} {s['titles']:>6.3f} {v_y}"
-              f"{'' if ok else '  MISSED'}")
-        reasons = rows.filter(pl.col("quarantine_reason").is_not_null())["quarantine_reason"].str.split(":").list.first()
+        print(
+            f"{rel:48} {frame['reader'][0] or '-':15} {vy:16} {s['published']:>5} {s['true']:>5} "
+            f"{s['precision']:>6.3f} {s['recall']:>6.3f} {s['titles']:>6.3f} {v_y}"
+            f"{'' if ok else '  MISSED'}"
+        )
+        reasons = (
+            rows.filter(pl.col("quarantine_reason").is_not_null())["quarantine_reason"]
+            .str.split(":")
+            .list.first()
+        )
         if reasons.len():
-            print(f"{'':48} quarantined: {dict(sorted(reasons.value_counts().iter_rows()))}"
-                  + (f"; {n_placeholders} true records are placeholders, not scored" if n_placeholders else ""))
+            print(
+                f"{'':48} quarantined: {dict(sorted(reasons.value_counts().iter_rows()))}"
+                + (f"; {n_placeholders} true records are placeholders, not scored" if n_placeholders else "")
+            )
     return 0 if worst_ok else 1
 
 

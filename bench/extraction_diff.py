@@ -1,15 +1,16 @@
-"""What a change to the extraction rules does on abstracts no gold file holds: the dev corpus before and after.
+"""What a change to the extraction rules does on abstracts no gold file holds: the dev corpus before and
+after.
 
 usage: python bench/extraction_diff.py [--base REV] [--n 8000] [--field metric|dataset|kind|...]
                                        [--show 25] [--what CHANGED|ADDED|REMOVED] [--seed 0]
 
 The extraction package of git revision ``--base`` (default ``HEAD``: the committed rules, against the working
-tree) is copied into a temporary folder and imported beside the current one. Both run over the same fixed random
-sample (seed 13) of ``--n`` abstracts of the dev corpus (``$EVAL_CORPUS`` or ``../shared/corpus/
+tree) is copied into a temporary folder and imported beside the current one. Both run over the same fixed
+random sample (seed 13) of ``--n`` abstracts of the dev corpus (``$EVAL_CORPUS`` or ``../shared/corpus/
 real_abstracts_dev.parquet``; the command says so and stops when it is absent), cleaned once. Printed: metric
-rows, abstracts with rows, the shares of rows with a null metric and a null dataset for both, the counts of rows
-added, removed and changed in ``--field``, and a random sample of ``--show`` diffs of kind ``--what`` with the
-new row's rules and its sentence, to read what else a rule changes.
+rows, abstracts with rows, the shares of rows with a null metric and a null dataset for both, the counts of
+rows added, removed and changed in ``--field``, and a random sample of ``--show`` diffs of kind ``--what``
+with the new row's rules and its sentence, to read what else a rule changes.
 """
 
 from __future__ import annotations
@@ -38,15 +39,24 @@ DEFAULT_CORPUS = ROOT.parent / "shared" / "corpus" / "real_abstracts_dev.parquet
 
 
 def base_package(rev: str, into: Path):
-    """Import the extraction package of git revision ``rev`` as ``base_extraction`` (a copy under ``into``)."""
-    names = subprocess.run(["git", "ls-tree", "--name-only", rev, "pipeline/extraction/"], cwd=ROOT, check=True,
-                           capture_output=True, text=True).stdout.split()
+    """Import the extraction package of git revision ``rev`` as ``base_extraction`` (a copy under
+    ``into``)."""
+    names = subprocess.run(
+        ["git", "ls-tree", "--name-only", rev, "pipeline/extraction/"],
+        cwd=ROOT,
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.split()
     pkg = into / "base_extraction"
     pkg.mkdir()
     for name in names:
-        src = subprocess.run(["git", "show", f"{rev}:{name}"], cwd=ROOT, check=True, capture_output=True,
-                             text=True).stdout
-        (pkg / Path(name).name).write_text(src.replace("pipeline.extraction", "base_extraction"), encoding="utf-8")
+        src = subprocess.run(
+            ["git", "show", f"{rev}:{name}"], cwd=ROOT, check=True, capture_output=True, text=True
+        ).stdout
+        (pkg / Path(name).name).write_text(
+            src.replace("pipeline.extraction", "base_extraction"), encoding="utf-8"
+        )
     sys.path.insert(0, str(into))
     return importlib.import_module("base_extraction.metrics")
 
@@ -54,9 +64,11 @@ def base_package(rev: str, into: Path):
 def shares(rows: list[list[dict]]) -> str:
     flat = [r for rs in rows for r in rs]
     n = max(1, len(flat))
-    return (f"rows {len(flat)}, abstracts with rows {sum(bool(r) for r in rows)}, "
-            f"null metric {sum(r['metric'] is None for r in flat) / n:.3f}, "
-            f"null dataset {sum(r['dataset'] is None for r in flat) / n:.3f}")
+    return (
+        f"rows {len(flat)}, abstracts with rows {sum(bool(r) for r in rows)}, "
+        f"null metric {sum(r['metric'] is None for r in flat) / n:.3f}, "
+        f"null dataset {sum(r['dataset'] is None for r in flat) / n:.3f}"
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -70,7 +82,9 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     corpus = Path(os.environ.get("EVAL_CORPUS") or DEFAULT_CORPUS)
     if not corpus.exists():
-        print(f"dev corpus ABSENT ({corpus}: ../shared/corpus not present, set $EVAL_CORPUS); nothing to compare")
+        print(
+            f"dev corpus ABSENT ({corpus}: ../shared/corpus not present, set $EVAL_CORPUS); nothing to compare"
+        )
         return 0
     texts = pl.read_parquet(corpus, columns=["abstract"]).drop_nulls()["abstract"].to_list()
     random.Random(13).shuffle(texts)
@@ -87,14 +101,19 @@ def main(argv: list[str] | None = None) -> int:
         ck = {(r["start"], r["end"]): r for r in c}
         diffs += [(i, "ADDED", ck[k], None) for k in ck.keys() - bk.keys()]
         diffs += [(i, "REMOVED", None, bk[k]) for k in bk.keys() - ck.keys()]
-        diffs += [(i, "CHANGED", ck[k], bk[k]) for k in bk.keys() & ck.keys()
-                  if bk[k].get(args.field) != ck[k].get(args.field)]
+        diffs += [
+            (i, "CHANGED", ck[k], bk[k])
+            for k in bk.keys() & ck.keys()
+            if bk[k].get(args.field) != ck[k].get(args.field)
+        ]
     print(f"{args.field}:", dict(Counter(d[1] for d in diffs)))
     random.Random(args.seed).shuffle(diffs)
     for i, what, c, b in [d for d in diffs if d[1] == args.what][: args.show]:
         r = c or b
-        print(f"{what} {r['span']!r} {args.field}: {b and b.get(args.field)!r} -> {c and c.get(args.field)!r} "
-              f"{(c or {}).get('rules')} :: {sentence_of(cleans[i], r['start'], r['end'])[:200]}")
+        print(
+            f"{what} {r['span']!r} {args.field}: {b and b.get(args.field)!r} -> {c and c.get(args.field)!r} "
+            f"{(c or {}).get('rules')} :: {sentence_of(cleans[i], r['start'], r['end'])[:200]}"
+        )
     return 0
 
 

@@ -57,7 +57,7 @@ def _analyse(raws: list[str]) -> list[tuple[str, list[dict], list[dict]]]:
 
 
 def analyse_all(raws: list[str], workers: int) -> list[tuple[str, list[dict], list[dict]]]:
-    chunks = [raws[i:i + 500] for i in range(0, len(raws), 500)]
+    chunks = [raws[i : i + 500] for i in range(0, len(raws), 500)]
     if workers <= 1:
         return [r for c in chunks for r in _analyse(c)]
     with ProcessPoolExecutor(max_workers=workers) as pool:
@@ -69,7 +69,7 @@ def table_rows(results, raws) -> tuple[pl.DataFrame, pl.DataFrame, list[tuple[st
     from pipeline.records import METRIC_STRUCT, URL_STRUCT
 
     mrows, urows = [], []
-    for i, (clean, metrics, urls) in enumerate(results):
+    for i, (_clean, metrics, urls) in enumerate(results):
         mrows += [{**m, "doc": i} for m in metrics]
         urows += [{**u, "doc": i} for u in urls]
     mschema = {**dict(METRIC_STRUCT.to_schema()), "doc": pl.Int64}
@@ -104,8 +104,10 @@ def report(label: str, name: str, frame: pl.DataFrame, texts, text_col: int) -> 
             row = frame.row(r, named=True)
             doc = texts[row["doc"]][text_col]
             a, b = row["start"] or 0, row["end"] or 0
-            ctx = doc[max(0, a - CONTEXT):a] + "[[" + doc[a:b] + "]]" + doc[b:b + CONTEXT]
-            keys = ("value", "kind", "unit", "metric", "rules") if name == "paper_metrics" else ("url", "kind")
+            ctx = doc[max(0, a - CONTEXT) : a] + "[[" + doc[a:b] + "]]" + doc[b : b + CONTEXT]
+            keys = (
+                ("value", "kind", "unit", "metric", "rules") if name == "paper_metrics" else ("url", "kind")
+            )
             print(f"    doc {row['doc']} {', '.join(f'{k}={row[k]!r}' for k in keys)}")
             print(f"      ...{ctx}...")
     other = fails.filter(pl.col("index").is_null())
@@ -139,7 +141,7 @@ def main() -> None:
     corpus = pl.read_parquet(args.corpus).sort("venue", "year", "source_record_id")
     raws = corpus["abstract"].to_list()
     if args.sample:
-        raws = raws[:args.sample]
+        raws = raws[: args.sample]
     workers = max(1, min(args.workers, 2))
     bad = 0 if args.no_corpus else run("dev corpus", raws, workers)
     if args.all_variants:
@@ -148,7 +150,7 @@ def main() -> None:
     elif args.variants:
         # spread over the corpus: abstract i gets variant 1 + i % MAX_VARIANT
         step = max(1, len(raws) // args.variants)
-        picked = list(range(0, len(raws), step))[:args.variants]
+        picked = list(range(0, len(raws), step))[: args.variants]
         swapped = [variant(raws[i], 1 + (n % MAX_VARIANT)) for n, i in enumerate(picked)]
         bad += run("variants", swapped, workers)
     print(f"failing rows in all: {bad}")

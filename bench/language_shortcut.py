@@ -28,7 +28,10 @@ def main() -> None:
     texts = [t for t in corpus["abstract"].to_list() if t]
     if args.limit:
         texts = texts[: args.limit]
-    gold = [json.loads(line)["text"] for line in (ROOT / "tests/data/gold/gold_dev.jsonl").read_text().splitlines()]
+    gold = [
+        json.loads(line)["text"]
+        for line in (ROOT / "tests/data/gold/gold_dev.jsonl").read_text().splitlines()
+    ]
     for name, raw in (("dev corpus", texts), ("gold_dev", gold)):
         clean = [cleaning.clean_abstract(t) for t in raw]
         t0 = time.process_time()
@@ -44,9 +47,11 @@ def main() -> None:
         fired = sum(shortcut(language.evidence_text(t)) for t in clean)
         labels = sum(a[0] != b[0] for a, b in zip(fast, slow))
         scores = sum(a != b for a, b in zip(fast, slow))
-        print(f"{name}: {len(clean)} abstracts; shortcut fired on {fired} ({fired / len(clean):.1%}); "
-              f"labels changed {labels} ({labels / len(clean):.3%}); (label, score) changed {scores}; "
-              f"CPU {1000 * (t1 - t0) / len(clean):.2f} ms/abstract with, {1000 * (t2 - t1) / len(clean):.2f} without")
+        print(
+            f"{name}: {len(clean)} abstracts; shortcut fired on {fired} ({fired / len(clean):.1%}); "
+            f"labels changed {labels} ({labels / len(clean):.3%}); (label, score) changed {scores}; "
+            f"CPU {1000 * (t1 - t0) / len(clean):.2f} ms/abstract with, {1000 * (t2 - t1) / len(clean):.2f} without"
+        )
 
 
 if __name__ == "__main__":

@@ -34,8 +34,10 @@ def write_listings(corpus: pl.DataFrame, out_dir: Path, per_listing: int = 500) 
         texts = [re.sub(r"\n\s*\n+", "\n", t.strip()) for t in group["abstract"].to_list() if t and t.strip()]
         for i in range(0, len(texts), per_listing):
             path = out_dir / f"{venue}_{year}_{i // per_listing:03d}.txt"
-            path.write_text(f"{venue} {year} papers\n\n" + "\n\n".join(texts[i:i + per_listing]) + "\n",
-                            encoding="utf-8")
+            path.write_text(
+                f"{venue} {year} papers\n\n" + "\n\n".join(texts[i : i + per_listing]) + "\n",
+                encoding="utf-8",
+            )
             paths.append(path)
     return paths
 
@@ -47,8 +49,10 @@ def write_json_listing(corpus: pl.DataFrame, path: Path) -> Path:
     import json
 
     path.parent.mkdir(parents=True, exist_ok=True)
-    rows = [{"id": r["source_record_id"], "title": r["title"], "abstract": r["abstract"], "status": r["status"]}
-            for r in corpus.select("source_record_id", "title", "abstract", "status").iter_rows(named=True)
-            if r["abstract"] and r["abstract"].strip()]
+    rows = [
+        {"id": r["source_record_id"], "title": r["title"], "abstract": r["abstract"], "status": r["status"]}
+        for r in corpus.select("source_record_id", "title", "abstract", "status").iter_rows(named=True)
+        if r["abstract"] and r["abstract"].strip()
+    ]
     path.write_text(json.dumps(rows, ensure_ascii=False, indent=1), encoding="utf-8")
     return path

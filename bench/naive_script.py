@@ -31,8 +31,15 @@ def main(raw_dir: str, out: str) -> None:
                 lang = detect(clean)
             except LangDetectException:
                 lang = "und"
-            rows.append({"listing": path.name, "abstract": clean, "language": lang,
-                         "urls": URL.findall(p), "numbers": [float(n) for n, _ in NUM.findall(clean)]})
+            rows.append(
+                {
+                    "listing": path.name,
+                    "abstract": clean,
+                    "language": lang,
+                    "urls": URL.findall(p),
+                    "numbers": [float(n) for n, _ in NUM.findall(clean)],
+                }
+            )
     df = pl.DataFrame(rows).unique("abstract", keep="first", maintain_order=True)
     df.write_parquet(out)
     print(f"naive: {len(rows)} abstracts, {df.height} after exact dedup -> {out}")

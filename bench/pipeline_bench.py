@@ -5,8 +5,8 @@ then, each as a separate process the way `make run` runs it (empty warehouse and
   1. the pipeline on a first slice (default 15,000 abstracts), for memory growth;
   2. the pipeline on every abstract but the held-out 500 (the full build);
   3. the naive script (bench/naive_script.py) on the same files;
-  4. the held-out listing, written as a papercopilot-style JSON file (so a structured reader is timed), added to
-     the full build's raw folder, and the pipeline run again (incremental;
+  4. the held-out listing, written as a papercopilot-style JSON file (so a structured reader is timed), added
+     to the full build's raw folder, and the pipeline run again (incremental;
      5 times from the same state, the median reported).
 Prints wall time, CPU time and peak memory (max RSS of the process and its workers) of each, their ratios,
 a per-stage breakdown of the full build read from its Dagster run records, and a cProfile of the slowest
@@ -47,8 +47,11 @@ def measure(cmd: list[str], env: dict, log: Path) -> dict:
 
 def pipeline_env(root: Path, raw: Path) -> dict:
     env = dict(os.environ)
-    env.update(PIPELINE_RAW_DIR=str(raw), PIPELINE_WAREHOUSE_DIR=str(root / "warehouse"),
-               DAGSTER_HOME=str(root / "dagster_home"))
+    env.update(
+        PIPELINE_RAW_DIR=str(raw),
+        PIPELINE_WAREHOUSE_DIR=str(root / "warehouse"),
+        DAGSTER_HOME=str(root / "dagster_home"),
+    )
     return env
 
 
@@ -90,7 +93,9 @@ def slowest_stage_profile(listing: Path, top: int = 12) -> str:
     frame, _ = records.listing_records(listing.read_bytes(), listing.name)
     raws = frame["abstract_raw"].to_list()
     language.load_profiles()
-    records.analyse_texts(raws[:20])  # first-call set-up (regexes, pylatexenc's macro table) out of the profile
+    records.analyse_texts(
+        raws[:20]
+    )  # first-call set-up (regexes, pylatexenc's macro table) out of the profile
     prof = cProfile.Profile()
     t0 = time.perf_counter()
     prof.enable()
@@ -99,11 +104,19 @@ def slowest_stage_profile(listing: Path, top: int = 12) -> str:
     wall = time.perf_counter() - t0
     stats = pstats.Stats(prof)
     rows = sorted(stats.stats.items(), key=lambda kv: -kv[1][2])[:top]
-    lines = [f"Profile of the per-abstract work on {listing.name} ({len(raws)} abstracts, one process, "
-             f"{wall:.2f} s under cProfile):", "", "| own s | calls | function |", "|---|---|---|"]
+    lines = [
+        f"Profile of the per-abstract work on {listing.name} ({len(raws)} abstracts, one process, "
+        f"{wall:.2f} s under cProfile):",
+        "",
+        "| own s | calls | function |",
+        "|---|---|---|",
+    ]
     for (path, line, name), (_, ncalls, own, _, _) in rows:
-        where = ("built-in" if path == "~" else
-                 Path(path).as_posix().split("site-packages/")[-1].replace(str(ROOT) + "/", "") + f":{line}")
+        where = (
+            "built-in"
+            if path == "~"
+            else Path(path).as_posix().split("site-packages/")[-1].replace(str(ROOT) + "/", "") + f":{line}"
+        )
         lines.append(f"| {own:.3f} | {ncalls} | `{name}` ({where}) |")
     return "\n".join(lines)
 
@@ -113,15 +126,21 @@ def main() -> None:
     ap.add_argument("--limit", type=int, default=0, help="use only the first N corpus abstracts (0: all)")
     ap.add_argument("--first", type=int, default=15000, help="abstracts in the first (memory-growth) build")
     ap.add_argument("--keep", type=Path, help="keep the work folder here instead of a temporary one")
-    ap.add_argument("--incremental-runs", type=int, default=5,
-                    help="repetitions of the +1-listing run from the same state; the median is reported")
+    ap.add_argument(
+        "--incremental-runs",
+        type=int,
+        default=5,
+        help="repetitions of the +1-listing run from the same state; the median is reported",
+    )
     args = ap.parse_args()
 
     corpus = load_corpus()
     if args.limit:
         corpus = corpus.head(args.limit)
     # the held-out listing: the last 500 abstracts of the largest venue/year, so it is one listing of 500
-    sizes = corpus.group_by("venue", "year").len().sort("len", "venue", "year", descending=[True, False, False])
+    sizes = (
+        corpus.group_by("venue", "year").len().sort("len", "venue", "year", descending=[True, False, False])
+    )
     venue, year = sizes.row(0)[:2]
     group = corpus.with_row_index("i").filter(pl.col("venue") == venue, pl.col("year") == year)
     held = set(group["i"].tail(500).to_list())
@@ -138,9 +157,13 @@ def main() -> None:
     # the added listing is a JSON file (papercopilot shape): the +1 run times the JSON reader
     v, y = holdout["venue"][0], holdout["year"][0]
     new_listing = write_json_listing(holdout, work / "holdout" / f"{v.lower()}{y}.json")
-    new_listing = new_listing.rename(new_listing.with_name("new_" + new_listing.name))  # never an existing name
-    print(f"corpus: {full.height} abstracts in {len(list(raw_full.iterdir()))} listings; "
-          f"first slice {min(args.first, full.height)}; held-out listing {new_listing.name} ({holdout.height})")
+    new_listing = new_listing.rename(
+        new_listing.with_name("new_" + new_listing.name)
+    )  # never an existing name
+    print(
+        f"corpus: {full.height} abstracts in {len(list(raw_full.iterdir()))} listings; "
+        f"first slice {min(args.first, full.height)}; held-out listing {new_listing.name} ({holdout.height})"
+    )
 
     cmd = [PY, "-m", "pipeline", "run"]
     first = measure(cmd, pipeline_env(work / "first", raw_first), work / "first.log")
@@ -148,8 +171,11 @@ def main() -> None:
     full_run = measure(cmd, pipeline_env(work / "full", raw_full), work / "full.log")
     print(f"pipeline, full: {full_run}")
     full_stages = stage_breakdown(work / "full" / "dagster_home")
-    naive = measure([PY, str(ROOT / "bench" / "naive_script.py"), str(raw_full), str(work / "naive.parquet")],
-                    dict(os.environ), work / "naive.log")
+    naive = measure(
+        [PY, str(ROOT / "bench" / "naive_script.py"), str(raw_full), str(work / "naive.parquet")],
+        dict(os.environ),
+        work / "naive.log",
+    )
     print(f"naive script, full: {naive}")
     # the incremental run is short (a few seconds), so one run is at the mercy of the machine's noise: it is
     # repeated from the same state (the full build's warehouse and DAGSTER_HOME, restored from a copy) and
@@ -172,34 +198,61 @@ def main() -> None:
     print()
     print("| run | abstracts | wall s | CPU s | peak RSS MB |")
     print("|---|---|---|---|---|")
-    for name, r, n in (("naive script", naive, n_full), (f"pipeline, first {n_first}", first, n_first),
-                       ("pipeline, full build", full_run, n_full), (f"pipeline, +1 listing ({holdout.height}; median of {len(runs)})", incr, holdout.height)):
+    for name, r, n in (
+        ("naive script", naive, n_full),
+        (f"pipeline, first {n_first}", first, n_first),
+        ("pipeline, full build", full_run, n_full),
+        (f"pipeline, +1 listing ({holdout.height}; median of {len(runs)})", incr, holdout.height),
+    ):
         print(f"| {name} | {n} | {r['wall']:.1f} | {r['cpu']:.1f} | {r['rss_mb']:.0f} |")
     print()
     print(f"full build / naive wall: {full_run['wall'] / naive['wall']:.2f} (target <= 0.75)")
     print(f"+1 listing / full build wall: {incr['wall'] / full_run['wall']:.3f} (target <= 0.10)")
-    print(f"peak memory growth {n_first} -> {n_full}: {full_run['rss_mb'] / first['rss_mb']:.2f}x for "
-          f"{n_full / n_first:.2f}x rows (target: no faster than rows; every process <= 2048 MB)")
+    print(
+        f"peak memory growth {n_first} -> {n_full}: {full_run['rss_mb'] / first['rss_mb']:.2f}x for "
+        f"{n_full / n_first:.2f}x rows (target: no faster than rows; every process <= 2048 MB)"
+    )
     print()
     print(f"| stage | full build ({n_full}) s | +1 listing ({holdout.height}) s |")
     print("|---|---|---|")
     both = (full_stages, incr["stages"])
-    for label, key in (("decode + split (listing_records step)", "listing_records"),
-                       ("per-abstract work (abstracts step, wall)", "abstracts"),
-                       ("dedup + tables + checks (dataset_tables step)", "dataset_tables"),
-                       ("publish (release step)", "release")):
+    for label, key in (
+        ("decode + split (listing_records step)", "listing_records"),
+        ("per-abstract work (abstracts step, wall)", "abstracts"),
+        ("dedup + tables + checks (dataset_tables step)", "dataset_tables"),
+        ("publish (release step)", "release"),
+    ):
         print(f"| {label} | " + " | ".join(f"{st['steps'].get(key, 0.0):.2f}" for st in both) + " |")
     for k in ("clean", "quarantine", "language", "urls", "metrics", "hashing"):
-        print(f"| &nbsp;&nbsp;{k} (CPU s, all processes) | " + " | ".join(
-            f"{st['cpu'].get(k, 0.0):.2f}" for st in both) + " |")
-    print("| Dagster + process overhead (run wall - steps) | " + " | ".join(
-        f"{r['wall'] - sum(st['steps'].values()):.2f}" for r, st in ((full_run, full_stages), (incr, incr["stages"])))
-        + " |")
+        print(
+            f"| &nbsp;&nbsp;{k} (CPU s, all processes) | "
+            + " | ".join(f"{st['cpu'].get(k, 0.0):.2f}" for st in both)
+            + " |"
+        )
+    print(
+        "| Dagster + process overhead (run wall - steps) | "
+        + " | ".join(
+            f"{r['wall'] - sum(st['steps'].values()):.2f}"
+            for r, st in ((full_run, full_stages), (incr, incr["stages"]))
+        )
+        + " |"
+    )
     print()
     print(slowest_stage_profile(new_listing))
     print(f"\nwork folder: {work}")
-    (work / "results.json").write_text(json.dumps({"first": first, "full": full_run, "naive": naive,
-                                                   "incremental": incr, "incremental_runs": runs, "full_stages": full_stages}, indent=2))
+    (work / "results.json").write_text(
+        json.dumps(
+            {
+                "first": first,
+                "full": full_run,
+                "naive": naive,
+                "incremental": incr,
+                "incremental_runs": runs,
+                "full_stages": full_stages,
+            },
+            indent=2,
+        )
+    )
 
 
 if __name__ == "__main__":

@@ -33,7 +33,9 @@ def build(work: Path) -> Path:
     """The full build (every corpus abstract but one held-out listing of 500) in ``work/full``; returns
     the held-out listing's path. Skipped when ``work/full`` is already there."""
     corpus = load_corpus()
-    sizes = corpus.group_by("venue", "year").len().sort("len", "venue", "year", descending=[True, False, False])
+    sizes = (
+        corpus.group_by("venue", "year").len().sort("len", "venue", "year", descending=[True, False, False])
+    )
     venue, year = sizes.row(0)[:2]
     corpus = corpus.with_row_index("i")
     held = set(corpus.filter(pl.col("venue") == venue, pl.col("year") == year)["i"].tail(500).to_list())
@@ -43,7 +45,9 @@ def build(work: Path) -> Path:
     new = next(holdout.glob("*.txt"))
     if not (work / "full" / "warehouse" / "LATEST").exists():
         write_listings(corpus.filter(~pl.col("i").is_in(list(held))).drop("i"), work / "raw_full")
-        r = measure([PY, "-m", "pipeline", "run"], pipeline_env(work / "full", work / "raw_full"), work / "full.log")
+        r = measure(
+            [PY, "-m", "pipeline", "run"], pipeline_env(work / "full", work / "raw_full"), work / "full.log"
+        )
         print(f"full build: {r}")
     return new
 
@@ -76,16 +80,27 @@ def hash_copy_verify(wh: Path) -> dict:
     t0 = time.perf_counter()
     problems = release.verify(wh, n)
     t_verify = time.perf_counter() - t0
-    return {"release": n, "files": len(files), "shared_files": len(shared), "shared_mb": round(mb, 1),
-            "hash_shared_s": round(t_hash, 3), "copy_shared_s": round(t_copy, 3),
-            "verify_release_s": round(t_verify, 3), "verify_problems": len(problems)}
+    return {
+        "release": n,
+        "files": len(files),
+        "shared_files": len(shared),
+        "shared_mb": round(mb, 1),
+        "hash_shared_s": round(t_hash, 3),
+        "copy_shared_s": round(t_copy, 3),
+        "verify_release_s": round(t_verify, 3),
+        "verify_problems": len(problems),
+    }
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--keep", type=Path, help="work folder kept between calls (default: a temporary one)")
-    ap.add_argument("--runs", type=int, default=3, help="+1-listing runs from the same state (median reported)")
-    ap.add_argument("--code", type=Path, default=ROOT, help="checkout whose `python -m pipeline run` is timed")
+    ap.add_argument(
+        "--runs", type=int, default=3, help="+1-listing runs from the same state (median reported)"
+    )
+    ap.add_argument(
+        "--code", type=Path, default=ROOT, help="checkout whose `python -m pipeline run` is timed"
+    )
     args = ap.parse_args()
     work = args.keep or Path(tempfile.mkdtemp(prefix="release-bench-"))
     work.mkdir(parents=True, exist_ok=True)
@@ -106,9 +121,11 @@ def main() -> None:
         runs.append(r)
         print(f"+1 listing run {i + 1} ({time.perf_counter() - t0:.1f} s): {r}")
     med = sorted(runs, key=lambda r: r["wall"])[len(runs) // 2]
-    print(f"median of {len(runs)}: wall {med['wall']:.2f} s, dataset_tables {med['dataset_tables']} s, "
-          f"release {med['release']} s (walls {[round(r['wall'], 2) for r in runs]}, "
-          f"stdev {statistics.pstdev([r['wall'] for r in runs]):.2f})")
+    print(
+        f"median of {len(runs)}: wall {med['wall']:.2f} s, dataset_tables {med['dataset_tables']} s, "
+        f"release {med['release']} s (walls {[round(r['wall'], 2) for r in runs]}, "
+        f"stdev {statistics.pstdev([r['wall'] for r in runs]):.2f})"
+    )
     print(f"reused files of the +1 release: {hash_copy_verify(state / 'warehouse')}")
     print(f"work folder: {work}")
 
@@ -119,8 +136,13 @@ def measure_in(code: Path, env: dict, log: Path) -> dict:
 
     with open(log, "w") as out:
         t0 = time.perf_counter()
-        proc = subprocess.Popen([PY, "-m", "pipeline", "run"], env={**env, "PYTHONPATH": str(code)},
-                                stdout=out, stderr=subprocess.STDOUT, cwd=code)
+        proc = subprocess.Popen(
+            [PY, "-m", "pipeline", "run"],
+            env={**env, "PYTHONPATH": str(code)},
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            cwd=code,
+        )
         _, status, ru = os.wait4(proc.pid, 0)
     if status != 0:
         sys.exit(f"run failed in {code}; log: {log}")

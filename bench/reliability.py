@@ -2,8 +2,8 @@
 
 Each part runs real `python -m pipeline run` processes in a temporary project (the two seed listings of
 tests/data/seeds as raw/) and prints its figure:
-  1. hostile raw entries: links out of raw/, a link to a folder, a broken link, a FIFO, a socket, a device node
-     (root only), long / non-UTF-8 / control-character / hidden names; counts entries handled (read, or
+  1. hostile raw entries: links out of raw/, a link to a folder, a broken link, a FIFO, a socket, a device
+     node (root only), long / non-UTF-8 / control-character / hidden names; counts entries handled (read, or
      quarantined with a reason, or named as skipped), run aborts, and bytes of /etc/passwd published;
   2. kill -9 of a run at random moments (PIPELINE_WORKERS=3: 2 warm helpers + the resource tracker): counts
      processes still alive 5 s later;
@@ -38,14 +38,21 @@ def project(tmp: Path, name: str) -> tuple[Path, dict]:
     (root / "raw").mkdir(parents=True)
     for f in SEEDS:
         shutil.copy(f, root / "raw" / f.name)
-    env = {**os.environ, "PIPELINE_RAW_DIR": str(root / "raw"), "PIPELINE_WAREHOUSE_DIR": str(root / "warehouse"),
-           "DAGSTER_HOME": str(root / "home"), "PIPELINE_WORKERS": "1", "PYTHONPATH": str(ROOT)}
+    env = {
+        **os.environ,
+        "PIPELINE_RAW_DIR": str(root / "raw"),
+        "PIPELINE_WAREHOUSE_DIR": str(root / "warehouse"),
+        "DAGSTER_HOME": str(root / "home"),
+        "PIPELINE_WORKERS": "1",
+        "PYTHONPATH": str(ROOT),
+    }
     return root, env
 
 
 def run(root: Path, env: dict, *args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([PY, "-m", "pipeline", "run", *args], cwd=root, env=env, capture_output=True, text=True,
-                          timeout=600)
+    return subprocess.run(
+        [PY, "-m", "pipeline", "run", *args], cwd=root, env=env, capture_output=True, text=True, timeout=600
+    )
 
 
 def latest(root: Path) -> int | None:
@@ -66,8 +73,9 @@ def hostile(tmp: Path) -> None:
         "inner_link.txt": lambda p: p.symlink_to(SEEDS[0].name),
         "pipe.txt": lambda p: os.mkfifo(p),
         "sock.txt": lambda p: socket.socket(socket.AF_UNIX).bind(str(p)),
-        "大型语言模型在数学推理任务中的可验证奖励强化学习与过程监督方法的系统性研究综述及未来展望.txt":
-            lambda p: shutil.copy(SAMPLE, p),
+        "大型语言模型在数学推理任务中的可验证奖励强化学习与过程监督方法的系统性研究综述及未来展望.txt": lambda p: (
+            shutil.copy(SAMPLE, p)
+        ),
         os.fsdecode(b"caf\xe9.txt"): lambda p: shutil.copy(SAMPLE, p),
         "new\nline \x1b[31mred.txt": lambda p: shutil.copy(SAMPLE, p),
         "bidi \u202etxt.exe": lambda p: shutil.copy(SAMPLE, p),
@@ -81,17 +89,25 @@ def hostile(tmp: Path) -> None:
     t0 = time.perf_counter()
     proc = run(root, env)
     seconds = time.perf_counter() - t0
-    lineage = pl.read_parquet(root / "warehouse" / f"release={latest(root)}" / "listing_lineage",
-                              hive_partitioning=True)
-    papers = pl.read_parquet(root / "warehouse" / f"release={latest(root)}" / "papers", hive_partitioning=True)
+    lineage = pl.read_parquet(
+        root / "warehouse" / f"release={latest(root)}" / "listing_lineage", hive_partitioning=True
+    )
+    papers = pl.read_parquet(
+        root / "warehouse" / f"release={latest(root)}" / "papers", hive_partitioning=True
+    )
     accounted = {os.fsencode(n).decode("utf-8", "backslashreplace") for n in entries if not n.startswith(".")}
     said = proc.stdout + proc.stderr
-    handled = sum(1 for n in accounted if n in set(lineage["listing"]) or n in said) + ("'.hidden.txt'" in said)
+    handled = sum(1 for n in accounted if n in set(lineage["listing"]) or n in said) + (
+        "'.hidden.txt'" in said
+    )
     missing = [n for n in accounted if n not in set(lineage["listing"]) and n not in said]
     leaked = papers.filter(pl.col("abstract_raw").str.contains("root:|Linux version")).height
-    print(f"1. hostile raw entries: {len(entries)} tried, {handled} handled (read, quarantined with a reason, or "
-          f"named in a warning or note), exit {proc.returncode}, tracebacks {proc.stderr.count('Traceback')}, rows of "
-          f"/etc/passwd or /proc published {leaked}, run {seconds:.1f} s" + (f"; not accounted for: {missing}" if missing else ""))
+    print(
+        f"1. hostile raw entries: {len(entries)} tried, {handled} handled (read, quarantined with a reason, or "
+        f"named in a warning or note), exit {proc.returncode}, tracebacks {proc.stderr.count('Traceback')}, rows of "
+        f"/etc/passwd or /proc published {leaked}, run {seconds:.1f} s"
+        + (f"; not accounted for: {missing}" if missing else "")
+    )
 
 
 def children(pid: int) -> set[int]:
@@ -119,8 +135,13 @@ def kills(tmp: Path, n: int, rng: random.Random) -> None:
     left, seen_total = [], 0
     for i in range(n):
         shutil.copy(SAMPLE, root / "raw" / f"added_{i}.txt")  # work to do in every run
-        proc = subprocess.Popen([PY, "-m", "pipeline", "run"], cwd=root, env=env, stdout=subprocess.DEVNULL,
-                                stderr=subprocess.DEVNULL)
+        proc = subprocess.Popen(
+            [PY, "-m", "pipeline", "run"],
+            cwd=root,
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         kids: set[int] = set()
         end = time.monotonic() + rng.uniform(1.0, 6.0)
         while time.monotonic() < end and proc.poll() is None:
@@ -135,8 +156,10 @@ def kills(tmp: Path, n: int, rng: random.Random) -> None:
     for k in left:  # clean up what this trial started, by pid
         os.kill(k, signal.SIGKILL)
     after = run(root, env)
-    print(f"2. kill -9 at random moments (1-6 s): {n} kills, {seen_total} helper/tracker processes seen, "
-          f"{len(left)} alive 5 s later; the next run exits {after.returncode}")
+    print(
+        f"2. kill -9 at random moments (1-6 s): {n} kills, {seen_total} helper/tracker processes seen, "
+        f"{len(left)} alive 5 s later; the next run exits {after.returncode}"
+    )
 
 
 def concurrent(tmp: Path, n: int) -> None:
@@ -144,20 +167,34 @@ def concurrent(tmp: Path, n: int) -> None:
     for i in range(n):
         root, env = project(tmp, f"concurrent_{i}")
         envs = [{**env, "PIPELINE_WAREHOUSE_DIR": str(root / f"warehouse_{j}")} for j in range(3)]
-        procs = [subprocess.Popen([PY, "-m", "pipeline", "run"], cwd=root, env=e, stdout=subprocess.PIPE,
-                                  stderr=subprocess.PIPE, text=True) for e in envs]
+        procs = [
+            subprocess.Popen(
+                [PY, "-m", "pipeline", "run"],
+                cwd=root,
+                env=e,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                text=True,
+            )
+            for e in envs
+        ]
         codes = [p.wait(timeout=600) for p in procs]
         again = run(root, envs[0])
         broken += any(codes) or again.returncode != 0
-    print(f"3. first runs at once on a fresh DAGSTER_HOME: {n} trials x 3 processes, {broken} trials with a "
-          "failed run or an unusable instance")
+    print(
+        f"3. first runs at once on a fresh DAGSTER_HOME: {n} trials x 3 processes, {broken} trials with a "
+        "failed run or an unusable instance"
+    )
 
 
 def full_disk(tmp: Path) -> None:
     root, env = project(tmp, "full_disk")
     mnt = root / "mnt"
     mnt.mkdir()
-    if os.geteuid() != 0 or subprocess.run(["mount", "-t", "tmpfs", "-o", "size=32m", "tmpfs", str(mnt)]).returncode:
+    if (
+        os.geteuid() != 0
+        or subprocess.run(["mount", "-t", "tmpfs", "-o", "size=32m", "tmpfs", str(mnt)]).returncode
+    ):
         print("4. full disk: skipped (needs root to mount a tmpfs)")
         return
     env = {**env, "DAGSTER_HOME": str(mnt / "home")}
@@ -172,17 +209,22 @@ def full_disk(tmp: Path) -> None:
             before = latest(root)
             proc = run(root, env)
             moved = latest(root) != before
-            lies += (proc.returncode == 1 and moved) or (proc.returncode in (0, 3) and not moved) or \
-                proc.returncode not in (0, 1, 3)
+            lies += (
+                (proc.returncode == 1 and moved)
+                or (proc.returncode in (0, 3) and not moved)
+                or proc.returncode not in (0, 1, 3)
+            )
             tracebacks += "Traceback" in proc.stderr
             codes.append(proc.returncode)
         (mnt / "filler").unlink()
         again = run(root, env)
         if again.returncode:
             print(again.stderr[-2000:], f"free: {shutil.disk_usage(mnt).free // 1024} KiB")
-        print(f"4. full disk under DAGSTER_HOME (free 50..1250 KiB): {len(codes)} runs, exit statuses "
-              f"{ {c: codes.count(c) for c in sorted(set(codes))} }, {lies} disagreeing with LATEST, "
-              f"{tracebacks} tracebacks; with space again the next run exits {again.returncode}")
+        print(
+            f"4. full disk under DAGSTER_HOME (free 50..1250 KiB): {len(codes)} runs, exit statuses "
+            f"{ {c: codes.count(c) for c in sorted(set(codes))} }, {lies} disagreeing with LATEST, "
+            f"{tracebacks} tracebacks; with space again the next run exits {again.returncode}"
+        )
     finally:
         subprocess.run(["umount", "-l", str(mnt)])
 
@@ -194,8 +236,12 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--only", choices=["hostile", "kills", "concurrent", "full_disk"], help="run one part")
     args = ap.parse_args()
-    parts = {"hostile": lambda t: hostile(t), "kills": lambda t: kills(t, args.kills, random.Random(args.seed)),
-             "concurrent": lambda t: concurrent(t, args.concurrent), "full_disk": lambda t: full_disk(t)}
+    parts = {
+        "hostile": lambda t: hostile(t),
+        "kills": lambda t: kills(t, args.kills, random.Random(args.seed)),
+        "concurrent": lambda t: concurrent(t, args.concurrent),
+        "full_disk": lambda t: full_disk(t),
+    }
     with tempfile.TemporaryDirectory(prefix="reliability_") as tmp:
         for name, part in parts.items():
             if args.only in (None, name):

@@ -1,4 +1,5 @@
-"""`make bench-scale`: memory and cost of a 250,000-abstract build and of adding one 500-abstract listing to it.
+"""`make bench-scale`: memory and cost of a 250,000-abstract build and of adding one 500-abstract listing to
+it.
 
 The dev corpus (../shared/corpus/real_abstracts_dev.parquet, 58,671 abstracts; the benchmark says so and
 stops when it is absent) is too small, so the raw folder is made of distinct variants of its abstracts:
@@ -69,18 +70,22 @@ def build_raw(corpus: pl.DataFrame, n: int, raw: Path) -> tuple[int, list[int]]:
         take = min(corpus.height, n - written)
         if take <= 0:
             break
-        part = corpus.head(take).with_columns(pl.col("abstract").map_elements(lambda t, k=k: variant(t, k),
-                                                                             return_dtype=pl.String))
+        part = corpus.head(take).with_columns(
+            pl.col("abstract").map_elements(lambda t, k=k: variant(t, k), return_dtype=pl.String)
+        )
         write_listings(part, raw / f"v{k}")
         written += take
         per_variant.append(take)
     if written < n:
-        sys.exit(f"only {written} abstracts from {MAX_VARIANT + 1} variants of {corpus.height}; asked for {n}")
+        sys.exit(
+            f"only {written} abstracts from {MAX_VARIANT + 1} variants of {corpus.height}; asked for {n}"
+        )
     return written, per_variant
 
 
 class RssSampler:
-    """Samples, every ``interval`` s, the RSS (MB) of process ``pid`` and of each of its descendants, from /proc."""
+    """Samples, every ``interval`` s, the RSS (MB) of process ``pid`` and of each of its descendants, from
+    /proc."""
 
     def __init__(self, pid: int, interval: float):
         self.pid, self.interval = pid, interval
@@ -143,9 +148,15 @@ def measure(cmd: list[str], env: dict, log: Path, interval: float) -> tuple[dict
             _, status, ru = os.wait4(proc.pid, 0)
         wall = time.perf_counter() - t0
     if status != 0:
-        print(f"command failed ({status}): {' '.join(cmd)}; log: {log}\n{log.read_text()[-3000:]}", flush=True)
-    return {"wall": wall, "cpu": ru.ru_utime + ru.ru_stime, "rss_mb": ru.ru_maxrss / 1024,
-            "failed": status != 0}, sampler
+        print(
+            f"command failed ({status}): {' '.join(cmd)}; log: {log}\n{log.read_text()[-3000:]}", flush=True
+        )
+    return {
+        "wall": wall,
+        "cpu": ru.ru_utime + ru.ru_stime,
+        "rss_mb": ru.ru_maxrss / 1024,
+        "failed": status != 0,
+    }, sampler
 
 
 def step_windows(dagster_home: Path, newest_run_only: bool) -> list[tuple[str, float, float]]:
@@ -155,8 +166,12 @@ def step_windows(dagster_home: Path, newest_run_only: bool) -> list[tuple[str, f
 
     with dg.DagsterInstance.get() as instance:
         runs = instance.get_runs(limit=1) if newest_run_only else list(reversed(instance.get_runs()))
-        return [(s.step_key, s.start_time, s.end_time) for run in runs
-                for s in instance.get_run_step_stats(run.run_id) if s.start_time and s.end_time]
+        return [
+            (s.step_key, s.start_time, s.end_time)
+            for run in runs
+            for s in instance.get_run_step_stats(run.run_id)
+            if s.start_time and s.end_time
+        ]
 
 
 def main() -> None:
@@ -167,7 +182,9 @@ def main() -> None:
     args = ap.parse_args()
 
     corpus = load_corpus()
-    sizes = corpus.group_by("venue", "year").len().sort("len", "venue", "year", descending=[True, False, False])
+    sizes = (
+        corpus.group_by("venue", "year").len().sort("len", "venue", "year", descending=[True, False, False])
+    )
     venue, year = sizes.row(0)[:2]
     corpus = corpus.with_row_index("i")
     held = set(corpus.filter(pl.col("venue") == venue, pl.col("year") == year)["i"].tail(500).to_list())
@@ -183,11 +200,18 @@ def main() -> None:
     new_listing = write_listings(holdout, work / "holdout")[0]
     new_listing = new_listing.rename(new_listing.with_name("new_" + new_listing.name))
     n_files = sum(1 for p in raw.rglob("*.txt"))
-    print(f"raw folder: {n} abstracts in {n_files} listings (variants {per_variant}) built in "
-          f"{time.perf_counter() - t0:.0f} s; +1 listing {new_listing.name} ({holdout.height} abstracts)", flush=True)
+    print(
+        f"raw folder: {n} abstracts in {n_files} listings (variants {per_variant}) built in "
+        f"{time.perf_counter() - t0:.0f} s; +1 listing {new_listing.name} ({holdout.height} abstracts)",
+        flush=True,
+    )
 
-    env = dict(os.environ, PIPELINE_RAW_DIR=str(raw), PIPELINE_WAREHOUSE_DIR=str(work / "warehouse"),
-               DAGSTER_HOME=str(work / "dagster_home"))
+    env = dict(
+        os.environ,
+        PIPELINE_RAW_DIR=str(raw),
+        PIPELINE_WAREHOUSE_DIR=str(work / "warehouse"),
+        DAGSTER_HOME=str(work / "dagster_home"),
+    )
     cmd = [PY, "-m", "pipeline", "run"]
     full, full_s = measure(cmd, env, work / "full.log", args.interval)
     full_steps = step_windows(work / "dagster_home", newest_run_only=False)
@@ -195,7 +219,9 @@ def main() -> None:
     if full["failed"]:  # no release to add to: report what the full build measured, step by step
         for key, start, end in full_steps:
             big, total = full_s.peak(start, end)
-            print(f"| {key} | {end - start:.1f} s | peak {big:,.0f} MB largest process / {total:,.0f} MB all |")
+            print(
+                f"| {key} | {end - start:.1f} s | peak {big:,.0f} MB largest process / {total:,.0f} MB all |"
+            )
         sys.exit(f"full build failed (log {work / 'full.log'}); no +1 run")
     shutil.copy(new_listing, raw / new_listing.name)
     incr, incr_s = measure(cmd, env, work / "incremental.log", args.interval)
@@ -214,28 +240,48 @@ def main() -> None:
 
     full_rows, incr_rows = per_step(full_steps, full_s), per_step(incr_steps, incr_s)
     print()
-    print("| run | abstracts | wall s | CPU s | peak RSS MB, largest process (kernel) | peak RSS MB, all processes (sampled) |")
+    print(
+        "| run | abstracts | wall s | CPU s | peak RSS MB, largest process (kernel) | peak RSS MB, all processes (sampled) |"
+    )
     print("|---|---|---|---|---|---|")
     for name, r, s, k in (("full build", full, full_s, n), ("+1 listing", incr, incr_s, holdout.height)):
-        print(f"| {name} | {k:,} | {r['wall']:.1f} | {r['cpu']:.1f} | {r['rss_mb']:,.0f} | {s.peak()[1]:,.0f} |")
+        print(
+            f"| {name} | {k:,} | {r['wall']:.1f} | {r['cpu']:.1f} | {r['rss_mb']:,.0f} | {s.peak()[1]:,.0f} |"
+        )
     print()
     print("| step | full: s | full: peak MB (largest / all) | +1: s | +1: peak MB (largest / all) |")
     print("|---|---|---|---|---|")
     for key in dict.fromkeys([k for k, _, _ in full_steps] + [k for k, _, _ in incr_steps]):
         f, i = full_rows.get(key), incr_rows.get(key)
-        cell = lambda r: (f"{r['s']:.1f} | {r['peak_mb']:,.0f} / {r['all_mb']:,.0f}" if r else "- | -")  # noqa: E731
-        print(f"| {key}{' (' + str(f['runs']) + ' runs)' if f and f['runs'] > 1 else ''} | {cell(f)} | {cell(i)} |")
+        cell = lambda r: f"{r['s']:.1f} | {r['peak_mb']:,.0f} / {r['all_mb']:,.0f}" if r else "- | -"  # noqa: E731
+        print(
+            f"| {key}{' (' + str(f['runs']) + ' runs)' if f and f['runs'] > 1 else ''} | {cell(f)} | {cell(i)} |"
+        )
     print()
     ratio_wall, ratio_cpu = incr["wall"] / full["wall"], incr["cpu"] / full["cpu"]
     peak = max(full["rss_mb"], incr["rss_mb"])
-    print(f"+1 listing / full build: wall {ratio_wall:.3f}, CPU {ratio_cpu:.3f} (target <= {TARGET_INCREMENTAL_RATIO})")
-    print(f"largest process: {peak:,.0f} MB (target <= {TARGET_PEAK_MB} MB): "
-          f"{'met' if peak <= TARGET_PEAK_MB else f'{peak - TARGET_PEAK_MB:,.0f} MB over'}")
+    print(
+        f"+1 listing / full build: wall {ratio_wall:.3f}, CPU {ratio_cpu:.3f} (target <= {TARGET_INCREMENTAL_RATIO})"
+    )
+    print(
+        f"largest process: {peak:,.0f} MB (target <= {TARGET_PEAK_MB} MB): "
+        f"{'met' if peak <= TARGET_PEAK_MB else f'{peak - TARGET_PEAK_MB:,.0f} MB over'}"
+    )
     print(f"work folder: {work}")
-    (work / "results.json").write_text(json.dumps({
-        "abstracts": n, "variants": per_variant, "full": full, "incremental": incr,
-        "full_steps": full_rows, "incremental_steps": incr_rows,
-        "samples": {"full": full_s.samples, "incremental": incr_s.samples}}, indent=1))
+    (work / "results.json").write_text(
+        json.dumps(
+            {
+                "abstracts": n,
+                "variants": per_variant,
+                "full": full,
+                "incremental": incr,
+                "full_steps": full_rows,
+                "incremental_steps": incr_rows,
+                "samples": {"full": full_s.samples, "incremental": incr_s.samples},
+            },
+            indent=1,
+        )
+    )
 
 
 if __name__ == "__main__":

@@ -8,25 +8,28 @@ to be idempotent by ``tests/test_properties.py``):
    re-decoded, Latin ligatures (``ﬁ``) and full-width ASCII (``ＡＢＣ１２３``) are folded, NFC (never NFKC:
    NFKC turns ``n²`` into ``n2`` and ``𝒪`` into ``O``).
 2. **HTML**: entities are unescaped (``&amp;``, ``&#37;``, repeatedly, so double-escaped text is fixed in one
-   pass); inline tags of a known list are removed (``<i>``, ``<sub>``, ``<br/>``, ...; attributes must look like
+   pass); inline tags of a known list are removed (``<i>``, ``<sub>``, ``<br/>``, ...; attributes must look
+   like
    ``name="value"`` so inner products such as ``<a, b>`` are kept); ``<a href="u">t</a>`` becomes ``t (u)``.
-3. **PDF artefacts**: ``(cid:173)`` is a soft hyphen (measured: 4,528 of the 4,700 ``(cid:N)`` in the dev corpus),
-   so it and the space after it are removed (``conjunc(cid:173) tion`` -> ``conjunction``); other ``(cid:N)`` glyph
-   ids carry no text and are removed. Invisible characters (Unicode categories Cc/Cf: zero-width space/joiners,
-   BOM, soft hyphen, bidi marks) are removed; every Unicode space (NBSP, ideographic space, ...) and line break
-   becomes one ASCII space.
-4. **LaTeX** to readable Unicode: URLs are protected first; ``\\url{u}`` -> ``u``; ``\\href{u}{t}`` -> ``t (u)``
-   ; a bare ``%`` is a percent sign, never a comment; ``\\%``, ``\\&``, ``\\_``, ``\\#``, ``\\$``
-   unescaped; math (``$..$``, ``$$..$$``, ``\\(..\\)``, ``\\[..\\]``) and text macros (``\\textbf{X}``, ``\\'e``,
-   ``\\times``) are converted by pylatexenc on those spans only (a span at a time is much cheaper than converting
-   a whole abstract); ``\\cite{..}`` is dropped; a ``~`` between a word and the next word is
+3. **PDF artefacts**: ``(cid:173)`` is a soft hyphen (measured: 4,528 of the 4,700 ``(cid:N)`` in the dev
+   corpus), so it and the space after it are removed (``conjunc(cid:173) tion`` -> ``conjunction``); other
+   ``(cid:N)`` glyph ids carry no text and are removed. Invisible characters (Unicode categories Cc/Cf:
+               zero-width space/joiners,
+   BOM, soft hyphen, bidi marks) are removed; every Unicode space (NBSP, ideographic space, ...) and line
+   break becomes one ASCII space.
+4. **LaTeX** to readable Unicode: URLs are protected first; ``\\url{u}`` -> ``u``; ``\\href{u}{t}`` -> ``t
+   (u)`` ; a bare ``%`` is a percent sign, never a comment; ``\\%``, ``\\&``, ``\\_``, ``\\#``, ``\\$``
+   unescaped; math (``$..$``, ``$$..$$``, ``\\(..\\)``, ``\\[..\\]``) and text macros (``\\textbf{X}``,
+   ``\\'e``, ``\\times``) are converted by pylatexenc on those spans only (a span at a time is much cheaper
+   than converting a whole abstract); ``\\cite{..}`` is dropped; a ``~`` between a word and the next word is
    a LaTeX tie and becomes a space (``Fig.~3``), a ``~`` after a space or bracket means "about" and is kept
    (``(~2× fewer``). ``−`` (U+2212) becomes ASCII ``-`` so that ``-0.38`` is searchable.
 5. **Markdown**: ``**X**``, ``__X__``, ``*X*``, ```X``` -> ``X``; ``[t](u)`` -> ``t (u)``.
 6. **Line-break hyphenation** ("hy- phen", ``hy-\\nphen``): joined when the right part is lower-case, is not a
-   function word (``and``, ``or``, ``to``, ``the`` ...: "pre- and post-training") and the left part is not a common
-   compounding word (``self``, ``zero``, ``well`` ...), in which case the hyphen is kept ("zero-shot").
-   Source: the 2,148 dev-corpus abstracts with ``x- y`` (``con- vergence``, ``segmen- tation``, ``zero- shot``).
+   function word (``and``, ``or``, ``to``, ``the`` ...: "pre- and post-training") and the left part is not a
+   common compounding word (``self``, ``zero``, ``well`` ...), in which case the hyphen is kept ("zero-shot").
+   Source: the 2,148 dev-corpus abstracts with ``x- y`` (``con- vergence``, ``segmen- tation``, ``zero-
+   shot``).
 7. **Whitespace** collapsed to single spaces, no space before ``,.;:!?)`` or between a digit and ``%`` (so
    ``54 %`` and ``54%`` clean to the same text), stripped.
 
@@ -44,7 +47,8 @@ import ftfy
 
 # ---------------------------------------------------------------- Unicode repair (ftfy)
 #: ftfy settings: HTML is handled below (so that tags and entities follow one rule); curly quotes are kept
-#: (they are text, not damage); line breaks are collapsed by rule 7; NFC, never NFKC (docs/design.md, "Cleaning").
+#: (they are text, not damage); line breaks are collapsed by rule 7; NFC, never NFKC (docs/design.md,
+#: "Cleaning").
 _FTFY = ftfy.TextFixerConfig(
     unescape_html=False,
     uncurl_quotes=False,
@@ -64,8 +68,9 @@ _TAG_NAMES = (
 )
 _ATTR = r"""\s+[A-Za-z_:][\w:.-]*\s*=\s*(?:"[^"<>]*"|'[^'<>]*'|[^\s"'<>]+)"""
 _TAG = re.compile(rf"</?(?:{_TAG_NAMES})(?:{_ATTR})*\s*/?>", re.IGNORECASE)
-_ANCHOR = re.compile(r"""<a\s+(?:[^<>]*?\s)?href\s*=\s*["']?([^"'<>\s]+)["']?[^<>]*>(.*?)</a\s*>""",
-                     re.IGNORECASE | re.DOTALL)
+_ANCHOR = re.compile(
+    r"""<a\s+(?:[^<>]*?\s)?href\s*=\s*["']?([^"'<>\s]+)["']?[^<>]*>(.*?)</a\s*>""", re.IGNORECASE | re.DOTALL
+)
 _ENTITY = re.compile(r"&(?:#\d{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});")
 
 # ---------------------------------------------------------------- PDF artefacts and invisible characters
@@ -86,7 +91,9 @@ _CITE = re.compile(r"~?\\(?:cite[a-z]*|ref|eqref|label|footnote)\s*(?:\[[^\]]*\]
 _ESCAPES = re.compile(r"\\([%&_#$])")
 _MATH = re.compile(r"\$\$(.+?)\$\$|\$([^$]+?)\$|\\\((.+?)\\\)|\\\[(.+?)\\\]", re.DOTALL)
 #: A text-mode macro with optional braced arguments, or an accent such as \'e or \"{o}.
-_MACRO = re.compile(r"\\(?:[A-Za-z]+\*?(?:\s*" + _BRACED.replace("(", "(?:", 1) + r")*|['`^\"~=.][A-Za-z{][A-Za-z}]?)")
+_MACRO = re.compile(
+    r"\\(?:[A-Za-z]+\*?(?:\s*" + _BRACED.replace("(", "(?:", 1) + r")*|['`^\"~=.][A-Za-z{][A-Za-z}]?)"
+)
 #: ``$5 and $10``: a dollar amount followed by words and no TeX operator is not an inline math span.
 _CURRENCY = re.compile(r"\d[\d.,]*[kKmMbB]?\s(?!.*[\\^_={}])")
 _TIE = re.compile(r"(?<=[\w.,;:)\]])~(?=\S)")
@@ -130,7 +137,8 @@ def _invisible_patterns() -> tuple[re.Pattern, re.Pattern]:
 
     drop: list[str] = []
     space: list[str] = ["\t\n\r\x0b\x0c\x1c\x1d\x1e\x1f\x85"]
-    # planes 0, 1 and 14 hold every Cc/Cf/Cs/Z* character; the others are ideographs, private use or unassigned
+    # planes 0, 1 and 14 hold every Cc/Cf/Cs/Z* character; the others are ideographs, private use or
+    # unassigned
     for cp in (*range(0x20000), *range(0xE0000, 0xF0000)):
         ch = chr(cp)
         cat = unicodedata.category(ch)
@@ -175,11 +183,22 @@ def _latex_converter():
         prepend=True,
         macros=[
             MacroTextSpec(name, discard=False)
-            for name in ("texttt", "mbox", "textsf", "textup", "textmd", "textnormal", "mathtt", "operatorname")
+            for name in (
+                "texttt",
+                "mbox",
+                "textsf",
+                "textup",
+                "textmd",
+                "textnormal",
+                "mathtt",
+                "operatorname",
+            )
         ]
         + [MacroTextSpec(name, simplify_repl="") for name in ("cite", "citep", "citet", "ref", "label")],
     )
-    return LatexNodes2Text(latex_context=db, math_mode="text", keep_braced_groups=False, strict_latex_spaces=False)
+    return LatexNodes2Text(
+        latex_context=db, math_mode="text", keep_braced_groups=False, strict_latex_spaces=False
+    )
 
 
 @lru_cache(maxsize=65536)
@@ -281,11 +300,13 @@ def _html(text: str) -> str:
 
 
 def _clean_once(raw: str) -> tuple[str, bool]:
-    """One pass of the rules; returns the text and whether ftfy changed it (its output may feed later rules)."""
+    """One pass of the rules; returns the text and whether ftfy changed it (its output may feed later
+    rules)."""
     text = _strip_invisible(raw)  # first, so that removing them later cannot create new "mojibake" pairs
-    # Whitespace in its final form BEFORE ftfy: ftfy's mojibake decisions depend on the neighbouring characters
-    # (``' Â 0'`` is left alone, ``'Â 0'`` is read as a broken NBSP), so ftfy must see the same context on the
-    # first pass as it would on the output; otherwise collapsing/stripping spaces after it changes its next answer.
+    # Whitespace in its final form BEFORE ftfy: ftfy's mojibake decisions depend on the neighbouring
+    # characters (``' Â 0'`` is left alone, ``'Â 0'`` is read as a broken NBSP), so ftfy must see the same
+    # context on the first pass as it would on the output; otherwise collapsing/stripping spaces after it
+    # changes its next answer.
     text = _WS.sub(" ", text).strip()
     fixed = ftfy.fix_text(text, _FTFY)
     ftfy_changed = fixed != text
@@ -315,13 +336,13 @@ def clean_abstract(raw: str) -> str:
     The result is one line: NFC, single ASCII spaces, no control (Cc), format (Cf: zero-width, BOM, soft
     hyphen, bidi), surrogate or ``\\r`` characters, no NBSP/ideographic space; LaTeX, HTML and markdown turned
     into readable text with ``%`` always a percent sign; numbers and units kept (``$\\times$``->``×``,
-    ``$-0.38$``->``-0.38``, ``\\%``->``%``). Idempotent: ``clean_abstract(clean_abstract(x)) == clean_abstract(x)``
-    (when the input held markup -- TeX, HTML, markdown, ``(cid:``, a split -- or ftfy repaired something, the
-    rules are re-run on their own output until it is stable, at most 3 more times: an entity can produce a tag,
-    TeX can produce a pair that ftfy reads as mojibake, ``\\times²`` -> ``×²`` -> ``ײ``, and a character ftfy
-    restores, such as an NBSP, is turned into a space afterwards). Whitespace is normalised before ftfy runs, so
-    ftfy sees the same neighbours on every pass (``' Â 0'`` -> ``'0'`` in one pass). The rules and their sources are in the module
-    docstring.
+    ``$-0.38$``->``-0.38``, ``\\%``->``%``). Idempotent: ``clean_abstract(clean_abstract(x)) ==
+    clean_abstract(x)`` (when the input held markup -- TeX, HTML, markdown, ``(cid:``, a split -- or ftfy
+    repaired something, the rules are re-run on their own output until it is stable, at most 3 more times: an
+    entity can produce a tag, TeX can produce a pair that ftfy reads as mojibake, ``\\times²`` -> ``×²`` ->
+    ``ײ``, and a character ftfy restores, such as an NBSP, is turned into a space afterwards). Whitespace is
+    normalised before ftfy runs, so ftfy sees the same neighbours on every pass (``' Â 0'`` -> ``'0'`` in one
+    pass). The rules and their sources are in the module docstring.
     """
     if not raw:
         return ""

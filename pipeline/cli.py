@@ -5,10 +5,11 @@ instance in ``DAGSTER_HOME`` (default ``.dagster_home/``): it syncs the ``listin
 folder, materialises every new or changed listing partition, then the dataset tables and the release, and
 prints what it did.
 
-Exit status: 0 success; 1 failed, nothing published (``LATEST`` unchanged); 2 bad usage; 3 (:data:`EXIT_UNRECORDED`)
-the release was published and verifies, but Dagster's instance (``DAGSTER_HOME``) could not record the run (a
-full disk, a damaged database): the data is right, the instance needs attention. Every error is one line naming
-the file, release or folder and what to do, without a traceback; ``-v`` adds the traceback and Dagster's log.
+Exit status: 0 success; 1 failed, nothing published (``LATEST`` unchanged); 2 bad usage; 3
+(:data:`EXIT_UNRECORDED`) the release was published and verifies, but Dagster's instance (``DAGSTER_HOME``)
+could not record the run (a full disk, a damaged database): the data is right, the instance needs attention.
+Every error is one line naming the file, release or folder and what to do, without a traceback; ``-v`` adds
+the traceback and Dagster's log.
 """
 
 from __future__ import annotations
@@ -31,7 +32,10 @@ if TYPE_CHECKING:
 
 #: What each warm helper loads before its first task: the per-abstract analysis (pipeline.records) and the
 #: chart backend (pipeline.card.charts), named so that only the helpers import them at start.
-WARM_UPS = (parallel.by_name("pipeline.records:warm_up"), parallel.by_name("pipeline.card.charts:load_backend"))
+WARM_UPS = (
+    parallel.by_name("pipeline.records:warm_up"),
+    parallel.by_name("pipeline.card.charts:load_backend"),
+)
 
 
 def _latest_metadata(instance: dg.DagsterInstance, asset: str) -> dict:
@@ -45,7 +49,8 @@ def _latest_metadata(instance: dg.DagsterInstance, asset: str) -> dict:
     return {k: getattr(v, "value", v) for k, v in meta.items()}
 
 
-#: Exit status when the release was published (and verifies) but the Dagster instance could not record the run.
+#: Exit status when the release was published (and verifies) but the Dagster instance could not record the
+#: run.
 EXIT_UNRECORDED = 3
 
 
@@ -54,10 +59,11 @@ def run(verbose: bool = False, allow_removal: bool = False) -> int:
     module docstring).
 
     ``allow_removal``: publish even when the release would remove more than the allowed share of the
-    latest release's papers (the release asset's run config ``allow_removal``). Runs in this process. ``python -m pipeline run`` calls it inside :func:`pipeline.parallel.started`
-    (warm workers for the per-abstract work and the charts); called directly, the steps make their own.
-    Raises what the instance or the steps raise outside a Dagster step (:func:`main` reports it), except
-    when a release was published before the error: then :data:`EXIT_UNRECORDED`.
+    latest release's papers (the release asset's run config ``allow_removal``). Runs in this process. ``python
+    -m pipeline run`` calls it inside :func:`pipeline.parallel.started` (warm workers for the per-abstract
+    work and the charts); called directly, the steps make their own. Raises what the instance or the steps
+    raise outside a Dagster step (:func:`main` reports it), except when a release was published before the
+    error: then :data:`EXIT_UNRECORDED`.
     """
     import dagster as dg
 
@@ -109,41 +115,57 @@ def _unrecorded(why: str, verbose: bool, err: BaseException | None = None) -> in
 
     number = _latest_or_none()
     where = release.release_dir(config.warehouse_dir(), number)
-    print(f"release {number} published and verified ({where}); but the run could not be completed: {why}",
-          file=sys.stderr)
-    print(f"warning: Dagster's instance ({config.dagster_home_hint()}) may not show this run; the data is "
-          "right. Fix the cause above, then `python -m pipeline run` again: it finds nothing to redo and "
-          "records the release", file=sys.stderr)
+    print(
+        f"release {number} published and verified ({where}); but the run could not be completed: {why}",
+        file=sys.stderr,
+    )
+    print(
+        f"warning: Dagster's instance ({config.dagster_home_hint()}) may not show this run; the data is "
+        "right. Fix the cause above, then `python -m pipeline run` again: it finds nothing to redo and "
+        "records the release",
+        file=sys.stderr,
+    )
     if verbose and err is not None:
         traceback.print_exception(err)
     return EXIT_UNRECORDED
 
 
 def _print_scan_notes(scan: rawfiles.RawScan, shown: int = 10) -> None:
-    """Tell the user which raw entries were refused (quarantined, never read) and which hidden ones skipped."""
+    """Tell the user which raw entries were refused (quarantined, never read) and which hidden ones
+    skipped."""
     for rel, reason in list(scan.refused.items())[:shown]:
-        print(f"warning: {rawfiles.display_name(rel)!r} refused, quarantined (listing_lineage): {reason}",
-              file=sys.stderr)
+        print(
+            f"warning: {rawfiles.display_name(rel)!r} refused, quarantined (listing_lineage): {reason}",
+            file=sys.stderr,
+        )
     if len(scan.refused) > shown:
-        print(f"warning: {len(scan.refused) - shown} more refused entries (see listing_lineage)", file=sys.stderr)
+        print(
+            f"warning: {len(scan.refused) - shown} more refused entries (see listing_lineage)",
+            file=sys.stderr,
+        )
     if scan.hidden:
         names = ", ".join(repr(n) for n in scan.hidden[:shown]) + (" ..." if len(scan.hidden) > shown else "")
-        print(f"note: {len(scan.hidden)} hidden entries (name starting with '.') skipped: {names}; rename a "
-              "listing without the leading '.' to have it read")
+        print(
+            f"note: {len(scan.hidden)} hidden entries (name starting with '.') skipped: {names}; rename a "
+            "listing without the leading '.' to have it read"
+        )
 
 
 def _run(instance: dg.DagsterInstance, verbose: bool, before: int | None, allow_removal: bool = False) -> int:
     from pipeline import release
-    from pipeline.defs.partitions import contiguous_ranges, listing_name, stale_partitions, sync_partitions
     from pipeline.definitions import defs
+    from pipeline.defs.partitions import contiguous_ranges, listing_name, stale_partitions, sync_partitions
 
     raw, wh = config.raw_dir(), config.warehouse_dir()
     current, added, removed, scan = sync_partitions(instance)
     stale = stale_partitions(current)
     # stale but not new: the file's bytes changed, or its rows were made by other rules (ANALYSIS_VERSION)
     redo = len(set(stale) - set(added))
-    print(f"raw folder {raw}: {len(current)} listings ({len(added)} new, {redo} changed or made by other rules, "
-          f"{len(removed)} removed)")
+    print(
+        f"raw folder {raw}: {len(current)} listings ({len(added)} new, {redo} changed or made by other "
+        "rules, "
+        f"{len(removed)} removed)"
+    )
     _print_scan_notes(scan)
     if not current:
         print("error: no listing files to process", file=sys.stderr)
@@ -160,51 +182,77 @@ def _run(instance: dg.DagsterInstance, verbose: bool, before: int | None, allow_
     for i, (first, last) in enumerate(ranges):
         job = defs.resolve_job_def("main_job" if i == len(ranges) - 1 else "listing_job")
         tags = {"dagster/asset_partition_range_start": first, "dagster/asset_partition_range_end": last}
-        result = job.execute_in_process(instance=instance, tags=tags, raise_on_error=False,
-                                        run_config=run_config if job.name == "listing_job" else publish_config)
+        result = job.execute_in_process(
+            instance=instance,
+            tags=tags,
+            raise_on_error=False,
+            run_config=run_config if job.name == "listing_job" else publish_config,
+        )
         if not verbose:
             _print_run_warnings(instance, result.run_id)
         if not result.success and job.name == "listing_job":
             _print_step_failures(result)
-            print(f"error: listing partitions {listing_name(first)!r}..{listing_name(last)!r} failed; nothing "
-                  "was published; rerun with -v for the log", file=sys.stderr)
+            print(
+                f"error: listing partitions {listing_name(first)!r}..{listing_name(last)!r} failed; nothing "
+                "was published; rerun with -v for the log",
+                file=sys.stderr,
+            )
             return 1
     print(f"listings processed: {len(stale)} new or changed; {len(current) - len(stale)} unchanged, reused")
     if result is None:
-        result = defs.resolve_job_def("publish_job").execute_in_process(instance=instance, run_config=publish_config,
-                                                                        raise_on_error=False)
+        result = defs.resolve_job_def("publish_job").execute_in_process(
+            instance=instance, run_config=publish_config, raise_on_error=False
+        )
         if not verbose:
             _print_run_warnings(instance, result.run_id)
     for ev in result.get_asset_check_evaluations():
         if not ev.passed:
-            print(f"error: asset check {ev.asset_key.to_user_string()}:{ev.check_name} failed: "
-                  f"{ {k: getattr(v, 'value', v) for k, v in ev.metadata.items()} }", file=sys.stderr)
+            print(
+                f"error: asset check {ev.asset_key.to_user_string()}:{ev.check_name} failed: "
+                f"{ {k: getattr(v, 'value', v) for k, v in ev.metadata.items()} }",
+                file=sys.stderr,
+            )
     if not result.success:
         failures = _print_step_failures(result, quiet=_published_since(before) is not None)
         if _published_since(before) is not None:
-            return _unrecorded("; ".join(failures) or "a step failed after the release was committed", verbose)
-        print("error: the run failed (a listing step raised, a blocking check failed, or publishing raised); "
-              "no release was made; rerun with -v for the log", file=sys.stderr)
+            return _unrecorded(
+                "; ".join(failures) or "a step failed after the release was committed", verbose
+            )
+        print(
+            "error: the run failed (a listing step raised, a blocking check failed, or publishing raised); "
+            "no release was made; rerun with -v for the log",
+            file=sys.stderr,
+        )
         return 1
     meta = _latest_metadata(instance, "release")
     lineage = release.read_table(wh, "listing_lineage", columns=["status"])
     counts = dict(lineage.group_by("status").len().iter_rows()) if lineage is not None else {}
     rel = meta.get("release")
-    print(f"abstracts: {lineage.height if lineage is not None else 0} paragraphs -> "
-          f"{counts.get('published', 0)} published, {counts.get('duplicate', 0)} duplicate, "
-          f"{counts.get('quarantined', 0)} quarantined")
-    readers = release.read_table(wh, "listing_lineage", columns=["listing", "reader"]) if lineage is not None else None
+    print(
+        f"abstracts: {lineage.height if lineage is not None else 0} paragraphs -> "
+        f"{counts.get('published', 0)} published, {counts.get('duplicate', 0)} duplicate, "
+        f"{counts.get('quarantined', 0)} quarantined"
+    )
+    readers = (
+        release.read_table(wh, "listing_lineage", columns=["listing", "reader"])
+        if lineage is not None
+        else None
+    )
     if readers is not None:
         per: dict[str, int] = {}
         for reader in dict(readers.iter_rows()).values():  # listing -> reader (one reader per listing)
             per[reader or "none fits"] = per.get(reader or "none fits", 0) + 1
         print("listings by reader: " + ", ".join(f"{r} {n}" for r, n in sorted(per.items())))
     if meta.get("created"):
-        print(f"release {rel} published; changes against its parent {json.dumps(meta.get('changes'))}; "
-              f"{release.release_dir(wh, rel)}")
+        print(
+            f"release {rel} published; changes against its parent {json.dumps(meta.get('changes'))}; "
+            f"{release.release_dir(wh, rel)}"
+        )
     else:
-        print(f"release {rel} unchanged: the content equals the latest release, no new release; "
-              f"{release.release_dir(wh, rel)}")
+        print(
+            f"release {rel} unchanged: the content equals the latest release, no new release; "
+            f"{release.release_dir(wh, rel)}"
+        )
     return 0
 
 
@@ -219,8 +267,11 @@ def verify(number: int | None, every: bool = False) -> int:
 
     wh = config.warehouse_dir()
     try:
-        targets = release.verify_targets(wh) if every else [
-            number if number is not None else release.latest_release(wh)]
+        targets = (
+            release.verify_targets(wh)
+            if every
+            else [number if number is not None else release.latest_release(wh)]
+        )
         if not targets or targets == [None]:
             print(f"MISMATCH {wh}: no LATEST, nothing published")
             return 1
@@ -250,13 +301,17 @@ def _print_step_failures(result, quiet: bool = False) -> list[str]:
                 info = info.cause
             message = info.message.strip()
             user = ev.step_failure_data.user_failure_data
-            if user is not None and user.description:  # a dagster.Failure: its text names the file and what to do
+            if (
+                user is not None and user.description
+            ):  # a dagster.Failure: its text names the file and what to do
                 lines.append(f"step {ev.step_key} failed: {user.description}")
                 continue
             if "sqlite3." in message or "sqlalchemy." in message:
                 home = config.dagster_home_hint()
-                what = (f"Dagster's instance in {home} could not be written ({message.splitlines()[0]})"
-                        f"{_low_on_space(home)}: free space there and run again")
+                what = (
+                    f"Dagster's instance in {home} could not be written ({message.splitlines()[0]})"
+                    f"{_low_on_space(home)}: free space there and run again"
+                )
             else:
                 what = message if message.startswith(f"{info.cls_name}:") else f"{info.cls_name}: {message}"
             lines.append(f"step {ev.step_key} failed: {what}")
@@ -276,8 +331,11 @@ def _print_run_warnings(instance: dg.DagsterInstance, run_id: str) -> None:
         return
     for entry in entries:
         # the steps' own warnings; not Dagster's notes on steps skipped after a failure (reported as errors)
-        if (entry.dagster_event is None and entry.level >= logging.WARNING
-                and not entry.user_message.startswith("Dependencies for step")):
+        if (
+            entry.dagster_event is None
+            and entry.level >= logging.WARNING
+            and not entry.user_message.startswith("Dependencies for step")
+        ):
             print(f"warning: {entry.user_message}", file=sys.stderr)
 
 
@@ -308,17 +366,21 @@ def describe(err: BaseException) -> str:
     module = type(root).__module__
     if module.startswith(("sqlite3", "sqlalchemy", "alembic")):
         home = config.dagster_home_hint()
-        return (f"Dagster's instance in {home} could not be read or written ({msg}){_low_on_space(home)}: "
-                f"free space there and run again; if the error stays, move {home} away (a new instance is made; "
-                "releases and work files are kept)")
+        return (
+            f"Dagster's instance in {home} could not be read or written ({msg}){_low_on_space(home)}: "
+            f"free space there and run again; if the error stays, move {home} away (a new instance is made; "
+            "releases and work files are kept)"
+        )
     if isinstance(root, OSError):
         where = root.filename if root.filename is not None else "?"
         if root.errno == errno.ENOSPC:
             return f"no space left on the device writing {where}: free space there, then run again"
         if root.errno == errno.ENAMETOOLONG:
             return f"file name too long: {where}: shorten the listing's name, then run again"
-        return (f"{root.strerror or msg}: {where}: check that it exists and that this user may read and write "
-                "it, then run again")
+        return (
+            f"{root.strerror or msg}: {where}: check that it exists and that this user may read and write "
+            "it, then run again"
+        )
     return f"{type(root).__name__}: {msg}"
 
 
@@ -330,10 +392,17 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m pipeline", description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
     p_run = sub.add_parser("run", help="materialise every asset over the raw folder into the warehouse")
-    p_run.add_argument("-v", "--verbose", action="store_true",
-                       help="show Dagster's INFO log of every step, and the traceback of an error")
-    p_run.add_argument("--allow-removal", action="store_true",
-                       help="publish even if the release removes more than half of the latest release's papers")
+    p_run.add_argument(
+        "-v",
+        "--verbose",
+        action="store_true",
+        help="show Dagster's INFO log of every step, and the traceback of an error",
+    )
+    p_run.add_argument(
+        "--allow-removal",
+        action="store_true",
+        help="publish even if the release removes more than half of the latest release's papers",
+    )
     p_verify = sub.add_parser("verify", help="re-check a release's files against its manifest")
     p_verify.add_argument("release", nargs="?", type=int, help="release number (default: LATEST)")
     p_verify.add_argument("--all", action="store_true", help="check every committed release")
@@ -350,8 +419,10 @@ def main(argv: list[str] | None = None) -> int:
                 return run(args.verbose, args.allow_removal)
         return verify(args.release, args.all)
     except KeyboardInterrupt:
-        print("interrupted: nothing was published by this run unless it said so; run again to finish",
-              file=sys.stderr)
+        print(
+            "interrupted: nothing was published by this run unless it said so; run again to finish",
+            file=sys.stderr,
+        )
         return 130
     except Exception as err:  # the one place errors reach the user: one line, traceback only with -v
         print(f"error: {describe(err)}", file=sys.stderr)

@@ -5,7 +5,8 @@ pipeline anywhere by setting a variable:
 
 - ``PIPELINE_RAW_DIR``        listing files (default ``raw/``)
 - ``PIPELINE_WAREHOUSE_DIR``  releases and per-listing work files (default ``warehouse/``)
-- ``PIPELINE_WORKERS``        processes for per-abstract work, the main one included (default: the number of CPUs)
+- ``PIPELINE_WORKERS``        processes for per-abstract work, the main one included (default: the number of
+  CPUs)
 - ``PIPELINE_KEEP_RELEASES``  keep only the newest K releases (default: keep all)
 - ``DAGSTER_HOME``            Dagster's instance (default ``.dagster_home/`` in the working directory)
 - ``PIPELINE_MAX_CONCURRENT``       steps at once per Dagster run (multiprocess executor; default: CPUs)
@@ -78,7 +79,8 @@ def max_concurrent_steps() -> int:
 
 
 def max_concurrent_runs() -> int:
-    """Runs the instance's run queue starts at once (``dagster dev``/daemon): ``PIPELINE_MAX_CONCURRENT_RUNS``,
+    """Runs the instance's run queue starts at once (``dagster dev``/daemon):
+    ``PIPELINE_MAX_CONCURRENT_RUNS``,
     default 2 (each run is a process that forks a process per step; 2 keeps a 2-core machine busy without
     thrashing)."""
     return _positive_int("PIPELINE_MAX_CONCURRENT_RUNS", 2)
@@ -89,13 +91,14 @@ def dagster_yaml() -> str:
     off (``nux``, a key of Dagster's instance config schema), the publish pool limit
     (:data:`PUBLISH_POOL_LIMIT`, run granularity), the run queue's :func:`max_concurrent_runs` and the
     storage (:func:`instance_storage_yaml`)."""
-    return (f"{DAGSTER_YAML_MARKER}\n"
-            "telemetry:\n  enabled: false\n"
-            "nux:\n  enabled: false\n"
-            "concurrency:\n"
-            f"  pools:\n    granularity: run\n    default_limit: {PUBLISH_POOL_LIMIT}\n"
-            f"  runs:\n    max_concurrent_runs: {max_concurrent_runs()}\n"
-            + instance_storage_yaml())
+    return (
+        f"{DAGSTER_YAML_MARKER}\n"
+        "telemetry:\n  enabled: false\n"
+        "nux:\n  enabled: false\n"
+        "concurrency:\n"
+        f"  pools:\n    granularity: run\n    default_limit: {PUBLISH_POOL_LIMIT}\n"
+        f"  runs:\n    max_concurrent_runs: {max_concurrent_runs()}\n" + instance_storage_yaml()
+    )
 
 
 def instance_storage_yaml() -> str:
@@ -106,7 +109,8 @@ def instance_storage_yaml() -> str:
     return scaleout.storage_yaml()
 
 
-#: Lock file (in DAGSTER_HOME) held while the instance's settings are written and its storage is first created.
+#: Lock file (in DAGSTER_HOME) held while the instance's settings are written and its storage is first
+#: created.
 INSTANCE_LOCK = ".instance.lock"
 #: Marker file (in DAGSTER_HOME) written once the instance's storage exists; later runs skip the creation.
 INSTANCE_READY = ".instance.ready"
@@ -163,13 +167,14 @@ def _create_instance_storage() -> None:
     import dagster as dg
 
     with dg.DagsterInstance.get() as instance:
-        instance.get_runs(limit=1)                       # run storage
-        instance.get_dynamic_partitions("listings")      # event-log storage (dynamic partitions live there)
-        instance.all_instigator_state()                  # schedule storage (sensors, schedules)
+        instance.get_runs(limit=1)  # run storage
+        instance.get_dynamic_partitions("listings")  # event-log storage (dynamic partitions live there)
+        instance.all_instigator_state()  # schedule storage (sensors, schedules)
 
 
 def workers() -> int:
-    """Processes for per-abstract work, the main one included: ``PIPELINE_WORKERS``, default ``os.cpu_count()``.
+    """Processes for per-abstract work, the main one included: ``PIPELINE_WORKERS``, default
+    ``os.cpu_count()``.
     Raises ValueError when it is not a positive integer."""
     value = os.environ.get("PIPELINE_WORKERS", "").strip()
     if not value:

@@ -30,10 +30,12 @@ import polars as pl
 import xxhash
 from datasketch import MinHash
 
-#: Word n-gram size of shingles: 3, the setting measured on the dev corpus (docs/design.md, "Dedup and identity").
+#: Word n-gram size of shingles: 3, the setting measured on the dev corpus (docs/design.md, "Dedup and
+#: identity").
 SHINGLE_WORDS = 3
 #: MinHash permutations and LSH bands × rows: (14, 9) over 128 permutations gives P(candidate) 0.87 at
-#: J=0.8 and 0.97 at J=0.85 (datasketch threshold=0.7, "tuned for recall": docs/design.md, "Dedup and identity").
+#: J=0.8 and 0.97 at J=0.85 (datasketch threshold=0.7, "tuned for recall": docs/design.md, "Dedup and
+#: identity").
 NUM_PERM = 128
 LSH_BANDS = 14
 LSH_ROWS = 9
@@ -46,9 +48,10 @@ CONTAINMENT_THRESHOLD = 0.9
 MIN_CONTAINMENT_SHINGLES = 20
 #: A member of a cluster is *incomplete* (truncated, or a sentence dropped) when another member contains it
 #: (containment >= CONTAINMENT_THRESHOLD) and it has fewer than this share of that member's shingles. The
-#: truncated copies the dedup tests use keep 60-95 % of the text; a 1-3 word edit changes an abstract of >= 100 words
-#: (the dev corpus median is ~170) by <= 3 %, so an edited copy is not called incomplete. The canonical row
-#: of a cluster is never an incomplete one when a complete one exists (docs/design.md, "Dedup and identity").
+#: truncated copies the dedup tests use keep 60-95 % of the text; a 1-3 word edit changes an abstract of >=
+#: 100 words (the dev corpus median is ~170) by <= 3 %, so an edited copy is not called incomplete. The
+#: canonical row of a cluster is never an incomplete one when a complete one exists (docs/design.md, "Dedup
+#: and identity").
 INCOMPLETE_RATIO = 0.97
 #: Words of the normalised text that form the prefix key (truncated copies keep their beginning).
 PREFIX_WORDS = 12
@@ -76,8 +79,10 @@ def shingles(normalised: str) -> set[int]:
     words = normalised.split()
     if len(words) < SHINGLE_WORDS:
         return {xxhash.xxh3_64_intdigest(" ".join(words).encode())} if words else set()
-    return {xxhash.xxh3_64_intdigest(" ".join(words[i:i + SHINGLE_WORDS]).encode())
-            for i in range(len(words) - SHINGLE_WORDS + 1)}
+    return {
+        xxhash.xxh3_64_intdigest(" ".join(words[i : i + SHINGLE_WORDS]).encode())
+        for i in range(len(words) - SHINGLE_WORDS + 1)
+    }
 
 
 def _identity(x):
@@ -94,13 +99,18 @@ def lsh_keys(normalised: str) -> list[int]:
     sh = shingles(normalised)
     if not sh:
         return []
-    mh = MinHash(num_perm=NUM_PERM, seed=MINHASH_SEED, hashfunc=_identity, permutations=_PERMUTATIONS,
-                 scheme=_SCHEME)
+    mh = MinHash(
+        num_perm=NUM_PERM, seed=MINHASH_SEED, hashfunc=_identity, permutations=_PERMUTATIONS, scheme=_SCHEME
+    )
     mh.update_batch(np.fromiter(sh, dtype=np.uint64, count=len(sh)) & np.uint64(0xFFFFFFFF))
     sig = mh.hashvalues.astype(np.uint64)
-    keys = [xxhash.xxh3_64_intdigest(sig[b * LSH_ROWS:(b + 1) * LSH_ROWS].tobytes(), seed=b)
-            for b in range(LSH_BANDS)]
-    keys.append(xxhash.xxh3_64_intdigest(" ".join(normalised.split()[:PREFIX_WORDS]).encode(), seed=LSH_BANDS))
+    keys = [
+        xxhash.xxh3_64_intdigest(sig[b * LSH_ROWS : (b + 1) * LSH_ROWS].tobytes(), seed=b)
+        for b in range(LSH_BANDS)
+    ]
+    keys.append(
+        xxhash.xxh3_64_intdigest(" ".join(normalised.split()[:PREFIX_WORDS]).encode(), seed=LSH_BANDS)
+    )
     return keys
 
 
@@ -173,15 +183,17 @@ def cluster(abstracts: pl.DataFrame, previous: pl.DataFrame | None = None) -> pl
 
     The canonical row is the most complete one (never an incomplete copy, see INCOMPLETE_RATIO), then the
     most recent (year), then the most words, then the last listing name, then the first paragraph
-    (docs/design.md, "Dedup and identity"). Ids: see the module docstring; an id is given to one cluster only (the
-    first by row order), so two clusters never share one.
+    (docs/design.md, "Dedup and identity"). Ids: see the module docstring; an id is given to one cluster only
+    (the first by row order), so two clusters never share one.
     """
     rows = abstracts.with_row_index("rid")
     # one representative per exact group; near-duplicate search runs on representatives only
     reps = rows.group_by("content_hash").agg(pl.col("rid").min().alias("rep"))
     rows = rows.join(reps, on="content_hash", how="left")
     rep_rows = rows.filter(pl.col("rid") == pl.col("rep"))
-    pairs = _candidate_pairs(rep_rows.select(pl.col("rep").alias("id"), pl.lit(0).alias("side"), "lsh_keys"), "a")
+    pairs = _candidate_pairs(
+        rep_rows.select(pl.col("rep").alias("id"), pl.lit(0).alias("side"), "lsh_keys"), "a"
+    )
     # Python from here on touches candidate pairs only
     members = pl.concat([pairs["a"], pairs["b"]]).unique()
     texts = rep_rows.filter(pl.col("rep").is_in(members.implode())).select("rep", "abstract")
@@ -202,41 +214,62 @@ def cluster(abstracts: pl.DataFrame, previous: pl.DataFrame | None = None) -> pl
             incomplete.add(a if short == 1 else b)
     merged = [r for r in parent if parent[r] != r or r in sim_of]
     root = pl.DataFrame(
-        {"rep": merged, "root": [_find(parent, r) for r in merged],
-         "rep_similarity": [sim_of.get(r) for r in merged], "incomplete": [r in incomplete for r in merged]},
+        {
+            "rep": merged,
+            "root": [_find(parent, r) for r in merged],
+            "rep_similarity": [sim_of.get(r) for r in merged],
+            "incomplete": [r in incomplete for r in merged],
+        },
         schema={"rep": pl.UInt32, "root": pl.UInt32, "rep_similarity": pl.Float64, "incomplete": pl.Boolean},
     )
     rows = rows.join(root, on="rep", how="left").with_columns(
-        pl.col("root").fill_null(pl.col("rep")), pl.col("incomplete").fill_null(False))
-    order = rows.sort(["root", "incomplete", "year", "n_words", "listing", "paragraph"],
-                      descending=[False, False, True, True, True, False])
-    canon = order.group_by("root", maintain_order=True).agg(
-        pl.col("rid").first().alias("canon_rid"),
-        (pl.col("listing").first() + "#" + pl.col("paragraph").first().cast(pl.String)).alias("canon_ref"),
-        pl.col("content_hash").min().alias("min_hash"),
-        pl.len().cast(pl.Int64).alias("n_sources"),
-    ).sort("root")
+        pl.col("root").fill_null(pl.col("rep")), pl.col("incomplete").fill_null(False)
+    )
+    order = rows.sort(
+        ["root", "incomplete", "year", "n_words", "listing", "paragraph"],
+        descending=[False, False, True, True, True, False],
+    )
+    canon = (
+        order.group_by("root", maintain_order=True)
+        .agg(
+            pl.col("rid").first().alias("canon_rid"),
+            (pl.col("listing").first() + "#" + pl.col("paragraph").first().cast(pl.String)).alias(
+                "canon_ref"
+            ),
+            pl.col("content_hash").min().alias("min_hash"),
+            pl.len().cast(pl.Int64).alias("n_sources"),
+        )
+        .sort("root")
+    )
     canon = _assign_ids(rows, canon, previous)
-    out = rows.join(canon.select("root", "canon_rid", "canon_ref", "n_sources", "paper_id"), on="root",
-                    how="left").with_columns(is_canon=pl.col("rid") == pl.col("canon_rid"))
+    out = rows.join(
+        canon.select("root", "canon_rid", "canon_ref", "n_sources", "paper_id"), on="root", how="left"
+    ).with_columns(is_canon=pl.col("rid") == pl.col("canon_rid"))
     return out.sort("rid").select(
-        "listing", "paragraph", "paper_id",
+        "listing",
+        "paragraph",
+        "paper_id",
         pl.when("is_canon").then(pl.lit("published")).otherwise(pl.lit("duplicate")).alias("status"),
         pl.when("is_canon").then(None).otherwise(pl.col("canon_ref")).alias("duplicate_of"),
-        pl.when("is_canon").then(None)
-        .when(pl.col("rep") == pl.col("rid")).then(pl.col("rep_similarity"))
-        .otherwise(pl.lit(1.0)).alias("similarity"),
+        pl.when("is_canon")
+        .then(None)
+        .when(pl.col("rep") == pl.col("rid"))
+        .then(pl.col("rep_similarity"))
+        .otherwise(pl.lit(1.0))
+        .alias("similarity"),
         "n_sources",
     )
 
 
 def identity_key() -> pl.Expr:
-    """Key of a record's identity in its listing: ``"src:" + source_id + "|" + title`` (title casefolded, runs of
+    """Key of a record's identity in its listing: ``"src:" + source_id + "|" + title`` (title casefolded, runs
+    of
     non-word characters one space), null unless both are given. A paper whose abstract was fixed keeps its id
     when its source id and title match (pipeline.tables.previous_id_map holds the same key)."""
     title = pl.col("title").str.to_lowercase().str.replace_all(r"[\W_]+", " ").str.strip_chars()
-    return (pl.when(pl.col("source_id").is_not_null() & pl.col("title").is_not_null())
-            .then(pl.lit("src:") + pl.col("source_id") + pl.lit("|") + title))
+    return pl.when(pl.col("source_id").is_not_null() & pl.col("title").is_not_null()).then(
+        pl.lit("src:") + pl.col("source_id") + pl.lit("|") + title
+    )
 
 
 def _assign_ids(rows: pl.DataFrame, canon: pl.DataFrame, previous: pl.DataFrame | None) -> pl.DataFrame:
@@ -244,47 +277,75 @@ def _assign_ids(rows: pl.DataFrame, canon: pl.DataFrame, previous: pl.DataFrame 
     by a verified near/truncated match with a previous paper that no cluster claimed, else new."""
     ids = canon.with_columns(pl.lit(None, pl.String).alias("paper_id"))
     if previous is not None and previous.height:
-        keyed = [rows.select("root", pl.col("raw_sha256").alias("key")),
-                 rows.select("root", pl.col("content_hash").alias("key"))]
+        keyed = [
+            rows.select("root", pl.col("raw_sha256").alias("key")),
+            rows.select("root", pl.col("content_hash").alias("key")),
+        ]
         if "source_id" in rows.columns and "title" in rows.columns:
             keyed.append(rows.select("root", identity_key().alias("key")).drop_nulls("key"))
-        by_key = pl.concat(keyed).join(previous.select("key", "paper_id"), on="key", how="inner").group_by("root").agg(
-            pl.col("paper_id").min())
-        ids = canon.join(by_key, on="root", how="left").sort("root").with_columns(
-            # a previous id claimed by two clusters stays with the first (by root)
-            pl.when(pl.col("paper_id").is_first_distinct()).then(pl.col("paper_id")).alias("paper_id"))
+        by_key = (
+            pl.concat(keyed)
+            .join(previous.select("key", "paper_id"), on="key", how="inner")
+            .group_by("root")
+            .agg(pl.col("paper_id").min())
+        )
+        ids = (
+            canon.join(by_key, on="root", how="left")
+            .sort("root")
+            .with_columns(
+                # a previous id claimed by two clusters stays with the first (by root)
+                pl.when(pl.col("paper_id").is_first_distinct()).then(pl.col("paper_id")).alias("paper_id")
+            )
+        )
         ids = _inherit_near(rows, ids, previous)
     new = ids.filter(pl.col("paper_id").is_null())
     fresh = dict(zip(new["root"].to_list(), (paper_id_for(h) for h in new["min_hash"].to_list())))
-    return ids.with_columns(pl.col("paper_id").fill_null(
-        pl.col("root").replace_strict(fresh, default=None, return_dtype=pl.String)))
+    return ids.with_columns(
+        pl.col("paper_id").fill_null(
+            pl.col("root").replace_strict(fresh, default=None, return_dtype=pl.String)
+        )
+    )
 
 
 def _inherit_near(rows: pl.DataFrame, ids: pl.DataFrame, previous: pl.DataFrame) -> pl.DataFrame:
     """Clusters without an id inherit the id of an unclaimed previous paper whose canonical text is a
     verified near or truncated copy of one of their members (an edited or truncated copy
     keeps its id after the listing of the original is removed). Python work ∝ unclaimed previous papers."""
-    orphans = (previous.filter(pl.col("abstract").is_not_null())
-               .join(ids.filter(pl.col("paper_id").is_not_null()).select("paper_id"), on="paper_id", how="anti")
-               .unique("paper_id", keep="first").sort("paper_id"))
+    orphans = (
+        previous.filter(pl.col("abstract").is_not_null())
+        .join(ids.filter(pl.col("paper_id").is_not_null()).select("paper_id"), on="paper_id", how="anti")
+        .unique("paper_id", keep="first")
+        .sort("paper_id")
+    )
     open_roots = ids.filter(pl.col("paper_id").is_null()).select("root")
     if not orphans.height or not open_roots.height:
         return ids
     orphan_ids = orphans["paper_id"].to_list()
     orphan_norm = [normalise_for_hash(t) for t in orphans["abstract"].to_list()]
-    keyed = pl.concat([
-        rows.join(open_roots, on="root").filter(pl.col("rid") == pl.col("rep"))
-        .select(pl.col("rep").cast(pl.Int64).alias("id"), pl.lit(0).alias("side"), "lsh_keys"),
-        pl.DataFrame({"id": range(len(orphan_ids)), "side": [1] * len(orphan_ids),
-                      "lsh_keys": [lsh_keys(n) for n in orphan_norm]},
-                     schema={"id": pl.Int64, "side": pl.Int32, "lsh_keys": pl.List(pl.UInt64)}),
-    ])
+    keyed = pl.concat(
+        [
+            rows.join(open_roots, on="root")
+            .filter(pl.col("rid") == pl.col("rep"))
+            .select(pl.col("rep").cast(pl.Int64).alias("id"), pl.lit(0).alias("side"), "lsh_keys"),
+            pl.DataFrame(
+                {
+                    "id": range(len(orphan_ids)),
+                    "side": [1] * len(orphan_ids),
+                    "lsh_keys": [lsh_keys(n) for n in orphan_norm],
+                },
+                schema={"id": pl.Int64, "side": pl.Int32, "lsh_keys": pl.List(pl.UInt64)},
+            ),
+        ]
+    )
     pairs = _candidate_pairs(keyed.with_columns(pl.col("side").cast(pl.Int32)), "rep", "orphan")
     if not pairs.height:
         return ids
     rep_root = dict(rows.filter(pl.col("rid") == pl.col("rep")).select("rep", "root").iter_rows())
-    texts = dict(rows.filter(pl.col("rep").is_in(pairs["rep"].implode()), pl.col("rid") == pl.col("rep"))
-                 .select("rep", "abstract").iter_rows())
+    texts = dict(
+        rows.filter(pl.col("rep").is_in(pairs["rep"].implode()), pl.col("rid") == pl.col("rep"))
+        .select("rep", "abstract")
+        .iter_rows()
+    )
     verified = []
     for rep, o in pairs.iter_rows():
         score, _ = _verified(shingles(normalise_for_hash(texts[rep])), shingles(orphan_norm[o]))
@@ -296,5 +357,8 @@ def _inherit_near(rows: pl.DataFrame, ids: pl.DataFrame, previous: pl.DataFrame)
         if root not in taken_roots and pid not in taken_ids:
             taken_roots[root] = pid
             taken_ids.add(pid)
-    return ids.with_columns(pl.col("paper_id").fill_null(
-        pl.col("root").replace_strict(taken_roots, default=None, return_dtype=pl.String)))
+    return ids.with_columns(
+        pl.col("paper_id").fill_null(
+            pl.col("root").replace_strict(taken_roots, default=None, return_dtype=pl.String)
+        )
+    )

@@ -1,17 +1,25 @@
-"""The code location: assembles assets, checks, jobs, sensors, schedule and executor (nothing else lives here).
+"""The code location: assembles assets, checks, jobs, sensors, schedule and executor (nothing else lives
+here).
 
 The executor applies to runs launched by ``dagster dev``/the daemon, ``dg launch`` and ``dagster asset
 materialize``: Dagster's multiprocess executor (one process per step) with ``max_concurrent`` from
 ``PIPELINE_MAX_CONCURRENT`` (pipeline.config.max_concurrent_steps), or Celery workers with
-``PIPELINE_EXECUTOR=celery`` (pipeline.scaleout). ``python -m pipeline run`` executes in-process and ignores it.
+``PIPELINE_EXECUTOR=celery`` (pipeline.scaleout). ``python -m pipeline run`` executes in-process and ignores
+                             it.
 """
 
 import dagster as dg
 
 from pipeline import config, scaleout
 from pipeline.defs.assets import abstracts, dataset_tables, listing_records, release_asset
-from pipeline.defs.automation import (automation_sensor, daily_refresh, listing_job, main_job, publish_job,
-                                      raw_listings_sensor)
+from pipeline.defs.automation import (
+    automation_sensor,
+    daily_refresh,
+    listing_job,
+    main_job,
+    publish_job,
+    raw_listings_sensor,
+)
 
 defs = dg.Definitions(
     assets=[listing_records, abstracts, dataset_tables, release_asset],

@@ -27,8 +27,8 @@ DetectorFactory.seed = SEED
 MIN_WORDS = 8
 MIN_CJK = 10
 MIN_PROBABILITY = 0.80
-#: Han characters are ``zh`` without asking langdetect when there is no kana or Hangul (langdetect labels short
-#: Chinese as ``ko``) and Han is at least HAN_SHARE of the evidence (Han chars vs. words).
+#: Han characters are ``zh`` without asking langdetect when there is no kana or Hangul (langdetect labels
+#: short Chinese as ``ko``) and Han is at least HAN_SHARE of the evidence (Han chars vs. words).
 HAN_SHARE = 0.5
 #: langdetect reads at most this many characters of the stripped text. Measured by bench/corpus_profile.py on
 #: 2,000 dev-corpus abstracts: 0 labels differ from reading the full text, and it is faster
@@ -43,7 +43,8 @@ MAX_CHARS = 600
 #: scores change. The time saved is in the README ("Speed and memory").
 EN_FUNCTION_WORDS = frozenset(
     "the of and to in a is for that we on with by this are as an be from our which can these it its at or "
-    "has have their than".split())
+    "has have their than".split()
+)
 EN_MIN_WORDS = 30
 EN_MAX_NON_ASCII = 0.02
 EN_MIN_SHARE = 0.25
@@ -103,13 +104,13 @@ def detect_language(text: str) -> tuple[str, float]:
 
     Returns:
         ``(code, score)``: ``code`` is ISO 639-1 (``zh-cn``/``zh-tw`` -> ``zh``) or ``"und"``; ``score`` is
-        langdetect's probability of that code rounded to 4 places, 1.0 for the Han-script rule, 0.0 for ``und``
-        without a detection, or the (too low) best probability for a low-confidence ``und``.
+        langdetect's probability of that code rounded to 4 places, 1.0 for the Han-script rule, 0.0 for
+        ``und`` without a detection, or the (too low) best probability for a low-confidence ``und``.
 
-    Rules (docs/design.md, "Language"): on :func:`evidence_text`; fewer than MIN_WORDS words and fewer than MIN_CJK CJK characters
-    -> ``und``; Han without kana/Hangul making up at least HAN_SHARE of the evidence -> ``zh``; otherwise seeded
-    langdetect on the first MAX_CHARS characters, ``und`` below MIN_PROBABILITY or on any langdetect error.
-    Never raises.
+    Rules (docs/design.md, "Language"): on :func:`evidence_text`; fewer than MIN_WORDS words and fewer than
+    MIN_CJK CJK characters -> ``und``; Han without kana/Hangul making up at least HAN_SHARE of the evidence ->
+    ``zh``; otherwise seeded langdetect on the first MAX_CHARS characters, ``und`` below MIN_PROBABILITY or on
+    any langdetect error. Never raises.
     """
     try:
         return _detect(text)
@@ -126,7 +127,12 @@ def _detect(text: str) -> tuple[str, float]:
     n_words = len(_WORD.findall(_KANA.sub(" ", _HAN.sub(" ", stripped))))
     if n_han + n_kana < MIN_CJK and n_words < MIN_WORDS:
         return "und", 0.0
-    if n_han >= MIN_CJK and not n_kana and not _HANGUL.search(stripped) and n_han >= HAN_SHARE * (n_han + n_words):
+    if (
+        n_han >= MIN_CJK
+        and not n_kana
+        and not _HANGUL.search(stripped)
+        and n_han >= HAN_SHARE * (n_han + n_words)
+    ):
         return "zh", 1.0
     if is_plainly_english(stripped):
         return "en", 1.0

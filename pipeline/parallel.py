@@ -2,9 +2,9 @@
 
 The command line starts the pool first (:func:`started`; ``PIPELINE_WORKERS`` - 1 helpers, as the main
 process works too), before it imports Dagster, with the *warm-up callables* of the modules that will use it:
-while the main process spends its first second or so importing Dagster, SQLAlchemy and pandera and opening the instance, each
-helper runs them on the other core(s) (``pipeline.records.warm_up`` loads the analysis modules and
-langdetect's profiles, ``pipeline.card.charts.load_backend`` matplotlib). The steps then hand work to
+while the main process spends its first second or so importing Dagster, SQLAlchemy and pandera and opening the
+instance, each helper runs them on the other core(s) (``pipeline.records.warm_up`` loads the analysis modules
+and langdetect's profiles, ``pipeline.card.charts.load_backend`` matplotlib). The steps then hand work to
 :func:`executor` (``pipeline.records.analyse_texts`` shares any batch of abstracts with it;
 ``pipeline.card.start_charts`` draws the charts there while the publisher writes the tables).
 
@@ -12,12 +12,14 @@ A warm-up given as :func:`by_name` (``"module:function"``) is imported in the he
 does not pay for importing it before the helpers start.
 
 No helper outlives the process that started it, however that process ends (``kill -9`` included): each helper
-runs a watchdog thread that ends it within :data:`WATCHDOG_SECONDS` once its parent is gone (its parent process
-id changes when the parent dies). multiprocessing's resource tracker then sees its last user go and exits too.
+runs a watchdog thread that ends it within :data:`WATCHDOG_SECONDS` once its parent is gone (its parent
+process id changes when the parent dies). multiprocessing's resource tracker then sees its last user go and
+exits too.
 
-Runs launched by ``dagster dev`` (and tests calling ``pipeline.cli.run`` directly) have no warm pool; the steps
-then work without it (records spawns its own pool with :func:`spawn_pool` for large batches; charts are drawn
-in-process). Which process computes a result must never change it: the callers' tasks are pure functions.
+Runs launched by ``dagster dev`` (and tests calling ``pipeline.cli.run`` directly) have no warm pool; the
+steps then work without it (records spawns its own pool with :func:`spawn_pool` for large batches; charts are
+drawn in-process). Which process computes a result must never change it: the callers' tasks are pure
+functions.
 """
 
 from __future__ import annotations
@@ -82,8 +84,12 @@ def _ready() -> bool:
 def spawn_pool(helpers: int, warm_ups: Sequence[Callable[[], object]] = ()) -> ProcessPoolExecutor:
     """A process pool of ``helpers`` spawned processes that each run ``warm_ups`` first and end with this
     process (see the module docstring). The caller owns it (``with spawn_pool(n) as pool:``)."""
-    return ProcessPoolExecutor(max_workers=helpers, mp_context=multiprocessing.get_context("spawn"),
-                               initializer=_initializer, initargs=(os.getpid(), tuple(warm_ups)))
+    return ProcessPoolExecutor(
+        max_workers=helpers,
+        mp_context=multiprocessing.get_context("spawn"),
+        initializer=_initializer,
+        initargs=(os.getpid(), tuple(warm_ups)),
+    )
 
 
 def start(workers: int, warm_ups: Sequence[Callable[[], object]] = ()) -> ProcessPoolExecutor | None:
@@ -117,7 +123,9 @@ def stop() -> None:
 
 
 @contextlib.contextmanager
-def started(workers: int, warm_ups: Sequence[Callable[[], object]] = ()) -> Iterator[ProcessPoolExecutor | None]:
+def started(
+    workers: int, warm_ups: Sequence[Callable[[], object]] = ()
+) -> Iterator[ProcessPoolExecutor | None]:
     """``with started(n, warm_ups):`` a pool of ``n`` warm workers (see :func:`start`) for the block, stopped
     after it."""
     pool = start(workers, warm_ups)

@@ -12,25 +12,25 @@ Rules are tried in this order; the first that applies gives the reason:
                     ``$$..$$``, ``\\(..\\)``, ``\\[..\\]``
 ``no_words``        no word of two or more letters and no CJK character: symbols, digits, stray letters
 ``boilerplate``     a placeholder instead of an abstract ("Abstract unavailable", "No abstract available",
-                    "Paper was withdrawn", "TBA", "Placeholder", "Part of Advances in Neural Information ...", a
-                    proceedings "Preface to ..." front matter) of at most
+                    "Paper was withdrawn", "TBA", "Placeholder", "Part of Advances in Neural Information ...",
+                    a proceedings "Preface to ..." front matter) of at most
                     BOILERPLATE_MAX_WORDS words
 ``too_short``       less evidence than MIN_WORDS words, where (script-aware) every CJK character
-                    (Han, kana) counts as 1/CJK_CHARS_PER_WORD of a word; Hangul is written with spaces, so its
-                    words count as words
+                    (Han, kana) counts as 1/CJK_CHARS_PER_WORD of a word; Hangul is written with spaces, so
+                    its words count as words
 ``too_long``        more than MAX_WORDS words: not one abstract (a whole file or section glued together)
 ``citation``        a reference instead of an abstract: a BibTeX entry (``@inproceedings{key,`` with
-                    ``field = {...}``), EndNote/RIS tagged lines (``%A``/``%T``, ``TY  -``/``AU  -``), or an APA/
-                    Harvard reference (``Name, A. B., & Name, C. (2020). Title. Venue, 12(3), 45-67.``) of at
-                    most CITATION_MAX_WORDS words
-``markup``          a markdown/HTML fragment: HTML layout tags (not inline ``<i>``/``<sup>``), markdown headings (``### ``), table rows
-                    (``| a | b |``) or ``**Label:**`` fields left in the text
+                    ``field = {...}``), EndNote/RIS tagged lines (``%A``/``%T``, ``TY  -``/``AU  -``), or an
+                    APA/ Harvard reference (``Name, A. B., & Name, C. (2020). Title. Venue, 12(3), 45-67.``)
+                    of at most CITATION_MAX_WORDS words
+``markup``          a markdown/HTML fragment: HTML layout tags (not inline ``<i>``/``<sup>``), markdown
+                    headings (``### ``), table rows (``| a | b |``) or ``**Label:**`` fields left in the text
 ``several_abstracts`` more than one record in one: two or more ``Abstract:`` labels, a record separator line
                     (``*****``) inside, or a title line (or a title and an author line) between two
                     abstract-sized runs of text (each at least SEVERAL_MIN_WORDS words)
 ``authors_only``    one short line that is a list of person names (pipeline.readers.base.looks_like_authors)
-``title_only``      one line of at most TITLE_MAX_WORDS words, no sentence punctuation, not starting like prose,
-                    TITLE_CAPITALISED of its content words capitalised (a title without its abstract)
+``title_only``      one line of at most TITLE_MAX_WORDS words, no sentence punctuation, not starting like
+                    prose, TITLE_CAPITALISED of its content words capitalised (a title without its abstract)
 ==================  ==========================================================================================
 
 Per record, a control character (NUL, ...) makes that record ``control_character`` in the reader
@@ -38,15 +38,16 @@ Per record, a control character (NUL, ...) makes that record ``control_character
 :func:`repeated_notices` quarantines a text repeated verbatim in NOTICE_MIN_COPIES or more records of
 NOTICE_MIN_LISTINGS or more listings (or as often within one listing) as ``boilerplate_repeated``.
 
-Sources of the thresholds: MIN_WORDS = 6 is the shortest paragraph the failure-case listings of the tests require to be
-published ("Code and checkpoints are released at \\url{...}." has 6 words of two or more letters). On the dev corpus
-(bench/corpus_profile.py) the 105 paragraphs it quarantines as too_short are all fragments: "The",
-"Discussion of", "Part of", author names ("Volker Tresp"), "We study the framework of". CJK_CHARS_PER_WORD = 2 is the usual ratio of
-Chinese characters to English words in parallel text (about 1.5-2 Han characters per English word), so a
-Chinese abstract needs 12 Han characters (the Chinese failure-case abstract has 50; a single "栈" is too short).
-BOILERPLATE_MAX_WORDS = 30 bounds the placeholder rule so that a real abstract that mentions "withdrawn" or
-"not available" is never matched (the patterns are anchored to the whole paragraph as well); the longest
-placeholder seen in the dev corpus is a 24-word AISTATS "Preface to the Proceedings of ..." front matter.
+Sources of the thresholds: MIN_WORDS = 6 is the shortest paragraph the failure-case listings of the tests
+require to be published ("Code and checkpoints are released at \\url{...}." has 6 words of two or more
+letters). On the dev corpus (bench/corpus_profile.py) the 105 paragraphs it quarantines as too_short are all
+fragments: "The", "Discussion of", "Part of", author names ("Volker Tresp"), "We study the framework of".
+CJK_CHARS_PER_WORD = 2 is the usual ratio of Chinese characters to English words in parallel text (about 1.5-2
+Han characters per English word), so a Chinese abstract needs 12 Han characters (the Chinese failure-case
+abstract has 50; a single "栈" is too short). BOILERPLATE_MAX_WORDS = 30 bounds the placeholder rule so that a
+real abstract that mentions "withdrawn" or "not available" is never matched (the patterns are anchored to the
+whole paragraph as well); the longest placeholder seen in the dev corpus is a 24-word AISTATS "Preface to the
+Proceedings of ..." front matter.
 """
 
 from __future__ import annotations
@@ -61,8 +62,9 @@ from pipeline.readers.venues import HEADER_MAX_CHARS, canonical_venue, parse_hea
 MIN_WORDS = 6
 CJK_CHARS_PER_WORD = 2
 BOILERPLATE_MAX_WORDS = 30
-#: Above the longest real abstract of the dev corpus (3,133 words, a NeurIPS 2006 paper; the 99.99th percentile
-#: is under 600): a longer record is not one abstract. Measured: quarantines 0 of the 58,671 dev abstracts.
+#: Above the longest real abstract of the dev corpus (3,133 words, a NeurIPS 2006 paper; the 99.99th
+#: percentile is under 600): a longer record is not one abstract. Measured: quarantines 0 of the 58,671 dev
+#: abstracts.
 MAX_WORDS = 3500
 #: A reference is short; a real abstract that cites "Smith et al. (2020)." is long and has no reference shape.
 CITATION_MAX_WORDS = 120
@@ -80,11 +82,30 @@ NOTICE_MIN_LISTINGS = 3
 NOTICE_MIN_COPIES_IN_LISTING = 5
 
 #: Reason codes, in the order the rules run (for the lineage table's documentation and tests).
-REASONS = ("empty", "header_repeated", "url_only", "math_only", "no_words", "boilerplate", "too_short", "too_long",
-           "citation", "markup", "several_abstracts", "authors_only", "title_only")
+REASONS = (
+    "empty",
+    "header_repeated",
+    "url_only",
+    "math_only",
+    "no_words",
+    "boilerplate",
+    "too_short",
+    "too_long",
+    "citation",
+    "markup",
+    "several_abstracts",
+    "authors_only",
+    "title_only",
+)
 #: Reasons given outside :func:`quarantine_reason`: by the reader for one record, or across listings.
-OTHER_REASONS = ("control_character", "malformed_row", "malformed_record", "preamble", "no_abstract_marker",
-                 "boilerplate_repeated")
+OTHER_REASONS = (
+    "control_character",
+    "malformed_row",
+    "malformed_record",
+    "preamble",
+    "no_abstract_marker",
+    "boilerplate_repeated",
+)
 
 _URL = re.compile(r"(?:\b(?:https?|ftp)://|\bwww\.)\S+|\b[\w-]+(?:\.[\w-]+)+/\S*")
 _TEX_MATH = re.compile(r"\$\$.*?\$\$|\$[^$]*\$|\\\(.*?\\\)|\\\[.*?\\\]", re.DOTALL)
@@ -111,8 +132,8 @@ def quarantine_reason(raw: str, clean: str, header: str | None = None) -> str | 
     """Return why a paragraph is not an abstract (a code of :data:`REASONS`), or ``None`` for an abstract.
 
     Args:
-        raw: ``abstract_raw`` (decoded paragraph, lines joined by ``\\n``), used for the header and math rules.
-        clean: ``cleaning.clean_abstract(raw)``.
+        raw: ``abstract_raw`` (decoded paragraph, lines joined by ``\\n``), used for the header and math
+        rules. clean: ``cleaning.clean_abstract(raw)``.
         header: the listing's header line (``Listing.header``) or ``None``. Optional: without it, a repeated
             header is still caught when it names a known venue.
 
@@ -160,17 +181,69 @@ def quarantine_reason(raw: str, clean: str, header: str | None = None) -> str | 
 _BIBTEX = re.compile(r"^\s*@[A-Za-z]+\s*[{(]\s*[^,\s]*\s*,\s*\w+\s*=\s*[{\"\d]", re.DOTALL)
 _TAGGED = re.compile(r"^\s*(?:%[A-Z0-9] \S|[A-Z][A-Z0-9]  - \S)", re.MULTILINE)
 _APA = re.compile(r"^[A-Z][\w'’\-]+,\s+(?:[A-Z]\.\s?)+.{0,300}?\((?:19|20)\d\d[a-z]?\)\.\s+\S", re.DOTALL)
-_MD_STRUCT = re.compile(r"^\s*(?:#{1,6}\s+\S|\|.*\|\s*$|(?:\*\*|__)[A-Z][\w ]{0,30}:(?:\*\*|__))", re.MULTILINE)
+_MD_STRUCT = re.compile(
+    r"^\s*(?:#{1,6}\s+\S|\|.*\|\s*$|(?:\*\*|__)[A-Z][\w ]{0,30}:(?:\*\*|__))", re.MULTILINE
+)
 _ABSTRACT_LABEL = re.compile(r"^\s*(?:\*\*)?abstract(?:\*\*)?\s*[.:—–\-]", re.IGNORECASE | re.MULTILINE)
-#: Layout tags of a page; inline formatting (``<i>``, ``<sup>``, ``<b>``) occurs in real abstracts (3 of the dev
-#: corpus) and is only stripped from ``abstract`` (pipeline.text.strip_residue).
-_LAYOUT_TAG = re.compile(r"</?(?:details|summary|div|table|tr|td|th|ul|ol|li|img|h[1-6]|p|br|hr)\b[^<>]{0,200}>",
-                         re.IGNORECASE)
+#: Layout tags of a page; inline formatting (``<i>``, ``<sup>``, ``<b>``) occurs in real abstracts (3 of the
+#: dev corpus) and is only stripped from ``abstract`` (pipeline.text.strip_residue).
+_LAYOUT_TAG = re.compile(
+    r"</?(?:details|summary|div|table|tr|td|th|ul|ol|li|img|h[1-6]|p|br|hr)\b[^<>]{0,200}>", re.IGNORECASE
+)
 #: Words that start sentences of an abstract, not titles (``We show that a Data Augmentation GAN ...``).
-_SENTENCE_STARTS = {"we", "our", "this", "these", "here", "it", "its", "they", "in", "however", "moreover", "thus",
-                    "finally", "furthermore", "specifically", "experiments", "results", "then", "to", "using"}
-_SMALL_WORDS = {"a", "an", "and", "as", "at", "by", "for", "from", "in", "into", "of", "on", "or", "the", "to", "via",
-                "with", "without", "vs", "vs.", "is", "are", "do", "can", "be", "its", "over", "under", "towards"}
+_SENTENCE_STARTS = {
+    "we",
+    "our",
+    "this",
+    "these",
+    "here",
+    "it",
+    "its",
+    "they",
+    "in",
+    "however",
+    "moreover",
+    "thus",
+    "finally",
+    "furthermore",
+    "specifically",
+    "experiments",
+    "results",
+    "then",
+    "to",
+    "using",
+}
+_SMALL_WORDS = {
+    "a",
+    "an",
+    "and",
+    "as",
+    "at",
+    "by",
+    "for",
+    "from",
+    "in",
+    "into",
+    "of",
+    "on",
+    "or",
+    "the",
+    "to",
+    "via",
+    "with",
+    "without",
+    "vs",
+    "vs.",
+    "is",
+    "are",
+    "do",
+    "can",
+    "be",
+    "its",
+    "over",
+    "under",
+    "towards",
+}
 
 
 def _is_citation(raw: str) -> bool:
@@ -203,7 +276,9 @@ def _several_abstracts(raw: str) -> bool:
             continue
         after = i + 1 + (i + 1 < len(lines) and looks_like_authors(lines[i + 1]))
         words_after = total - words_before - counts[i] - (counts[i + 1] if after == i + 2 else 0)
-        if words_after >= SEVERAL_MIN_WORDS and (_is_title(line) or after == i + 2 and not line.endswith(".")):
+        if words_after >= SEVERAL_MIN_WORDS and (
+            _is_title(line) or after == i + 2 and not line.endswith(".")
+        ):
             return True
     return False
 
@@ -225,9 +300,11 @@ def _is_title(line: str) -> bool:
 
 
 def repeated_notices(rows: pl.DataFrame) -> pl.DataFrame:
-    """``rows`` (abstract rows: ``listing``, ``content_hash``, ``quarantine_reason``) with ``quarantine_reason``
+    """``rows`` (abstract rows: ``listing``, ``content_hash``, ``quarantine_reason``) with
+    ``quarantine_reason``
     set to ``boilerplate_repeated`` on every publishable row whose text (content_hash) occurs in at least
-    NOTICE_MIN_COPIES publishable rows of at least NOTICE_MIN_LISTINGS listings, or NOTICE_MIN_COPIES_IN_LISTING
+    NOTICE_MIN_COPIES publishable rows of at least NOTICE_MIN_LISTINGS listings, or
+    NOTICE_MIN_COPIES_IN_LISTING
     times in one listing: a proceedings-site notice repeated verbatim, not a paper. Pure polars."""
     ok = pl.col("quarantine_reason").is_null()
     per_text = pl.len().over("content_hash")
@@ -236,13 +313,21 @@ def repeated_notices(rows: pl.DataFrame) -> pl.DataFrame:
     pub = rows.filter(ok)
     if pub.height == 0:
         return rows
-    bad = pub.select("content_hash", per_text.alias("n"), listings.alias("k"), in_one.alias("m")).filter(
-        ((pl.col("n") >= NOTICE_MIN_COPIES) & (pl.col("k") >= NOTICE_MIN_LISTINGS))
-        | (pl.col("m") >= NOTICE_MIN_COPIES_IN_LISTING))["content_hash"].unique()
+    bad = (
+        pub.select("content_hash", per_text.alias("n"), listings.alias("k"), in_one.alias("m"))
+        .filter(
+            ((pl.col("n") >= NOTICE_MIN_COPIES) & (pl.col("k") >= NOTICE_MIN_LISTINGS))
+            | (pl.col("m") >= NOTICE_MIN_COPIES_IN_LISTING)
+        )["content_hash"]
+        .unique()
+    )
     if bad.len() == 0:
         return rows
-    return rows.with_columns(quarantine_reason=pl.when(ok & pl.col("content_hash").is_in(bad.implode()))
-                             .then(pl.lit("boilerplate_repeated")).otherwise(pl.col("quarantine_reason")))
+    return rows.with_columns(
+        quarantine_reason=pl.when(ok & pl.col("content_hash").is_in(bad.implode()))
+        .then(pl.lit("boilerplate_repeated"))
+        .otherwise(pl.col("quarantine_reason"))
+    )
 
 
 def _is_header(raw: str, header: str | None) -> bool:

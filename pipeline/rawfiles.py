@@ -3,15 +3,16 @@
 Rules (what is read, what is refused, what is skipped):
 
 - Only **regular files inside the raw folder** are read. A symbolic link is followed only when its target
-  (fully resolved) is a regular file inside the raw folder; a link out of it (``raw/passwd.txt -> /etc/passwd``),
-  a broken link, a link to a folder, a named pipe (FIFO), a device or a socket is **refused**: it stays a
-  listing (one ``listing_lineage`` row, status ``quarantined``, reason ``refused: ...``) and is never opened.
-  Files are opened with ``O_NOFOLLOW | O_NONBLOCK`` and checked again with ``fstat`` after opening, so a file
-  swapped for a link or a FIFO between the scan and the read is refused too, and a FIFO never blocks a run.
+  (fully resolved) is a regular file inside the raw folder; a link out of it (``raw/passwd.txt ->
+  /etc/passwd``), a broken link, a link to a folder, a named pipe (FIFO), a device or a socket is **refused**:
+  it stays a listing (one ``listing_lineage`` row, status ``quarantined``, reason ``refused: ...``) and is
+  never opened. Files are opened with ``O_NOFOLLOW | O_NONBLOCK`` and checked again with ``fstat`` after
+  opening, so a file swapped for a link or a FIFO between the scan and the read is refused too, and a FIFO
+  never blocks a run.
 - **Any legal file name works**: names are handled as the operating system's bytes (``os.fsencode``), so a
   non-UTF-8 name is read like any other; the ``listing`` column shows it as UTF-8 with the undecodable bytes
-  as ``\\xNN`` (:func:`display_name`). A file that cannot be read (permissions, gone meanwhile) is refused with
-  the system's reason; one bad entry never stops the others.
+  as ``\\xNN`` (:func:`display_name`). A file that cannot be read (permissions, gone meanwhile) is refused
+  with the system's reason; one bad entry never stops the others.
 - **Hidden entries** (a name starting with ``.``: ``.DS_Store``, editor swap files, ``.git/``) are skipped,
   by the convention of every file tool, and listed in :attr:`RawScan.hidden` so the user is told.
 """
@@ -94,8 +95,10 @@ def check(raw_dir: Path, rel: str) -> tuple[str, str | None]:
     if stat.S_ISLNK(st.st_mode):
         target = os.path.realpath(path)
         if not _inside(target, root):
-            return path, (f"a symbolic link to {display_name(os.readlink(path))!r}, outside the raw folder; "
-                          "not read (copy the file into the raw folder instead)")
+            return path, (
+                f"a symbolic link to {display_name(os.readlink(path))!r}, outside the raw folder; "
+                "not read (copy the file into the raw folder instead)"
+            )
         try:
             st = os.stat(target)
         except OSError:

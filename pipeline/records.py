@@ -1,6 +1,7 @@
 """Per-listing frames: the work of one listing partition, as pure functions over polars DataFrames.
 
-``listing_records(data, name, settings)`` reads one file with the reader of its shape (pipeline.readers) into one
+``listing_records(data, name, settings)`` reads one file with the reader of its shape (pipeline.readers) into
+                                          one
 row per record; ``abstract_rows(records)`` cleans, detects the language, extracts URLs and metrics, hashes and
 quarantines each record. The Dagster assets of the same
 names call these and write the result to ``<warehouse>/_work/<asset>/<partition key>.parquet``.
@@ -21,47 +22,73 @@ from pipeline.readers.venues import UNKNOWN_VENUE, UNKNOWN_YEAR
 
 #: Columns and dtypes of :func:`listing_records`: one row per record a reader found (pipeline.readers).
 RECORD_SCHEMA = {
-    "listing": pl.String,          # file path relative to the raw folder
-    "listing_sha256": pl.String,   # sha256 of the file's bytes
-    "encoding": pl.String,         # codec that decoded it (+gzip when decompressed; null when undecodable)
-    "reader": pl.String,           # the reader that read it (a pipeline.readers.READERS key; null when none fits)
+    "listing": pl.String,  # file path relative to the raw folder
+    "listing_sha256": pl.String,  # sha256 of the file's bytes
+    "encoding": pl.String,  # codec that decoded it (+gzip when decompressed; null when undecodable)
+    "reader": pl.String,  # the reader that read it (a pipeline.readers.READERS key; null when none fits)
     "venue": pl.String,
     "year": pl.Int64,
-    "paragraph": pl.Int64,         # 1-based record number in the file; 0 for a whole listing that could not be read
-    "line": pl.Int64,              # 1-based line where the record starts; 0 when unknown (JSON) or unreadable
-    "position": pl.Int64,          # the reader's position: line (text, JSON Lines), data row (CSV/TSV), index (JSON)
-    "raw_sha256": pl.String,       # sha256 of abstract_raw (UTF-8); of the file bytes when unreadable
-    "abstract_raw": pl.String,     # the record's abstract as in the file, line ends normalised
-    "title": pl.String,            # the record's title when the file gives one, else null
-    "authors": pl.List(pl.String), # author names when the file gives them, else null
-    "source_id": pl.String,        # the record's own id in the file (OpenReview/arXiv/papercopilot id), else null
-    "source_status": pl.String,    # Oral, Poster, Reject, ... when the file says, else null
+    "paragraph": pl.Int64,  # 1-based record number in the file; 0 for a whole listing that could not be read
+    "line": pl.Int64,  # 1-based line where the record starts; 0 when unknown (JSON) or unreadable
+    "position": pl.Int64,  # the reader's position: line (text, JSON Lines), data row (CSV/TSV), index (JSON)
+    "raw_sha256": pl.String,  # sha256 of abstract_raw (UTF-8); of the file bytes when unreadable
+    "abstract_raw": pl.String,  # the record's abstract as in the file, line ends normalised
+    "title": pl.String,  # the record's title when the file gives one, else null
+    "authors": pl.List(pl.String),  # author names when the file gives them, else null
+    "source_id": pl.String,  # the record's own id in the file (OpenReview/arXiv/papercopilot id), else null
+    "source_status": pl.String,  # Oral, Poster, Reject, ... when the file says, else null
     "source_urls": pl.List(pl.String),  # code/project links the file gives outside the abstract, else null
-    "decode_error": pl.String,     # why the file (paragraph 0) or this record cannot be read, else null
+    "decode_error": pl.String,  # why the file (paragraph 0) or this record cannot be read, else null
 }
 
-URL_STRUCT = pl.Struct({"url": pl.String, "url_raw": pl.String, "kind": pl.String, "host": pl.String,
-                        "repo": pl.String, "start": pl.Int64, "end": pl.Int64})
-METRIC_STRUCT = pl.Struct({
-    "value": pl.Float64, "value_text": pl.String, "unit": pl.String, "unit_text": pl.String, "kind": pl.String,
-    "value_from": pl.Float64, "value_low": pl.Float64, "value_high": pl.Float64, "metric": pl.String,
-    "metric_key": pl.String, "dataset": pl.String, "dataset_key": pl.String, "subject": pl.String,
-    "baseline": pl.String, "direction": pl.String, "qualifier": pl.String, "span": pl.String, "start": pl.Int64,
-    "end": pl.Int64, "rules": pl.List(pl.String),
-})
+URL_STRUCT = pl.Struct(
+    {
+        "url": pl.String,
+        "url_raw": pl.String,
+        "kind": pl.String,
+        "host": pl.String,
+        "repo": pl.String,
+        "start": pl.Int64,
+        "end": pl.Int64,
+    }
+)
+METRIC_STRUCT = pl.Struct(
+    {
+        "value": pl.Float64,
+        "value_text": pl.String,
+        "unit": pl.String,
+        "unit_text": pl.String,
+        "kind": pl.String,
+        "value_from": pl.Float64,
+        "value_low": pl.Float64,
+        "value_high": pl.Float64,
+        "metric": pl.String,
+        "metric_key": pl.String,
+        "dataset": pl.String,
+        "dataset_key": pl.String,
+        "subject": pl.String,
+        "baseline": pl.String,
+        "direction": pl.String,
+        "qualifier": pl.String,
+        "span": pl.String,
+        "start": pl.Int64,
+        "end": pl.Int64,
+        "rules": pl.List(pl.String),
+    }
+)
 
 #: Columns and dtypes of :func:`abstract_rows` (RECORD_SCHEMA plus these).
 ABSTRACT_SCHEMA = {
     **RECORD_SCHEMA,
-    "abstract": pl.String,          # clean text (pipeline.cleaning)
-    "language": pl.String,          # ISO 639-1 or "und"
-    "language_score": pl.Float64,   # langdetect probability, 0..1
-    "n_words": pl.Int64,            # whitespace-separated words of the clean text
-    "content_hash": pl.String,      # pipeline.dedup.content_hash of the clean text
-    "quarantine_reason": pl.String, # why the paragraph is not an abstract, else null
-    "urls": pl.List(URL_STRUCT),    # pipeline.extraction.extract_urls(abstract_raw)
+    "abstract": pl.String,  # clean text (pipeline.cleaning)
+    "language": pl.String,  # ISO 639-1 or "und"
+    "language_score": pl.Float64,  # langdetect probability, 0..1
+    "n_words": pl.Int64,  # whitespace-separated words of the clean text
+    "content_hash": pl.String,  # pipeline.dedup.content_hash of the clean text
+    "quarantine_reason": pl.String,  # why the paragraph is not an abstract, else null
+    "urls": pl.List(URL_STRUCT),  # pipeline.extraction.extract_urls(abstract_raw)
     "metrics": pl.List(METRIC_STRUCT),  # pipeline.extraction.extract_metrics(abstract)
-    "lsh_keys": pl.List(pl.UInt64), # pipeline.dedup.lsh_keys (near-duplicate candidates)
+    "lsh_keys": pl.List(pl.UInt64),  # pipeline.dedup.lsh_keys (near-duplicate candidates)
 }
 
 
@@ -72,22 +99,40 @@ def _sha256(text: str) -> str:
 def unreadable_listing(name: str, sha256: str, why: str) -> pl.DataFrame:
     """The one row (:data:`RECORD_SCHEMA`) standing for a whole listing that cannot be read: paragraph 0,
     ``sha256`` as listing and raw digest, ``decode_error`` = ``why`` (quarantined downstream with it)."""
-    row = dict(listing=name, listing_sha256=sha256, encoding=None, reader=None, venue=UNKNOWN_VENUE,
-               year=UNKNOWN_YEAR, paragraph=0, line=0, position=0, raw_sha256=sha256, abstract_raw="",
-               title=None, authors=None, source_id=None, source_status=None, source_urls=None, decode_error=why)
+    row = dict(
+        listing=name,
+        listing_sha256=sha256,
+        encoding=None,
+        reader=None,
+        venue=UNKNOWN_VENUE,
+        year=UNKNOWN_YEAR,
+        paragraph=0,
+        line=0,
+        position=0,
+        raw_sha256=sha256,
+        abstract_raw="",
+        title=None,
+        authors=None,
+        source_id=None,
+        source_status=None,
+        source_urls=None,
+        decode_error=why,
+    )
     return pl.DataFrame([row], schema=RECORD_SCHEMA)
 
 
-def listing_records(data: bytes, name: str, settings: list[tuple[str, bytes]] | None = None
-                    ) -> tuple[pl.DataFrame, list[str]]:
+def listing_records(
+    data: bytes, name: str, settings: list[tuple[str, bytes]] | None = None
+) -> tuple[pl.DataFrame, list[str]]:
     """Read one listing file into one row per record (pipeline.readers.read_listing).
 
     Args:
         data: the file's bytes; name: its path relative to the raw folder; settings: the settings files that
             apply to it (pipeline.readers.settings.find_settings), ``(path, bytes)`` farthest first.
 
-    Returns ``(frame, warnings)``: the frame has :data:`RECORD_SCHEMA`; a header is not a row. A file that cannot
-    be read (undecodable bytes, no reader fits, its reader fails, a bad settings file) gives a single row with
+    Returns ``(frame, warnings)``: the frame has :data:`RECORD_SCHEMA`; a header is not a row. A file that
+    cannot be read (undecodable bytes, no reader fits, its reader fails, a bad settings file) gives a single
+    row with
     ``paragraph`` 0 and ``decode_error`` set (it is quarantined whole downstream, never dropped). A record
     that alone cannot be read (a control character, a malformed row) has ``decode_error`` set and is
     quarantined alone. ``warnings`` are messages for the run log; the first names the reader used.
@@ -96,8 +141,11 @@ def listing_records(data: bytes, name: str, settings: list[tuple[str, bytes]] | 
     try:
         got = read_listing(data, name, settings)
     except (ListingDecodeError, ReaderError) as e:
-        why = (f"undecodable: {e.reason} (byte offset {e.offset})" if isinstance(e, ListingDecodeError)
-               else f"unreadable: {e.reason}" + (f" (line {e.line})" if e.line else ""))
+        why = (
+            f"undecodable: {e.reason} (byte offset {e.offset})"
+            if isinstance(e, ListingDecodeError)
+            else f"unreadable: {e.reason}" + (f" (line {e.line})" if e.line else "")
+        )
         return unreadable_listing(name, file_sha, why), [str(e)]
     recs = got.records
     n = len(recs)
@@ -125,26 +173,43 @@ def listing_records(data: bytes, name: str, settings: list[tuple[str, bytes]] | 
     )
     problems = sum(r.problem is not None for r in recs)
     note = f"{name}: read by {got.reader} ({got.encoding}): {n} records" + (
-        f", {problems} of them unreadable alone (quarantined)" if problems else "")
+        f", {problems} of them unreadable alone (quarantined)" if problems else ""
+    )
     return frame, [note, *got.warnings]
 
 
 def _fingerprint() -> str:
-    """sha256 over the source of every module whose rules shape a listing's or an abstract's rows (decoding and
+    """sha256 over the source of every module whose rules shape a listing's or an abstract's rows (decoding
+    and
     splitting included), plus the versions of the libraries they call: work files and cached rows are reused
     only when nothing that made them has changed."""
     import importlib.metadata as md
     from pathlib import Path
 
     here = Path(__file__).resolve().parent
-    files = sorted([*here.glob("extraction/*.py"), *here.glob("readers/*.py"),
-                    *(here / f for f in ("text.py", "cleaning.py", "language.py", "quarantine.py", "dedup.py",
-                                         "records.py"))])
+    files = sorted(
+        [
+            *here.glob("extraction/*.py"),
+            *here.glob("readers/*.py"),
+            *(
+                here / f
+                for f in ("text.py", "cleaning.py", "language.py", "quarantine.py", "dedup.py", "records.py")
+            ),
+        ]
+    )
     h = hashlib.sha256()
     for f in files:
         h.update(f.relative_to(here).as_posix().encode() + b"\0" + f.read_bytes())
-    for lib in ("charset-normalizer", "langdetect", "ftfy", "pylatexenc", "url-normalize", "datasketch", "xxhash",
-                "polars"):
+    for lib in (
+        "charset-normalizer",
+        "langdetect",
+        "ftfy",
+        "pylatexenc",
+        "url-normalize",
+        "datasketch",
+        "xxhash",
+        "polars",
+    ):
         try:
             h.update(f"{lib}={md.version(lib)}".encode())
         except md.PackageNotFoundError:
@@ -177,18 +242,34 @@ def analyse_abstract(raw: str, timings: dict | None = None) -> dict:
     t["clean"] = t.get("clean", 0.0) + t1 - t0
     t["quarantine"] = t.get("quarantine", 0.0) + t2 - t1
     if reason is not None:
-        return dict(abstract=clean, language="und", language_score=0.0, n_words=len(clean.split()),
-                    content_hash=dedup.content_hash(clean), quarantine_reason=reason, urls=[], metrics=[],
-                    lsh_keys=[])
+        return dict(
+            abstract=clean,
+            language="und",
+            language_score=0.0,
+            n_words=len(clean.split()),
+            content_hash=dedup.content_hash(clean),
+            quarantine_reason=reason,
+            urls=[],
+            metrics=[],
+            lsh_keys=[],
+        )
     lang, score = language.detect_language(clean)
     t3 = time.perf_counter()
     urls = extract_urls(raw)
     t4 = time.perf_counter()
     metrics = extract_metrics(clean)
     t5 = time.perf_counter()
-    row = dict(abstract=clean, language=lang, language_score=float(score), n_words=len(clean.split()),
-               content_hash=dedup.content_hash(clean), quarantine_reason=None, urls=urls, metrics=metrics,
-               lsh_keys=dedup.lsh_keys(dedup.normalise_for_hash(clean)))
+    row = dict(
+        abstract=clean,
+        language=lang,
+        language_score=float(score),
+        n_words=len(clean.split()),
+        content_hash=dedup.content_hash(clean),
+        quarantine_reason=None,
+        urls=urls,
+        metrics=metrics,
+        lsh_keys=dedup.lsh_keys(dedup.normalise_for_hash(clean)),
+    )
     t6 = time.perf_counter()
     for stage, dt in zip(("language", "urls", "metrics", "hashing"), (t3 - t2, t4 - t3, t5 - t4, t6 - t5)):
         t[stage] = t.get(stage, 0.0) + dt
@@ -217,7 +298,7 @@ MIN_PARALLEL = 1500
 def _chunks(raws: list[str], n: int) -> list[list[str]]:
     """``raws`` cut into at least ``n`` pieces (fewer when there are fewer texts), each <= CHUNK_SIZE."""
     size = max(1, min(CHUNK_SIZE, -(-len(raws) // n)))
-    return [raws[i:i + size] for i in range(0, len(raws), size)]
+    return [raws[i : i + size] for i in range(0, len(raws), size)]
 
 
 def _share_chunks(pool, chunks: list[list[str]]) -> list[tuple[pl.DataFrame, dict]]:
@@ -278,27 +359,51 @@ def build_abstracts(
         ``(frames, stats)``: partition key → :data:`ABSTRACT_SCHEMA` frame (plus ``analysis_version``), and
         ``stats`` with ``analysed``, ``reused`` (abstracts) and ``seconds`` per stage.
     """
-    all_recs = pl.concat(list(records_by_key.values())) if records_by_key else pl.DataFrame(schema=RECORD_SCHEMA)
-    wanted = all_recs.filter(pl.col("decode_error").is_null()).select("raw_sha256", "abstract_raw").unique(
-        "raw_sha256", keep="first", maintain_order=True)
+    all_recs = (
+        pl.concat(list(records_by_key.values())) if records_by_key else pl.DataFrame(schema=RECORD_SCHEMA)
+    )
+    wanted = (
+        all_recs.filter(pl.col("decode_error").is_null())
+        .select("raw_sha256", "abstract_raw")
+        .unique("raw_sha256", keep="first", maintain_order=True)
+    )
     cached = pl.DataFrame(schema={"raw_sha256": pl.String, **_ANALYSIS_COLUMNS})
     if cache is not None and wanted.height:
-        cached = (cache.filter(pl.col("analysis_version") == ANALYSIS_VERSION,
-                               pl.col("raw_sha256").is_in(wanted["raw_sha256"].implode()))
-                  .select("raw_sha256", *_ANALYSIS_COLUMNS).unique("raw_sha256", keep="first").collect())
+        cached = (
+            cache.filter(
+                pl.col("analysis_version") == ANALYSIS_VERSION,
+                pl.col("raw_sha256").is_in(wanted["raw_sha256"].implode()),
+            )
+            .select("raw_sha256", *_ANALYSIS_COLUMNS)
+            .unique("raw_sha256", keep="first")
+            .collect()
+        )
     todo = wanted.join(cached.select("raw_sha256"), on="raw_sha256", how="anti")
     fresh, timings = analyse_texts(todo["abstract_raw"].to_list(), workers)
     analysed = pl.concat([cached, pl.concat([todo.select("raw_sha256"), fresh], how="horizontal")])
-    failed = {"abstract": "", "language": "und", "language_score": 0.0, "n_words": 0,
-              "content_hash": dedup.content_hash(""), "urls": [], "metrics": [], "lsh_keys": []}
+    failed = {
+        "abstract": "",
+        "language": "und",
+        "language_score": 0.0,
+        "n_words": 0,
+        "content_hash": dedup.content_hash(""),
+        "urls": [],
+        "metrics": [],
+        "lsh_keys": [],
+    }
     frames = {}
     for key, recs in records_by_key.items():
         ok = recs.filter(pl.col("decode_error").is_null()).join(analysed, on="raw_sha256", how="left")
         bad = recs.filter(pl.col("decode_error").is_not_null()).with_columns(
             *[pl.lit(v, dtype=_ANALYSIS_COLUMNS[k]).alias(k) for k, v in failed.items()],
-            quarantine_reason=pl.col("decode_error"))
-        frames[key] = (pl.concat([ok, bad.select(ok.columns)]).sort("paragraph")
-                       .select(list(ABSTRACT_SCHEMA)).with_columns(analysis_version=pl.lit(ANALYSIS_VERSION)))
+            quarantine_reason=pl.col("decode_error"),
+        )
+        frames[key] = (
+            pl.concat([ok, bad.select(ok.columns)])
+            .sort("paragraph")
+            .select(list(ABSTRACT_SCHEMA))
+            .with_columns(analysis_version=pl.lit(ANALYSIS_VERSION))
+        )
     stats = {"analysed": todo.height, "reused": cached.height, "seconds": timings}
     return frames, stats
 

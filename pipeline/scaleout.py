@@ -61,17 +61,27 @@ def postgres_url() -> str:
     URL to write instead, password masked) or lacks the host or the database name."""
     url = os.environ.get("DAGSTER_PG_URL", "").strip()
     if not url:
-        raise ValueError(f"PIPELINE_INSTANCE=postgres needs DAGSTER_PG_URL "
-                         f"({PG_SCHEME}://user[:password]@host:port/database)")
+        raise ValueError(
+            f"PIPELINE_INSTANCE=postgres needs DAGSTER_PG_URL "
+            f"({PG_SCHEME}://user[:password]@host:port/database)"
+        )
     parts = urlsplit(url)
-    shown = parts._replace(netloc=parts.netloc.replace(f":{parts.password}@", ":***@")) if parts.password else parts
+    shown = (
+        parts._replace(netloc=parts.netloc.replace(f":{parts.password}@", ":***@"))
+        if parts.password
+        else parts
+    )
     if parts.scheme in ("postgresql", "postgres"):
-        raise ValueError(f"DAGSTER_PG_URL must start with {PG_SCHEME}:// (dagster-postgres uses psycopg2; "
-                         f"a bare {parts.scheme}:// selects psycopg 3): write "
-                         f"{shown._replace(scheme=PG_SCHEME).geturl()}")
+        raise ValueError(
+            f"DAGSTER_PG_URL must start with {PG_SCHEME}:// (dagster-postgres uses psycopg2; "
+            f"a bare {parts.scheme}:// selects psycopg 3): write "
+            f"{shown._replace(scheme=PG_SCHEME).geturl()}"
+        )
     if parts.scheme != PG_SCHEME or not parts.hostname or not parts.path.strip("/"):
-        raise ValueError(f"DAGSTER_PG_URL must look like {PG_SCHEME}://user[:password]@host:port/database; "
-                         f"got {shown.geturl()!r}")
+        raise ValueError(
+            f"DAGSTER_PG_URL must look like {PG_SCHEME}://user[:password]@host:port/database; "
+            f"got {shown.geturl()!r}"
+        )
     return url
 
 
@@ -96,7 +106,9 @@ def celery_config() -> dict:
     when the broker is not set."""
     broker = os.environ.get("PIPELINE_CELERY_BROKER", "").strip()
     if not broker:
-        raise ValueError("PIPELINE_EXECUTOR=celery needs PIPELINE_CELERY_BROKER (e.g. redis://127.0.0.1:6379/0)")
+        raise ValueError(
+            "PIPELINE_EXECUTOR=celery needs PIPELINE_CELERY_BROKER (e.g. redis://127.0.0.1:6379/0)"
+        )
     backend = os.environ.get("PIPELINE_CELERY_BACKEND", "").strip() or broker
     return {"broker": broker, "backend": backend, "config_source": dict(CELERY_SETTINGS)}
 
@@ -120,5 +132,7 @@ def executor(max_concurrent: int):
     try:
         from dagster_celery import celery_executor
     except ImportError as err:
-        raise ImportError("PIPELINE_EXECUTOR=celery needs dagster-celery: pip install -e '.[scaleout]'") from err
+        raise ImportError(
+            "PIPELINE_EXECUTOR=celery needs dagster-celery: pip install -e '.[scaleout]'"
+        ) from err
     return celery_executor.configured(celery_config())

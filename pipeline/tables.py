@@ -1,4 +1,5 @@
-"""The published tables, built from all listings' abstract rows and the duplicate clusters (docs/design.md, "Published tables").
+"""The published tables, built from all listings' abstract rows and the duplicate clusters (docs/design.md,
+"Published tables").
 
 Vectorised polars only: no Python loop over rows here.
 """
@@ -14,21 +15,83 @@ from pipeline.quarantine import repeated_notices
 CODE_KINDS = ("code", "anonymous_code")
 
 PAPER_COLUMNS = [
-    "paper_id", "venue", "year", "title", "authors", "abstract", "abstract_raw", "language", "language_score",
-    "n_words", "n_urls", "n_metrics", "has_code", "first_release", "last_changed_release", "n_sources",
-    "source_listing", "source_id", "source_status", "source_urls", "content_hash",
+    "paper_id",
+    "venue",
+    "year",
+    "title",
+    "authors",
+    "abstract",
+    "abstract_raw",
+    "language",
+    "language_score",
+    "n_words",
+    "n_urls",
+    "n_metrics",
+    "has_code",
+    "first_release",
+    "last_changed_release",
+    "n_sources",
+    "source_listing",
+    "source_id",
+    "source_status",
+    "source_urls",
+    "content_hash",
 ]
-#: ``origin``: ``abstract`` (found in abstract_raw, start/end set) or ``listing`` (a link the listing file gives
-#: outside the abstract, papers.source_urls; start/end null). ``repo``: the repository a link belongs to.
-URL_COLUMNS = ["paper_id", "venue", "year", "url", "url_raw", "kind", "host", "repo", "start", "end", "origin"]
+#: ``origin``: ``abstract`` (found in abstract_raw, start/end set) or ``listing`` (a link the listing file
+#: gives outside the abstract, papers.source_urls; start/end null). ``repo``: the repository a link belongs
+#: to.
+URL_COLUMNS = [
+    "paper_id",
+    "venue",
+    "year",
+    "url",
+    "url_raw",
+    "kind",
+    "host",
+    "repo",
+    "start",
+    "end",
+    "origin",
+]
 METRIC_COLUMNS = [
-    "paper_id", "venue", "year", "value", "value_text", "unit", "unit_text", "kind", "value_from", "value_low",
-    "value_high", "metric", "metric_key", "dataset", "dataset_key", "subject", "baseline", "direction",
-    "qualifier", "span", "start", "end", "rules",
+    "paper_id",
+    "venue",
+    "year",
+    "value",
+    "value_text",
+    "unit",
+    "unit_text",
+    "kind",
+    "value_from",
+    "value_low",
+    "value_high",
+    "metric",
+    "metric_key",
+    "dataset",
+    "dataset_key",
+    "subject",
+    "baseline",
+    "direction",
+    "qualifier",
+    "span",
+    "start",
+    "end",
+    "rules",
 ]
 LINEAGE_COLUMNS = [
-    "listing", "venue", "year", "paragraph", "line", "reader", "position", "raw_sha256", "status", "paper_id",
-    "duplicate_of", "similarity", "reason",
+    "listing",
+    "venue",
+    "year",
+    "paragraph",
+    "line",
+    "reader",
+    "position",
+    "raw_sha256",
+    "status",
+    "paper_id",
+    "duplicate_of",
+    "similarity",
+    "reason",
 ]
 
 
@@ -51,17 +114,27 @@ def listing_urls(canon: pl.DataFrame) -> pl.DataFrame:
 
     from pipeline.extraction.urls import normalize_url, repo_of
 
-    rows = (canon.select("paper_id", "venue", "year", pl.col("source_urls").alias("url_raw"))
-            .explode("url_raw").drop_nulls("url_raw"))
+    rows = (
+        canon.select("paper_id", "venue", "year", pl.col("source_urls").alias("url_raw"))
+        .explode("url_raw")
+        .drop_nulls("url_raw")
+    )
     raws = rows["url_raw"].unique().sort().to_list()
     norm = {u: normalize_url(u) for u in raws}
     return rows.with_columns(
         url=pl.col("url_raw").replace_strict(norm, return_dtype=pl.String),
-        kind=pl.col("url_raw").replace_strict({u: _listing_url_kind(u) for u in raws}, return_dtype=pl.String),
-        host=pl.col("url_raw").replace_strict({u: urlsplit(n).netloc for u, n in norm.items()},
-                                              return_dtype=pl.String),
-        repo=pl.col("url_raw").replace_strict({u: repo_of(n) for u, n in norm.items()}, return_dtype=pl.String),
-        start=pl.lit(None, pl.Int64), end=pl.lit(None, pl.Int64), origin=pl.lit("listing"),
+        kind=pl.col("url_raw").replace_strict(
+            {u: _listing_url_kind(u) for u in raws}, return_dtype=pl.String
+        ),
+        host=pl.col("url_raw").replace_strict(
+            {u: urlsplit(n).netloc for u, n in norm.items()}, return_dtype=pl.String
+        ),
+        repo=pl.col("url_raw").replace_strict(
+            {u: repo_of(n) for u, n in norm.items()}, return_dtype=pl.String
+        ),
+        start=pl.lit(None, pl.Int64),
+        end=pl.lit(None, pl.Int64),
+        origin=pl.lit("listing"),
     ).select(URL_COLUMNS)
 
 
@@ -83,11 +156,17 @@ def previous_id_map(papers: pl.DataFrame | None, lineage: pl.DataFrame | None) -
         return None
     parts = [papers.select(pl.col("content_hash").alias("key"), "paper_id", "abstract")]
     if "source_id" in papers.columns and "title" in papers.columns:  # releases before titles lack them
-        parts.append(papers.select(identity_key().alias("key"), "paper_id", pl.lit(None, pl.String).alias("abstract"))
-                     .drop_nulls("key"))
+        parts.append(
+            papers.select(
+                identity_key().alias("key"), "paper_id", pl.lit(None, pl.String).alias("abstract")
+            ).drop_nulls("key")
+        )
     if lineage is not None:
-        parts.append(lineage.filter(pl.col("paper_id").is_not_null())
-                     .select(pl.col("raw_sha256").alias("key"), "paper_id", pl.lit(None, pl.String).alias("abstract")))
+        parts.append(
+            lineage.filter(pl.col("paper_id").is_not_null()).select(
+                pl.col("raw_sha256").alias("key"), "paper_id", pl.lit(None, pl.String).alias("abstract")
+            )
+        )
     return pl.concat(parts).unique("key", keep="first", maintain_order=True).sort("key")
 
 
@@ -106,30 +185,72 @@ def build_tables(abstracts: pl.DataFrame, clusters: pl.DataFrame) -> dict[str, p
     joined = repeated_notices(abstracts).join(clusters, on=["listing", "paragraph"], how="left")
     canon = joined.filter(pl.col("status") == "published")
     papers = canon.select(
-        "paper_id", "venue", "year", "title", "authors", "abstract", "abstract_raw", "language", "language_score",
+        "paper_id",
+        "venue",
+        "year",
+        "title",
+        "authors",
+        "abstract",
+        "abstract_raw",
+        "language",
+        "language_score",
         "n_words",
-        (pl.col("urls").list.len() + pl.col("source_urls").list.len().fill_null(0)).cast(pl.Int64).alias("n_urls"),
+        (pl.col("urls").list.len() + pl.col("source_urls").list.len().fill_null(0))
+        .cast(pl.Int64)
+        .alias("n_urls"),
         pl.col("metrics").list.len().cast(pl.Int64).alias("n_metrics"),
         pl.lit(False).alias("has_code"),  # from paper_urls below (abstract and listing links)
         pl.lit(None, pl.Int64).alias("first_release"),
         pl.lit(None, pl.Int64).alias("last_changed_release"),
-        "n_sources", pl.col("listing").alias("source_listing"), "source_id", "source_status", "source_urls",
+        "n_sources",
+        pl.col("listing").alias("source_listing"),
+        "source_id",
+        "source_status",
+        "source_urls",
         "content_hash",
     ).sort("paper_id")
-    urls = pl.concat([
-        canon.select("paper_id", "venue", "year", "urls").explode("urls").drop_nulls("urls").unnest("urls")
-        .with_columns(origin=pl.lit("abstract")).select(URL_COLUMNS),
-        listing_urls(canon),
-    ]).sort("paper_id", "origin", "start", "end", "url", nulls_last=True)
+    urls = pl.concat(
+        [
+            canon.select("paper_id", "venue", "year", "urls")
+            .explode("urls")
+            .drop_nulls("urls")
+            .unnest("urls")
+            .with_columns(origin=pl.lit("abstract"))
+            .select(URL_COLUMNS),
+            listing_urls(canon),
+        ]
+    ).sort("paper_id", "origin", "start", "end", "url", nulls_last=True)
     with_code = urls.filter(pl.col("kind").is_in(CODE_KINDS))["paper_id"].unique().implode()
     papers = papers.with_columns(has_code=pl.col("paper_id").is_in(with_code))
-    metrics = (canon.select("paper_id", "venue", "year", "metrics").explode("metrics").drop_nulls("metrics")
-               .unnest("metrics").select(METRIC_COLUMNS).sort("paper_id", "start", "end", "kind", "value_text"))
+    metrics = (
+        canon.select("paper_id", "venue", "year", "metrics")
+        .explode("metrics")
+        .drop_nulls("metrics")
+        .unnest("metrics")
+        .select(METRIC_COLUMNS)
+        .sort("paper_id", "start", "end", "kind", "value_text")
+    )
     lineage = joined.select(
-        "listing", "venue", "year", "paragraph", "line", "reader", "position", "raw_sha256",
-        pl.when(pl.col("quarantine_reason").is_not_null()).then(pl.lit("quarantined"))
-        .otherwise(pl.col("status")).alias("status"),
-        "paper_id", "duplicate_of", "similarity", pl.col("quarantine_reason").alias("reason"),
+        "listing",
+        "venue",
+        "year",
+        "paragraph",
+        "line",
+        "reader",
+        "position",
+        "raw_sha256",
+        pl.when(pl.col("quarantine_reason").is_not_null())
+        .then(pl.lit("quarantined"))
+        .otherwise(pl.col("status"))
+        .alias("status"),
+        "paper_id",
+        "duplicate_of",
+        "similarity",
+        pl.col("quarantine_reason").alias("reason"),
     ).sort("listing", "paragraph")
-    return {"papers": papers.select(PAPER_COLUMNS), "paper_urls": urls, "paper_metrics": metrics,
-            "listing_lineage": lineage.select(LINEAGE_COLUMNS)}
+    return {
+        "papers": papers.select(PAPER_COLUMNS),
+        "paper_urls": urls,
+        "paper_metrics": metrics,
+        "listing_lineage": lineage.select(LINEAGE_COLUMNS),
+    }

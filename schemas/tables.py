@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from typing import Annotated
 
-import polars as pl
 import pandera.polars as pa
+import polars as pl
 from pandera.errors import SchemaErrors
 
 SCHEMA_VERSION = 1
@@ -60,16 +60,24 @@ class Papers(pa.DataFrameModel):
     """``papers``: one row per distinct paper (the canonical text of its duplicate cluster)."""
 
     paper_id: str = pa.Field(
-        unique=True, str_matches=PAPER_ID_PATTERN,
-        description=("Stable identifier of the paper: kept across releases when a later listing re-lists it, edits it "
-                     "slightly or fixes its LaTeX."),
+        unique=True,
+        str_matches=PAPER_ID_PATTERN,
+        description=(
+            "Stable identifier of the paper: kept across releases when a later listing re-lists it, edits it "
+            "slightly or fixes its LaTeX."
+        ),
     )
-    venue: str = _venue_field("Conference from the listing header (ASCII token), or 'unknown'. Hive partition column.")
-    year: pl.Int64 = _year_field("Conference year from the listing header, or 0 when unknown. Hive partition column.")
+    venue: str = _venue_field(
+        "Conference from the listing header (ASCII token), or 'unknown'. Hive partition column."
+    )
+    year: pl.Int64 = _year_field(
+        "Conference year from the listing header, or 0 when unknown. Hive partition column."
+    )
     title: str = pa.Field(
-        nullable=True, str_length={"min_value": 1},
+        nullable=True,
+        str_length={"min_value": 1},
         description="The paper's title as the listing gives it (whitespace collapsed); null when the listing has "
-                    "no titles (never guessed).",
+        "no titles (never guessed).",
     )
     authors: pl.List(pl.String) = pa.Field(
         nullable=True,
@@ -88,7 +96,8 @@ class Papers(pa.DataFrameModel):
         description="ISO 639-1 code from seeded langdetect on the clean text, or 'und' when evidence is too thin.",
     )
     language_score: pl.Float64 = pa.Field(
-        ge=0.0, le=1.0,
+        ge=0.0,
+        le=1.0,
         description="Probability (0..1) langdetect gave the detected language; see pipeline.language for und.",
     )
     n_words: pl.Int64 = pa.Field(
@@ -112,8 +121,10 @@ class Papers(pa.DataFrameModel):
     )
     last_changed_release: pl.Int64 = pa.Field(
         ge=1,
-        description=("Release number in which any column of this row last changed (the text, extracted counts, "
-                     "or n_sources when another listing re-lists it); the changelog names the columns."),
+        description=(
+            "Release number in which any column of this row last changed (the text, extracted counts, "
+            "or n_sources when another listing re-lists it); the changelog names the columns."
+        ),
     )
     n_sources: pl.Int64 = pa.Field(
         ge=1,
@@ -124,19 +135,21 @@ class Papers(pa.DataFrameModel):
         description="Listing file that supplied the canonical text.",
     )
     source_id: str = pa.Field(
-        nullable=True, str_length={"min_value": 1},
+        nullable=True,
+        str_length={"min_value": 1},
         description="The record's own id in that listing (OpenReview forum id, arXiv id, papercopilot id, BibTeX "
-                    "key); null when the listing has none.",
+        "key); null when the listing has none.",
     )
     source_status: str = pa.Field(
-        nullable=True, str_length={"min_value": 1},
+        nullable=True,
+        str_length={"min_value": 1},
         description="Decision or presentation type as the listing says (Oral, Poster, Spotlight, Reject, ...); "
-                    "null when it does not.",
+        "null when it does not.",
     )
     source_urls: pl.List(pl.String) = pa.Field(
         nullable=True,
         description="Code/project links the listing gives outside the abstract (e.g. papercopilot's github and "
-                    "project fields), as written; also in paper_urls with origin 'listing'. Null when none.",
+        "project fields), as written; also in paper_urls with origin 'listing'. Null when none.",
     )
     content_hash: str = pa.Field(
         str_matches=r"^[0-9a-f]{32}$",
@@ -181,24 +194,28 @@ class PaperUrls(pa.DataFrameModel):
     )
     repo: str = pa.Field(
         nullable=True,
-        description=("Repository the URL belongs to (https://<git host>/<owner>/<repo>, a Hugging Face repository or "
-                     "an anonymous.4open.science/r/<id> mirror) when it is inside one, e.g. an issues page or a file; "
-                     "else null."),
+        description=(
+            "Repository the URL belongs to (https://<git host>/<owner>/<repo>, a Hugging Face repository or "
+            "an anonymous.4open.science/r/<id> mirror) when it is inside one, e.g. an issues page or a file; "
+            "else null."
+        ),
     )
     start: pl.Int64 = pa.Field(
-        ge=0, nullable=True,
+        ge=0,
+        nullable=True,
         description="Character offset of url_raw in papers.abstract_raw (0-based, inclusive); null for origin "
-                    "'listing'.",
+        "'listing'.",
     )
     end: pl.Int64 = pa.Field(
-        ge=1, nullable=True,
+        ge=1,
+        nullable=True,
         description="Character offset just after url_raw in papers.abstract_raw (exclusive); null for origin "
-                    "'listing'.",
+        "'listing'.",
     )
     origin: str = pa.Field(
         isin=URL_ORIGINS,
         description="Where the URL came from: 'abstract' (found in abstract_raw at start..end) or 'listing' (a "
-                    "link field of the listing record, papers.source_urls).",
+        "link field of the listing record, papers.source_urls).",
     )
 
     class Config:
@@ -209,8 +226,10 @@ class PaperUrls(pa.DataFrameModel):
         """origin 'abstract' has start < end; origin 'listing' has neither."""
         abstract = pl.col("origin") == "abstract"
         return data.lazyframe.select(
-            pl.when(abstract).then((pl.col("start") < pl.col("end")).fill_null(False))
-            .otherwise(pl.col("start").is_null() & pl.col("end").is_null()))
+            pl.when(abstract)
+            .then((pl.col("start") < pl.col("end")).fill_null(False))
+            .otherwise(pl.col("start").is_null() & pl.col("end").is_null())
+        )
 
 
 class PaperMetrics(pa.DataFrameModel):
@@ -228,13 +247,16 @@ class PaperMetrics(pa.DataFrameModel):
         description="The number's text as written.",
     )
     unit: str = pa.Field(
-        nullable=True, isin=METRIC_UNITS,
+        nullable=True,
+        isin=METRIC_UNITS,
         description="'%' (percent), 'pp' (percentage points), 'x' (multiplier), or null for a plain number.",
     )
     unit_text: str = pa.Field(
         nullable=True,
-        description=("The unit as written after the number ('%', 'percentage points', '×', 'ms', 'GB'); units with no "
-                     "class in unit (ms, GB, fps, ...) are kept only here."),
+        description=(
+            "The unit as written after the number ('%', 'percentage points', '×', 'ms', 'GB'); units with no "
+            "class in unit (ms, GB, fps, ...) are kept only here."
+        ),
     )
     kind: str = pa.Field(
         isin=METRIC_KINDS,
@@ -258,8 +280,10 @@ class PaperMetrics(pa.DataFrameModel):
     )
     metric_key: str = pa.Field(
         nullable=True,
-        description=("Grouping key of metric: NFKC, case-folded, a trailing 'score'/'metric' dropped, only letters, "
-                     "digits and @ kept ('F1 score', 'F_1' -> 'f1')."),
+        description=(
+            "Grouping key of metric: NFKC, case-folded, a trailing 'score'/'metric' dropped, only letters, "
+            "digits and @ kept ('F1 score', 'F_1' -> 'f1')."
+        ),
     )
     dataset: str = pa.Field(
         nullable=True,
@@ -267,8 +291,10 @@ class PaperMetrics(pa.DataFrameModel):
     )
     dataset_key: str = pa.Field(
         nullable=True,
-        description=("Grouping key of dataset: NFKC, case-folded, a trailing 'dataset'/'benchmark' dropped, only "
-                     "letters and digits kept ('CIFAR-10', 'CIFAR10', 'cifar-10' -> 'cifar10')."),
+        description=(
+            "Grouping key of dataset: NFKC, case-folded, a trailing 'dataset'/'benchmark' dropped, only "
+            "letters and digits kept ('CIFAR-10', 'CIFAR10', 'cifar-10' -> 'cifar10')."
+        ),
     )
     subject: str = pa.Field(
         isin=SUBJECTS,
@@ -279,7 +305,8 @@ class PaperMetrics(pa.DataFrameModel):
         description="Name of the compared method when the text names it.",
     )
     direction: str = pa.Field(
-        nullable=True, isin=DIRECTIONS,
+        nullable=True,
+        isin=DIRECTIONS,
         description="For deltas, changes and multipliers: which way the measured quantity moved.",
     )
     qualifier: str = pa.Field(
@@ -309,7 +336,8 @@ class PaperMetrics(pa.DataFrameModel):
     def value_or_range(cls, data: pa.PolarsData) -> pl.LazyFrame:
         """A row has a value, or (kind range) both value_low and value_high."""
         return data.lazyframe.select(
-            pl.col("value").is_not_null() | (pl.col("value_low").is_not_null() & pl.col("value_high").is_not_null())
+            pl.col("value").is_not_null()
+            | (pl.col("value_low").is_not_null() & pl.col("value_high").is_not_null())
         )
 
     @pa.dataframe_check
@@ -344,18 +372,18 @@ class ListingLineage(pa.DataFrameModel):
     line: pl.Int64 = pa.Field(
         ge=0,
         description="Line of the file where the record starts (1-based; 0 for an unreadable listing and for "
-                    "records of a JSON document, whose position is their index).",
+        "records of a JSON document, whose position is their index).",
     )
     reader: str = pa.Field(
         nullable=True,
         description="The reader that read the listing (seed_text, separated_text, pdf_first_page, csv, json, jsonl, "
-                    "markdown, markdown_table, bibtex); null when no reader could read it.",
+        "markdown, markdown_table, bibtex); null when no reader could read it.",
     )
     position: pl.Int64 = pa.Field(
         ge=0,
         description="Where the record is, in the reader's unit: its first line (text shapes, JSON Lines), its "
-                    "1-based data row (CSV/TSV, header not counted) or its 0-based index (JSON); 0 for an "
-                    "unreadable listing.",
+        "1-based data row (CSV/TSV, header not counted) or its 0-based index (JSON); 0 for an "
+        "unreadable listing.",
     )
     raw_sha256: str = pa.Field(
         str_matches=r"^[0-9a-f]{64}$",
@@ -366,7 +394,8 @@ class ListingLineage(pa.DataFrameModel):
         description="published (the canonical copy), duplicate (merged into another paragraph) or quarantined.",
     )
     paper_id: str = pa.Field(
-        nullable=True, str_matches=PAPER_ID_PATTERN,
+        nullable=True,
+        str_matches=PAPER_ID_PATTERN,
         description="The paper this paragraph became or was merged into; null when quarantined.",
     )
     duplicate_of: str = pa.Field(
@@ -374,7 +403,9 @@ class ListingLineage(pa.DataFrameModel):
         description="For duplicates: <listing>#<paragraph> of the published (canonical) copy.",
     )
     similarity: pl.Float64 = pa.Field(
-        nullable=True, ge=0.0, le=1.0,
+        nullable=True,
+        ge=0.0,
+        le=1.0,
         description="For duplicates: 1.0 for an exact copy, else the verified Jaccard or containment similarity.",
     )
     reason: str = pa.Field(
@@ -392,8 +423,10 @@ class ListingLineage(pa.DataFrameModel):
         duplicate rows name what they duplicate."""
         s = pl.col("status")
         return data.lazyframe.select(
-            pl.when(s == "quarantined").then(pl.col("reason").is_not_null() & pl.col("paper_id").is_null())
-            .when(s == "duplicate").then(pl.col("paper_id").is_not_null() & pl.col("duplicate_of").is_not_null())
+            pl.when(s == "quarantined")
+            .then(pl.col("reason").is_not_null() & pl.col("paper_id").is_null())
+            .when(s == "duplicate")
+            .then(pl.col("paper_id").is_not_null() & pl.col("duplicate_of").is_not_null())
             .otherwise(pl.col("paper_id").is_not_null() & pl.col("reason").is_null())
         )
 

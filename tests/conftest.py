@@ -7,8 +7,9 @@ from pathlib import Path
 import pytest
 from hypothesis import settings
 
-# CI (``.ci/run`` sets CI=true): Hypothesis draws the same examples on every run, so a red CI run is reproducible
-# and a green one is not luck; the examples that found bugs are pinned with ``@example`` in the tests themselves.
+# CI (``.ci/run`` sets CI=true): Hypothesis draws the same examples on every run, so a red CI run is
+# reproducible and a green one is not luck; the examples that found bugs are pinned with ``@example`` in the
+# tests themselves.
 settings.register_profile("ci", derandomize=True, database=None, print_blob=True)
 if os.environ.get("CI"):
     settings.load_profile("ci")

@@ -66,8 +66,10 @@ def pg_bin() -> Path | None:
     found = shutil.which("initdb")
     if found:
         return Path(found).parent
-    versions = sorted(DEBIAN_PG_ROOT.glob("*/bin/initdb"), key=lambda p: int(p.parent.parent.name)
-                      if p.parent.parent.name.isdigit() else 0)
+    versions = sorted(
+        DEBIAN_PG_ROOT.glob("*/bin/initdb"),
+        key=lambda p: int(p.parent.parent.name) if p.parent.parent.name.isdigit() else 0,
+    )
     return versions[-1].parent if versions else None
 
 
@@ -136,22 +138,62 @@ def postgres_server():
             pw = pwd.getpwnam(PG_SYSTEM_USER)
         except KeyError:
             shutil.rmtree(folder)
-            require(f"an unprivileged user {PG_SYSTEM_USER!r} to run PostgreSQL as (initdb refuses root)",
-                    False, "apt-get install -y postgresql (creates it)")
+            require(
+                f"an unprivileged user {PG_SYSTEM_USER!r} to run PostgreSQL as (initdb refuses root)",
+                False,
+                "apt-get install -y postgresql (creates it)",
+            )
         os.chown(folder, pw.pw_uid, pw.pw_gid)
-        as_user = {"user": pw.pw_uid, "group": pw.pw_gid, "extra_groups": [],
-                   "env": {**os.environ, "HOME": str(folder), "USER": PG_SYSTEM_USER}}
+        as_user = {
+            "user": pw.pw_uid,
+            "group": pw.pw_gid,
+            "extra_groups": [],
+            "env": {**os.environ, "HOME": str(folder), "USER": PG_SYSTEM_USER},
+        }
     data = folder / "data"
     port = free_port()
-    run = lambda args: subprocess.run(args, cwd=folder, capture_output=True, text=True, timeout=120,  # noqa: E731
-                                      **as_user)
-    out = run([str(bindir / "initdb"), "-D", str(data), "-U", PG_ROLE, "--auth=trust", "-E", "UTF8",
-               "--locale=C", "--no-sync"])
+    run = lambda args: subprocess.run(
+        args,
+        cwd=folder,
+        capture_output=True,
+        text=True,
+        timeout=120,  # noqa: E731
+        **as_user,
+    )
+    out = run(
+        [
+            str(bindir / "initdb"),
+            "-D",
+            str(data),
+            "-U",
+            PG_ROLE,
+            "--auth=trust",
+            "-E",
+            "UTF8",
+            "--locale=C",
+            "--no-sync",
+        ]
+    )
     assert out.returncode == 0, out.stdout + out.stderr
-    options = (f"-p {port} -k {folder} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off "
-               "-c full_page_writes=off -c max_connections=200")
-    out = run([str(bindir / "pg_ctl"), "-D", str(data), "-l", str(folder / "server.log"), "-o", options,
-               "-w", "-t", "60", "start"])
+    options = (
+        f"-p {port} -k {folder} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off "
+        "-c full_page_writes=off -c max_connections=200"
+    )
+    out = run(
+        [
+            str(bindir / "pg_ctl"),
+            "-D",
+            str(data),
+            "-l",
+            str(folder / "server.log"),
+            "-o",
+            options,
+            "-w",
+            "-t",
+            "60",
+            "start",
+        ]
+    )
     assert out.returncode == 0, out.stdout + out.stderr + (folder / "server.log").read_text(errors="replace")
     pid = int((data / "postmaster.pid").read_text().split()[0])
     try:
@@ -179,8 +221,23 @@ def redis_server():
     require("redis-server", exe is not None, "apt-get install -y redis-server")
     port = free_port()
     folder = Path(tempfile.mkdtemp(prefix="pipeline-redis-"))
-    proc = subprocess.Popen([exe, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
-                             "--dir", str(folder)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        [
+            exe,
+            "--port",
+            str(port),
+            "--bind",
+            "127.0.0.1",
+            "--save",
+            "",
+            "--appendonly",
+            "no",
+            "--dir",
+            str(folder),
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     try:
         import redis
 
@@ -203,16 +260,23 @@ def redis_server():
 
 # Resets SIGINT and SIGTERM to their defaults, then execs the command: a Dagster CLI started from a
 # non-interactive shell ignores them otherwise (see tests/test_dagster_dev_smoke.py).
-EXEC_WITH_DEFAULT_SIGNALS = ("import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); "
-                             "signal.signal(signal.SIGTERM, signal.SIG_DFL); os.execvp(sys.argv[1], sys.argv[1:])")
+EXEC_WITH_DEFAULT_SIGNALS = (
+    "import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); "
+    "signal.signal(signal.SIGTERM, signal.SIG_DFL); os.execvp(sys.argv[1], sys.argv[1:])"
+)
 
 
 def start_group(args: list[str], log: Path, cwd: Path, env: dict | None = None) -> subprocess.Popen:
     """Start ``args`` as the leader of a new process group (its children join it), output to ``log``."""
     with open(log, "wb") as out:
-        return subprocess.Popen([sys.executable, "-c", EXEC_WITH_DEFAULT_SIGNALS, *args], cwd=cwd,
-                                env=env or dict(os.environ), stdout=out, stderr=subprocess.STDOUT,
-                                start_new_session=True)
+        return subprocess.Popen(
+            [sys.executable, "-c", EXEC_WITH_DEFAULT_SIGNALS, *args],
+            cwd=cwd,
+            env=env or dict(os.environ),
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
 
 
 def stop_group(proc: subprocess.Popen, timeout: float = 20) -> None:

@@ -19,7 +19,8 @@ from PIL import Image
 from pipeline import card, cli, release
 from pipeline.card import summary
 from pipeline.card.charts import CHARTS
-from schemas import MODELS, tables as contract
+from schemas import MODELS
+from schemas import tables as contract
 from tests.conftest import DATA, ROOT, SEEDS
 
 pytestmark = pytest.mark.integration
@@ -58,7 +59,7 @@ def _md_table(text: str, heading: str) -> list[list[str]]:
     lines = text.split(heading, 1)[1].splitlines()
     start = next(i for i, ln in enumerate(lines) if ln.startswith("|"))
     end = next((i for i in range(start, len(lines)) if not lines[i].startswith("|")), len(lines))
-    return [[c.strip().strip("`") for c in ln.strip("|").split(" | ")] for ln in lines[start + 2:end]]
+    return [[c.strip().strip("`") for c in ln.strip("|").split(" | ")] for ln in lines[start + 2 : end]]
 
 
 def test_card_counts_by_venue_and_year_and_code_share_match_the_tables(rel):
@@ -73,11 +74,12 @@ def test_card_counts_by_venue_and_year_and_code_share_match_the_tables(rel):
     rows = _md_table(text, "### Papers by venue and year")
     assert {(v, y): (int(n), int(w)) for v, y, n, w, _ in rows} == expected
     assert {(v, y): int(n) for v, y, n, _, _ in rows} == {("ICML", "2026"): 38, ("NeurIPS", "2023"): 6}
-    for v, y, n, w, share in rows:
+    for _v, _y, n, w, share in rows:
         assert share == f"{100 * int(w) / int(n):.1f} %"
     by_venue = _md_table(text, "### Share of papers with a code link, by venue")
     assert [(v, int(n), int(w)) for v, n, w, _ in by_venue] == [
-        (v, n, w) for (v, _), (n, w) in sorted(expected.items())]
+        (v, n, w) for (v, _), (n, w) in sorted(expected.items())
+    ]
     total_coded = sum(w for _, w in expected.values())
     assert "| papers | 44 from 2 venues, years 2023–2026 |" in text
     assert f"| papers with a code link | {total_coded} ({100 * total_coded / 44:.1f} %) |" in text
@@ -88,13 +90,15 @@ def test_card_lists_languages_hosts_metrics_datasets_from_the_tables(rel):
     papers, urls, metrics = _read(rel, "papers"), _read(rel, "paper_urls"), _read(rel, "paper_metrics")
     langs = {r[0]: int(r[1]) for r in _md_table(text, "### Languages")}
     assert langs == {lang: papers["language"].to_list().count(lang) for lang in set(papers["language"])}
-    for heading, df, col in (("### Most frequent URL hosts", urls, "host"),
-                             ("### Most frequent metric names", metrics, "metric"),
-                             ("### Most frequent datasets and benchmarks", metrics, "dataset")):
+    for heading, df, col in (
+        ("### Most frequent URL hosts", urls, "host"),
+        ("### Most frequent metric names", metrics, "metric"),
+        ("### Most frequent datasets and benchmarks", metrics, "dataset"),
+    ):
         listed = [(v, int(n)) for v, n in _md_table(text, heading)]
         values = [v for v in df[col].to_list() if v is not None]
         counts = sorted(((v, values.count(v)) for v in set(values)), key=lambda t: (-t[1], t[0]))
-        assert listed == counts[:summary.TOP_N], heading
+        assert listed == counts[: summary.TOP_N], heading
     github = urls["host"].to_list().count("github.com")
     assert _md_table(text, "### Most frequent URL hosts")[0] == ["github.com", str(github)] and github >= 4
 
@@ -112,7 +116,9 @@ def test_card_changelog_provenance_and_read_lines(project, rel):
     assert provenance["NeurIPS_2023_sample.txt"][1:] == ["NeurIPS", "2023", "7", "6", "1", "0"]
     # the project README's one-liners, with this release's number, and they run
     readme = (ROOT / "README.md").read_text()
-    block = re.search(r"<!-- reads:start -->\s*```python\n(.*?)```\s*<!-- reads:end -->", readme, re.S).group(1)
+    block = re.search(r"<!-- reads:start -->\s*```python\n(.*?)```\s*<!-- reads:end -->", readme, re.S).group(
+        1
+    )
     assert block == card.readme.READ_LINES
     shown = re.search(r"## How to read it.*?```python\n(.*?)```", text, re.S).group(1)
     assert shown == block.replace("release=1/", "release=2/")
@@ -136,10 +142,12 @@ def test_dictionary_is_the_schemas(rel):
             assert cols[col]["description"]
         # the published files carry exactly the dictionary's dtypes
         assert {c["name"]: c["dtype"] for c in manifest["tables"][name]["columns"]} == {
-            c: cols[c]["dtype"] for c in cols}
+            c: cols[c]["dtype"] for c in cols
+        }
     papers, urls, metrics, lineage = (
-        {c["name"]: c for c in tables[t]["columns"]} for t in ("papers", "paper_urls", "paper_metrics",
-                                                               "listing_lineage"))
+        {c["name"]: c for c in tables[t]["columns"]}
+        for t in ("papers", "paper_urls", "paper_metrics", "listing_lineage")
+    )
     assert papers["paper_id"]["pattern"] == contract.PAPER_ID_PATTERN and papers["paper_id"]["unique"]
     assert papers["abstract"]["min_length"] == contract.MIN_ABSTRACT_CHARS
     assert (papers["has_code"]["dtype"], papers["has_code"]["nullable"]) == ("Boolean", False)
@@ -156,7 +164,9 @@ def test_dictionary_is_the_schemas(rel):
             assert f"| `{c['name']}` | {c['dtype']} | {'yes' if c['nullable'] else 'no'} |" in text
 
 
-@pytest.mark.filterwarnings("ignore::DeprecationWarning", "ignore::FutureWarning")  # inside rdflib / mlcroissant
+@pytest.mark.filterwarnings(
+    "ignore::DeprecationWarning", "ignore::FutureWarning"
+)  # inside rdflib / mlcroissant
 def test_croissant_loads_offline_with_mlcroissant(rel, monkeypatch):
     mlc = pytest.importorskip("mlcroissant")
 
@@ -171,10 +181,14 @@ def test_croissant_loads_offline_with_mlcroissant(rel, monkeypatch):
     for table, info in manifest["tables"].items():
         assert sum(1 for _ in dataset.records(table)) == info["rows"], table
     papers = _read(rel, "papers")
-    record = next(r for r in dataset.records("papers") if r["papers/paper_id"].decode() == papers["paper_id"][0])
+    record = next(
+        r for r in dataset.records("papers") if r["papers/paper_id"].decode() == papers["paper_id"][0]
+    )
     row = papers.row(0, named=True)
     assert record["papers/venue"].decode() == row["venue"] and record["papers/year"] == row["year"]
-    assert record["papers/abstract"].decode() == row["abstract"] and record["papers/has_code"] == row["has_code"]
+    assert (
+        record["papers/abstract"].decode() == row["abstract"] and record["papers/has_code"] == row["has_code"]
+    )
     doc = json.loads((rel / "croissant.json").read_text())
     files = {d["@id"]: d for d in doc["distribution"] if d["@type"] == "cr:FileObject"}
     listed = {f["path"]: f for t in manifest["tables"].values() for f in t["files"]}
@@ -213,9 +227,14 @@ def test_release_metadata_markdown_inlines_every_chart(rel):
 
 def test_improvements_are_the_authors_deltas_and_relative_changes_in_pp_and_percent(rel):
     metrics = _read(rel, "paper_metrics")
-    expected = sorted(abs(r["value"]) for r in metrics.iter_rows(named=True)
-                      if r["subject"] == "ours" and r["kind"] in ("delta", "relative_change")
-                      and r["unit"] in ("pp", "%") and r["value"] is not None)
+    expected = sorted(
+        abs(r["value"])
+        for r in metrics.iter_rows(named=True)
+        if r["subject"] == "ours"
+        and r["kind"] in ("delta", "relative_change")
+        and r["unit"] in ("pp", "%")
+        and r["value"] is not None
+    )
     got = summary.improvements(metrics)
     assert sorted(got["size"].to_list()) == expected and len(expected) > 0
     assert set(got["unit"]) <= {"pp", "%"}

@@ -1,4 +1,5 @@
-"""CHANGELOG.md names papers by title (or first words) and listing; the card counts papers by reader and status."""
+"""CHANGELOG.md names papers by title (or first words) and listing; the card counts papers by reader and
+status."""
 
 import polars as pl
 
@@ -8,31 +9,77 @@ from pipeline.release import diff_papers
 
 
 def _papers(rows):
-    return pl.DataFrame(rows, orient="row", schema={"paper_id": pl.String, "title": pl.String, "abstract": pl.String,
-                                      "source_listing": pl.String, "source_status": pl.String})
+    return pl.DataFrame(
+        rows,
+        orient="row",
+        schema={
+            "paper_id": pl.String,
+            "title": pl.String,
+            "abstract": pl.String,
+            "source_listing": pl.String,
+            "source_status": pl.String,
+        },
+    )
 
 
 def test_changelog_names_added_removed_changed_by_title_or_first_words():
-    old = _papers([("p0000000000000001", "Prototypical Networks for Few-shot Learning", "A recent approach.",
-                    "iclr2017.json", "Reject"),
-                   ("p0000000000000002", None, "We study *sparse* attention for long documents in great detail "
-                    "and show it works on every benchmark we tried.", "seed.txt", None)])
-    new = _papers([("p0000000000000001", "Prototypical Networks for Few-shot Learning", "A recent approach, fixed.",
-                    "iclr2017.json", "Reject"),
-                   ("p0000000000000003", "Match-LSTM | Answer Pointer", "Machine comprehension.", "iclr2017.json",
-                    "Poster")])
+    old = _papers(
+        [
+            (
+                "p0000000000000001",
+                "Prototypical Networks for Few-shot Learning",
+                "A recent approach.",
+                "iclr2017.json",
+                "Reject",
+            ),
+            (
+                "p0000000000000002",
+                None,
+                "We study *sparse* attention for long documents in great detail "
+                "and show it works on every benchmark we tried.",
+                "seed.txt",
+                None,
+            ),
+        ]
+    )
+    new = _papers(
+        [
+            (
+                "p0000000000000001",
+                "Prototypical Networks for Few-shot Learning",
+                "A recent approach, fixed.",
+                "iclr2017.json",
+                "Reject",
+            ),
+            (
+                "p0000000000000003",
+                "Match-LSTM | Answer Pointer",
+                "Machine comprehension.",
+                "iclr2017.json",
+                "Poster",
+            ),
+        ]
+    )
     md = changelog_markdown(2, 1, diff_papers(old, new), new, old)
     assert "## Added (1)\n\n- Match-LSTM \\| Answer Pointer — `iclr2017.json` (p0000000000000003)" in md
-    assert ("## Removed (1)\n\n- “We study \\*sparse\\* attention for long documents in great detail and show "
-            "…” — `seed.txt` (p0000000000000002)") in md  # no title: its first 12 words
-    assert "- Prototypical Networks for Few-shot Learning — `iclr2017.json` (p0000000000000001; abstract)" in md
+    assert (
+        "## Removed (1)\n\n- “We study \\*sparse\\* attention for long documents in great detail and show "
+        "…” — `seed.txt` (p0000000000000002)"
+    ) in md  # no title: its first 12 words
+    assert (
+        "- Prototypical Networks for Few-shot Learning — `iclr2017.json` (p0000000000000001; abstract)" in md
+    )
     assert paper_label(None, "") == "(no text)"
 
 
 def test_card_counts_by_reader_and_status():
-    lineage = pl.DataFrame({"listing": ["a.json", "a.json", "b.txt", "c.html"],
-                            "reader": ["json", "json", "seed_text", None],
-                            "status": ["published", "quarantined", "published", "quarantined"]})
+    lineage = pl.DataFrame(
+        {
+            "listing": ["a.json", "a.json", "b.txt", "c.html"],
+            "reader": ["json", "json", "seed_text", None],
+            "status": ["published", "quarantined", "published", "quarantined"],
+        }
+    )
     assert summary.papers_by_reader(lineage).rows() == [("json", 1, 1), ("seed_text", 1, 1), ("unread", 1, 0)]
     papers = pl.DataFrame({"source_status": ["Poster", "Poster", None, "Oral"]})
     assert summary.papers_by_status(papers).rows() == [("Poster", 2), ("Oral", 1), ("not given", 1)]

@@ -17,8 +17,14 @@ pytestmark = pytest.mark.integration
 
 
 def _run(project, *args, env=None, timeout=240) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "pipeline", *args], cwd=project, capture_output=True, text=True,
-                          timeout=timeout, env={**os.environ, "PIPELINE_WORKERS": "1", **(env or {})})
+    return subprocess.run(
+        [sys.executable, "-m", "pipeline", *args],
+        cwd=project,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        env={**os.environ, "PIPELINE_WORKERS": "1", **(env or {})},
+    )
 
 
 def test_bad_settings_and_paths_give_one_line_without_a_traceback(project):
@@ -49,8 +55,12 @@ def test_a_failing_step_is_named_with_its_cause(project):
 
 def _mount_tmpfs(path: Path, size: str) -> bool:
     path.mkdir()
-    return subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(path)],
-                          capture_output=True).returncode == 0
+    return (
+        subprocess.run(
+            ["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(path)], capture_output=True
+        ).returncode
+        == 0
+    )
 
 
 def test_a_full_disk_under_dagster_home_never_makes_the_exit_status_lie(project):

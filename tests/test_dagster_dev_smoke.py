@@ -1,10 +1,11 @@
 """Smoke test of the code location under ``dagster dev`` (what ``make dev`` starts).
 
 Starts ``dagster dev -w workspace.yaml`` on a free 127.0.0.1 port with a temporary DAGSTER_HOME, raw folder
-(one seed listing, processed by ``python -m pipeline run`` first) and warehouse; waits for ``/server_info``; asks GraphQL for the asset keys, sensors and
-schedules (and that they are RUNNING without any switch); launches a run of one ``listings`` partition
-through GraphQL and waits for it to succeed; then stops the server by its PID. SIGINT/SIGTERM are reset to
-their defaults before exec (``dagster dev`` started from a non-interactive shell ignores them otherwise;
+(one seed listing, processed by ``python -m pipeline run`` first) and warehouse; waits for ``/server_info``;
+asks GraphQL for the asset keys, sensors and schedules (and that they are RUNNING without any switch);
+launches a run of one ``listings`` partition through GraphQL and waits for it to succeed; then stops the
+server by its PID. SIGINT/SIGTERM are reset to their defaults before exec (``dagster dev`` started from a
+non-interactive shell ignores them otherwise;
 ../shared/notes/dagster.md §5). Bounded: every wait has a deadline, and the whole test a budget.
 """
 
@@ -33,12 +34,21 @@ LOCATION = "abstracts_pipeline"  # workspace.yaml location_name == [tool.dg.proj
 SERVER_DEADLINE_S = 45
 RUN_DEADLINE_S = 45
 TOTAL_BUDGET_S = 90
-EXPECTED_ASSETS = {"listing_records", "abstracts", "papers", "paper_urls", "paper_metrics", "listing_lineage",
-                   "release"}
+EXPECTED_ASSETS = {
+    "listing_records",
+    "abstracts",
+    "papers",
+    "paper_urls",
+    "paper_metrics",
+    "listing_lineage",
+    "release",
+}
 
 # Resets SIGINT and SIGTERM to their defaults, then execs the command (../shared/notes/dagster.md §5).
-EXEC_WITH_DEFAULT_SIGNALS = ("import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); "
-                             "signal.signal(signal.SIGTERM, signal.SIG_DFL); os.execvp(sys.argv[1], sys.argv[1:])")
+EXEC_WITH_DEFAULT_SIGNALS = (
+    "import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); "
+    "signal.signal(signal.SIGTERM, signal.SIG_DFL); os.execvp(sys.argv[1], sys.argv[1:])"
+)
 
 WORKSPACE_QUERY = """
 { workspaceOrError { __typename ... on Workspace { locationEntries { name
@@ -71,8 +81,9 @@ def _free_port() -> int:
 
 def _graphql(port: int, query: str, variables: dict | None = None) -> dict:
     body = json.dumps({"query": query, "variables": variables or {}}).encode()
-    req = urllib.request.Request(f"http://127.0.0.1:{port}/graphql", data=body,
-                                 headers={"Content-Type": "application/json"})
+    req = urllib.request.Request(
+        f"http://127.0.0.1:{port}/graphql", data=body, headers={"Content-Type": "application/json"}
+    )
     with urllib.request.urlopen(req, timeout=30) as resp:
         out = json.loads(resp.read())
     assert "errors" not in out, out["errors"]
@@ -121,11 +132,28 @@ def test_dagster_dev_serves_the_location_and_runs_a_partition(project):
     dagster = shutil.which("dagster", path=os.path.dirname(sys.executable)) or "dagster"
     with open(log_path, "wb") as log_file:
         proc = subprocess.Popen(
-            [sys.executable, "-c", EXEC_WITH_DEFAULT_SIGNALS, dagster, "dev", "-w", str(ROOT / "workspace.yaml"),
-             "-h", "127.0.0.1", "-p", str(port)],
-            cwd=project, env=env, stdout=log_file, stderr=subprocess.STDOUT, start_new_session=True)
+            [
+                sys.executable,
+                "-c",
+                EXEC_WITH_DEFAULT_SIGNALS,
+                dagster,
+                "dev",
+                "-w",
+                str(ROOT / "workspace.yaml"),
+                "-h",
+                "127.0.0.1",
+                "-p",
+                str(port),
+            ],
+            cwd=project,
+            env=env,
+            stdout=log_file,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
     log = lambda: log_path.read_text(errors="replace")[-4000:]  # noqa: E731
     try:
+
         def server_info():
             try:
                 with urllib.request.urlopen(f"http://127.0.0.1:{port}/server_info", timeout=2) as resp:
@@ -156,8 +184,11 @@ def test_dagster_dev_serves_the_location_and_runs_a_partition(project):
         assert schedules["daily_refresh"]["scheduleState"]["status"] == "RUNNING"
 
         params = {
-            "selector": {"repositoryLocationName": LOCATION, "repositoryName": repo["name"],
-                         "jobName": "listing_job"},
+            "selector": {
+                "repositoryLocationName": LOCATION,
+                "repositoryName": repo["name"],
+                "jobName": "listing_job",
+            },
             "runConfigData": {},
             "executionMetadata": {"tags": [{"key": "dagster/partition", "value": key}]},
         }
@@ -176,7 +207,9 @@ def test_dagster_dev_serves_the_location_and_runs_a_partition(project):
         print(f"run succeeded after {time.monotonic() - started:.1f} s")
         assert work.stat().st_mtime_ns > work_before  # the run rewrote the partition's work file
         runs = _graphql(port, RUNS_QUERY)["runsOrError"]["results"]
-        by_sensor = [r for r in runs if {"key": "dagster/sensor_name", "value": "raw_listings_sensor"} in r["tags"]]
+        by_sensor = [
+            r for r in runs if {"key": "dagster/sensor_name", "value": "raw_listings_sensor"} in r["tags"]
+        ]
         assert by_sensor == []  # the work was current: the sensor did not redo it
     finally:
         _stop(proc)

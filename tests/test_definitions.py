@@ -2,20 +2,27 @@
 groups and column schemas; checks; sensors, schedule and automation running by default; the executor; the
 instance settings (publish pool limit, run queue); and the metadata a real run records."""
 
+import dagster as dg
+import polars as pl
 import pytest
 import yaml
 
-import dagster as dg
-import polars as pl
-
 from pipeline import cli, config
+from pipeline.definitions import defs
 from pipeline.defs.assets import _check_result
 from pipeline.defs.io import read_work, work_file
 from pipeline.defs.partitions import listing_name, partition_key
-from pipeline.definitions import defs
 from schemas import MODELS
 
-ASSETS = {"listing_records", "abstracts", "papers", "paper_urls", "paper_metrics", "listing_lineage", "release"}
+ASSETS = {
+    "listing_records",
+    "abstracts",
+    "papers",
+    "paper_urls",
+    "paper_metrics",
+    "listing_lineage",
+    "release",
+}
 
 
 def test_definitions_load():
@@ -38,17 +45,29 @@ def test_every_asset_carries_what_the_ui_shows():
     assert list(columns) == list(MODELS["papers"].to_schema().columns)
     assert columns["year"].type == "Int64" and "Hive partition" in columns["year"].description
     release_cols = defs.resolve_assets_def("release").specs_by_key[dg.AssetKey("release")].metadata
-    assert [c.name for c in release_cols["dagster/column_schema"].columns] == ["paper_id", "change", "columns"]
+    assert [c.name for c in release_cols["dagster/column_schema"].columns] == [
+        "paper_id",
+        "change",
+        "columns",
+    ]
 
 
 def test_checks_automation_pools_and_executor():
     checks = {(k.asset_key.to_user_string(), k.name) for k in defs.resolve_asset_graph().asset_check_keys}
-    assert checks == {("papers", "schema"), ("paper_urls", "schema"), ("paper_metrics", "schema"),
-                      ("listing_lineage", "schema"), ("listing_lineage", "accounting"), ("release", "manifest")}
+    assert checks == {
+        ("papers", "schema"),
+        ("paper_urls", "schema"),
+        ("paper_metrics", "schema"),
+        ("listing_lineage", "schema"),
+        ("listing_lineage", "accounting"),
+        ("release", "manifest"),
+    }
     graph = defs.resolve_asset_graph()
     for name in ("papers", "paper_urls", "paper_metrics", "listing_lineage", "release"):
         node = graph.get(dg.AssetKey(name))
-        assert node.automation_condition is not None and "eager" in node.automation_condition.get_label().lower()
+        assert (
+            node.automation_condition is not None and "eager" in node.automation_condition.get_label().lower()
+        )
         assert node.pools == {"release"}, name
     assert graph.get(dg.AssetKey("abstracts")).automation_condition is None
     assert defs.resolve_sensor_def("raw_listings_sensor").default_status == dg.DefaultSensorStatus.RUNNING
@@ -106,7 +125,8 @@ def test_a_real_run_records_release_metadata_checks_and_failing_rows(project):
         pmeta = papers.asset_materialization.metadata
         assert pmeta["dagster/row_count"].value == 38
         assert [c.name for c in pmeta["dagster/column_schema"].schema.columns] == list(
-            MODELS["papers"].to_schema().columns)
+            MODELS["papers"].to_schema().columns
+        )
         check_keys = list(defs.resolve_asset_graph().asset_check_keys)
         latest = instance.event_log_storage.get_latest_asset_check_execution_by_key(check_keys)
         evaluations = {(k.asset_key.to_user_string(), k.name): latest[k] for k in check_keys}
@@ -115,8 +135,12 @@ def test_a_real_run_records_release_metadata_checks_and_failing_rows(project):
         assert "| 000_d1f8394cc51cd0ab.txt | 19 | 19 | 0 | 0 | True |" in accounting["by_listing"].value
     # a failing Pandera check shows its failing rows: break one real paper id
     papers = read_work(work_file("papers"))
-    broken = papers.with_columns(pl.when(pl.int_range(pl.len()) == 3).then(pl.lit("not-an-id"))
-                                 .otherwise(pl.col("paper_id")).alias("paper_id"))
+    broken = papers.with_columns(
+        pl.when(pl.int_range(pl.len()) == 3)
+        .then(pl.lit("not-an-id"))
+        .otherwise(pl.col("paper_id"))
+        .alias("paper_id")
+    )
     result = _check_result("papers", broken)
     assert result.passed is False and result.metadata["failures"].value == 1
     assert "not-an-id" in result.metadata["failing_rows"].value

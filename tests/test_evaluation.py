@@ -7,6 +7,7 @@ import pytest
 
 from tests.eval_entry import evaluation
 
+
 @pytest.fixture(scope="module")
 def union_scores(tmp_path_factory):
     path = evaluation.union_gold(list(evaluation.DEV_GOLDS), tmp_path_factory.mktemp("gold") / "union.jsonl")
@@ -22,7 +23,8 @@ def test_union_meets_target(union_scores, key):
 @pytest.mark.parametrize("gold", [p.name for p in evaluation.DEV_GOLDS])
 @pytest.mark.parametrize("key", ["metric_f1", "metric_name_acc", "metric_dataset_acc", "url_kind_acc"])
 def test_each_file_holds_the_union_targets(gold, key):
-    """Each dev gold file on its own comes within 0.02 of the union's targets: the rules do not fit one file."""
+    """Each dev gold file on its own comes within 0.02 of the union's targets: the rules do not fit one
+    file."""
     res, errors = evaluation.score_direct(evaluation.GOLD_DIR / gold)
     assert res[key] >= evaluation.TARGETS[key] - 0.02, (gold, key, res[key], errors[:20])
 
@@ -48,7 +50,8 @@ def test_fixture_groups_pass_rate():
     urls = [f for f in fx if f["group"] == "url"]
     mets = [f for f in fx if f["group"] == "metric"]
     assert len(urls) == 22 and len(mets) == 32
-    # U17 expects a /tree/ link collapsed onto its repository; paths are kept now (tests/test_extraction_urls.py)
+    # U17 expects a /tree/ link collapsed onto its repository; paths are kept now
+    # (tests/test_extraction_urls.py)
     assert [f["id"] for f in urls if not f["passed"]] == ["U17"]
     assert sum(f["passed"] for f in mets) >= 27
 
@@ -81,6 +84,7 @@ def test_runtime_package_does_not_import_tests():
     tests/data."""
     import re
     from pathlib import Path
+
     root = Path(__file__).resolve().parents[1] / "pipeline"
     rx = re.compile(r"^\s*(?:from|import)\s+tests\b|tests/data|\"tests\"", re.M)
     assert [str(p) for p in root.rglob("*.py") if rx.search(p.read_text(encoding="utf-8"))] == []
@@ -89,8 +93,24 @@ def test_runtime_package_does_not_import_tests():
 def test_cost_and_table_format():
     cost = evaluation.measure_cost(limit=200)
     assert cost["n"] > 0 and cost["ms_per_abstract"] > 0
-    table = evaluation.format_table({"direct": {k: 1.0 for k in
-                                     ("url_precision", "url_recall", "url_f1", "url_kind_acc", "metric_precision",
-                                      "metric_recall", "metric_f1", "metric_kind_acc", "metric_name_acc",
-                                      "metric_dataset_acc", "metric_subject_acc")}})
+    table = evaluation.format_table(
+        {
+            "direct": {
+                k: 1.0
+                for k in (
+                    "url_precision",
+                    "url_recall",
+                    "url_f1",
+                    "url_kind_acc",
+                    "metric_precision",
+                    "metric_recall",
+                    "metric_f1",
+                    "metric_kind_acc",
+                    "metric_name_acc",
+                    "metric_dataset_acc",
+                    "metric_subject_acc",
+                )
+            }
+        }
+    )
     assert "| URL F1 | 1.000 | ≥ 0.99 |" in table

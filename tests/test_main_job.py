@@ -4,7 +4,6 @@ import json
 import re
 import shutil
 
-import dagster as dg
 import duckdb
 import polars as pl
 import pyarrow.dataset as ds
@@ -40,7 +39,9 @@ def test_run_publishes_release_1_readable_by_every_reader(published):
     assert _latest(published) == "1"
     for table in TABLES:
         polars_df = pl.read_parquet(rel / table, hive_partitioning=True)
-        duck = duckdb.sql(f"SELECT count(*) FROM read_parquet('{rel}/{table}/**/*.parquet', hive_partitioning=true)")
+        duck = duckdb.sql(
+            f"SELECT count(*) FROM read_parquet('{rel}/{table}/**/*.parquet', hive_partitioning=true)"
+        )
         arrow = ds.dataset(rel / table, partitioning="hive", format="parquet").to_table()
         assert duck.fetchall()[0][0] == polars_df.height == arrow.num_rows, table
     papers = pl.read_parquet(rel / "papers", hive_partitioning=True)
@@ -136,7 +137,9 @@ def test_readme_read_one_liners(published):
     shutil.copy(DATA / "listings" / "NeurIPS_2023_sample.txt", published / "raw" / "NeurIPS_2023_sample.txt")
     assert cli.run() == 0
     readme = (ROOT / "README.md").read_text()
-    block = re.search(r"<!-- reads:start -->\s*```python\n(.*?)```\s*<!-- reads:end -->", readme, re.S).group(1)
+    block = re.search(r"<!-- reads:start -->\s*```python\n(.*?)```\s*<!-- reads:end -->", readme, re.S).group(
+        1
+    )
     scope: dict = {}
     exec(block, scope)  # the README's lines, run from the project root
     assert len(scope["duck_latest"].fetchall()) == scope["pl_latest"].height == len(scope["pd_latest"]) == 44
@@ -159,7 +162,9 @@ def test_undecodable_listing_is_quarantined_whole_and_the_run_carries_on(publish
     # a UTF-16 BOM, then a lone surrogate: no codec can decode it
     (published / "raw" / "broken_2025.txt").write_bytes(b"\xff\xfeI\x00C\x00\x00\xd8a\x00")
     assert cli.run() == 0
-    lineage = pl.read_parquet(published / "warehouse" / "release=2" / "listing_lineage", hive_partitioning=True)
+    lineage = pl.read_parquet(
+        published / "warehouse" / "release=2" / "listing_lineage", hive_partitioning=True
+    )
     bad = lineage.filter(pl.col("listing") == "broken_2025.txt")
     assert bad.height == 1 and bad["status"][0] == "quarantined" and bad["paragraph"][0] == 0
     assert "byte offset" in bad["reason"][0]

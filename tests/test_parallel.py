@@ -3,7 +3,6 @@
 One pool of 1 helper (PIPELINE_WORKERS=2) is started per test; each takes ~1 s to warm up on this box.
 """
 
-import polars as pl
 import pytest
 
 from pipeline import card, cli, parallel, records

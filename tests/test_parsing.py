@@ -16,7 +16,12 @@ BODY = "We study sparse attention for long-context models and keep 98% of dense 
 def test_utf8_bom_and_crlf_header_not_a_paragraph():
     data = codecs.BOM_UTF8 + ("ICML 2026 论文列表\r\n\r\n" + BODY.replace("\n", "\r\n")).encode()
     listing = parse_listing(data, "x.txt", TODAY)
-    assert (listing.encoding, listing.venue, listing.year, listing.header) == ("utf-8", "ICML", 2026, "ICML 2026 论文列表")
+    assert (listing.encoding, listing.venue, listing.year, listing.header) == (
+        "utf-8",
+        "ICML",
+        2026,
+        "ICML 2026 论文列表",
+    )
     assert [p.text for p in listing.paragraphs] == [BODY.strip()]
     assert listing.paragraphs[0].line == 3 and listing.warnings == []
 
@@ -25,11 +30,20 @@ def test_utf8_bom_and_crlf_header_not_a_paragraph():
 def test_line_ends_split_and_wrapped_lines_kept_with_newline(sep):
     text = sep.join(["NeurIPS 2025 Accepted Papers", "", "first line", "second line", "", "", "third"]) + sep
     listing = parse_listing(text.encode(), "x.txt", TODAY)
-    assert [(p.number, p.line, p.text) for p in listing.paragraphs] == [(1, 3, "first line\nsecond line"), (2, 7, "third")]
+    assert [(p.number, p.line, p.text) for p in listing.paragraphs] == [
+        (1, 3, "first line\nsecond line"),
+        (2, 7, "third"),
+    ]
 
 
-@pytest.mark.parametrize("codec,bom", [("utf-16-le", codecs.BOM_UTF16_LE), ("utf-16-be", codecs.BOM_UTF16_BE),
-                                       ("utf-32-le", codecs.BOM_UTF32_LE)])
+@pytest.mark.parametrize(
+    "codec,bom",
+    [
+        ("utf-16-le", codecs.BOM_UTF16_LE),
+        ("utf-16-be", codecs.BOM_UTF16_BE),
+        ("utf-32-le", codecs.BOM_UTF32_LE),
+    ],
+)
 def test_utf16_utf32_with_bom(codec, bom):
     data = bom + ("ICML 2026 论文列表\r\n\r\n" + BODY).encode(codec)
     listing = parse_listing(data, "x.txt", TODAY)
@@ -44,17 +58,30 @@ def test_lines_of_invisible_spaces_are_blank():
 # Evidence for the GB18030 rule: strict GB18030 decodes these non-Chinese files too (into Han garbage), so the
 # detector decides; measured outputs of charset-normalizer 3.5 with our two corrections.
 DE = "NeurIPS 2025 Liste\n\nWir untersuchen die Größe großer Sprachmodelle und über Äquivalenzklassen.\n"
-EN = ("ICML 2026 Accepted Papers\n\n" + "We study the naïve Bayes classifier and its façade in déjà vu settings. " * 5 + "\n")
+EN = (
+    "ICML 2026 Accepted Papers\n\n"
+    + "We study the naïve Bayes classifier and its façade in déjà vu settings. " * 5
+    + "\n"
+)
 SMART = "ICML 2026 Accepted Papers\n\nThe model’s “priors” — Schrödinger’s café at 3× speed.\n"
 RU = "NeurIPS 2025\n\nМы изучаем большие языковые модели и их способность к рассуждению на длинных текстах.\n"
 JA = "NeurIPS 2025\n\n本研究では、大規模言語モデルの推論能力を評価するための新しいベンチマークを提案する。\n"
 ZH = "ICML 2026 论文列表\n\n我们提出一种面向长文本的稀疏注意力方法，在基准上推理速度提高1.41倍。\n"
 
 
-@pytest.mark.parametrize("text,codec,expected", [
-    (DE, "latin-1", "cp1252"), (DE, "cp1252", "cp1252"), (EN, "latin-1", "cp1252"), (SMART, "cp1252", "cp1252"),
-    (RU, "cp1251", "cp1251"), (RU, "koi8-r", "koi8_r"), (JA, "shift_jis", "cp932"), (ZH, "gbk", "gb18030"),
-])
+@pytest.mark.parametrize(
+    "text,codec,expected",
+    [
+        (DE, "latin-1", "cp1252"),
+        (DE, "cp1252", "cp1252"),
+        (EN, "latin-1", "cp1252"),
+        (SMART, "cp1252", "cp1252"),
+        (RU, "cp1251", "cp1251"),
+        (RU, "koi8-r", "koi8_r"),
+        (JA, "shift_jis", "cp932"),
+        (ZH, "gbk", "gb18030"),
+    ],
+)
 def test_other_encodings_detected_not_read_as_gb18030(text, codec, expected):
     data = text.encode(codec)
     if text is DE:
@@ -100,7 +127,9 @@ def test_nul_reported_at_its_byte_offset_in_the_file():
     data = "ICML 2026 论文列表\n\nan abstract\x00 with a NUL\n".encode()
     with pytest.raises(ListingDecodeError, match="NUL") as e:
         decode_listing(data, "z.txt")
-    assert e.value.offset == data.index(b"\x00") == 35  # bytes, not characters (论文列表 is 12 bytes, 4 chars)
+    assert (
+        e.value.offset == data.index(b"\x00") == 35
+    )  # bytes, not characters (论文列表 is 12 bytes, 4 chars)
     bom = codecs.BOM_UTF16_LE + "ICML\x00".encode("utf-16-le")
     with pytest.raises(ListingDecodeError, match="binary file") as e:
         decode_listing(bom, "w.txt")
@@ -109,9 +138,12 @@ def test_nul_reported_at_its_byte_offset_in_the_file():
 
 def test_listing_without_abstracts_is_warned_about():
     assert parse_listing("ICML 2026 论文列表\n\n".encode(), "h.txt").warnings == [
-        "h.txt: no abstracts (only a header line); nothing from this listing is published"]
-    assert parse_listing(b"", "e.txt").warnings[-1] == \
-        "e.txt: no abstracts (empty file); nothing from this listing is published"
+        "h.txt: no abstracts (only a header line); nothing from this listing is published"
+    ]
+    assert (
+        parse_listing(b"", "e.txt").warnings[-1]
+        == "e.txt: no abstracts (empty file); nothing from this listing is published"
+    )
 
 
 def test_header_rules():
@@ -125,7 +157,12 @@ def test_header_rules():
 
 def test_no_header_uses_file_name_and_warns():
     listing = parse_listing(BODY.encode(), "raw/neurips_2024.txt", TODAY)
-    assert (listing.venue, listing.year, listing.header, len(listing.paragraphs)) == ("NeurIPS", 2024, None, 1)
+    assert (listing.venue, listing.year, listing.header, len(listing.paragraphs)) == (
+        "NeurIPS",
+        2024,
+        None,
+        1,
+    )
     assert "no header" in listing.warnings[0]
 
 

@@ -1,13 +1,14 @@
 """No process outlives its run: ``kill -9`` of ``python -m pipeline run`` takes its warm helpers and
 multiprocessing's resource tracker with it (real processes, a real SIGKILL)."""
 
-import pytest
 import os
 import signal
 import subprocess
 import sys
 import time
 from pathlib import Path
+
+import pytest
 
 from pipeline import parallel
 
@@ -59,8 +60,13 @@ def _wait_gone(pids: list[int], seconds: float) -> list[int]:
 
 def _start_run(project: Path) -> subprocess.Popen:
     env = {**os.environ, "PIPELINE_WORKERS": "3"}
-    return subprocess.Popen([sys.executable, "-m", "pipeline", "run"], cwd=project, env=env,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return subprocess.Popen(
+        [sys.executable, "-m", "pipeline", "run"],
+        cwd=project,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
 
 
 def test_kill_9_of_a_run_leaves_no_helper_behind(project):
@@ -85,9 +91,11 @@ def test_helpers_of_an_own_pool_end_with_their_parent(tmp_path):
     """A pool made with spawn_pool (the records step's own pool under ``dagster dev``) ends with the process
     that made it, here a short script killed with SIGKILL while its helpers idle."""
     script = tmp_path / "owner.py"
-    script.write_text("import time\nfrom pipeline import parallel\nif __name__ == '__main__':\n"
-                      "    pool = parallel.spawn_pool(2)\n    print(pool.submit(sum, [1, 2]).result(), flush=True)\n"
-                      "    time.sleep(60)\n")
+    script.write_text(
+        "import time\nfrom pipeline import parallel\nif __name__ == '__main__':\n"
+        "    pool = parallel.spawn_pool(2)\n    print(pool.submit(sum, [1, 2]).result(), flush=True)\n"
+        "    time.sleep(60)\n"
+    )
     proc = subprocess.Popen([sys.executable, str(script)], cwd=ROOT, stdout=subprocess.PIPE, text=True)
     assert proc.stdout.readline().strip() == "3"
     kids = _children(proc.pid)

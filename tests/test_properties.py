@@ -1,30 +1,69 @@
 """Property-based tests (hypothesis): for any listing built from arbitrary paragraphs, no paragraph is lost,
 cleaning is idempotent, and no output field holds control characters, zero-width characters or ``\\r``."""
 
-import os
 import datetime as dt
+import os
 import unicodedata
 
+import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from pipeline.cleaning import clean_abstract
 from pipeline.language import detect_language
-import pytest
-
-from pipeline.readers import ListingDecodeError, parse_listing
 from pipeline.quarantine import REASONS, quarantine_reason
+from pipeline.readers import ListingDecodeError, parse_listing
 
 TODAY = dt.date(2026, 11, 30)
-SETTINGS = settings(max_examples=int(os.environ.get("HYPOTHESIS_EXAMPLES", "300")), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(
+    max_examples=int(os.environ.get("HYPOTHESIS_EXAMPLES", "300")),
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
 
 # Text that looks like what listings hold: letters of several scripts, digits, TeX/HTML/markdown syntax, and
 # every invisible or odd character the cleaning rules exist for.
 SPECIAL = list("$\\{}%&_^~*`<>#[]()/:.,;-–−×²") + [
-    "\u200b", "\u200c", "\u200d", "\u2060", "\ufeff", "\u00ad", "\u00a0", "\u3000", "\u202e", "\x00", "\x07",
-    "\x85", "\t", "\r", "\r\n", "\u2028", "ﬁ", "Ａ", "１", "，", "e\u0301", "â€™", "Ã—", "&amp;", "&lt;b&gt;", "<i>",
-    "</i>", "<br/>", "\\%", "\\times", "\\textbf{", "\\url{", "\\href{", "$-0.38$", "**", "(cid:173)", "- ",
-    "https://github.com/a/b", "www.x.org/~y", "ICML 2026 x",
+    "\u200b",
+    "\u200c",
+    "\u200d",
+    "\u2060",
+    "\ufeff",
+    "\u00ad",
+    "\u00a0",
+    "\u3000",
+    "\u202e",
+    "\x00",
+    "\x07",
+    "\x85",
+    "\t",
+    "\r",
+    "\r\n",
+    "\u2028",
+    "ﬁ",
+    "Ａ",
+    "１",
+    "，",
+    "e\u0301",
+    "â€™",
+    "Ã—",
+    "&amp;",
+    "&lt;b&gt;",
+    "<i>",
+    "</i>",
+    "<br/>",
+    "\\%",
+    "\\times",
+    "\\textbf{",
+    "\\url{",
+    "\\href{",
+    "$-0.38$",
+    "**",
+    "(cid:173)",
+    "- ",
+    "https://github.com/a/b",
+    "www.x.org/~y",
+    "ICML 2026 x",
 ]
 atoms = st.one_of(
     st.text(alphabet=st.characters(codec="utf-8", exclude_categories=("Cs",)), min_size=1, max_size=8),
@@ -67,12 +106,17 @@ def test_language_and_quarantine_never_raise(raw):
 
 
 paragraph = texts.map(lambda t: " ".join(t.replace("\r", " ").split("\n")).strip()).filter(
-    lambda t: t.strip() and any(not ch.isspace() and unicodedata.category(ch)[0] not in "CZ" for ch in t))
+    lambda t: t.strip() and any(not ch.isspace() and unicodedata.category(ch)[0] not in "CZ" for ch in t)
+)
 
 
 @SETTINGS
-@given(st.lists(paragraph, max_size=8), st.sampled_from(["\n", "\r\n", "\r"]),
-       st.sampled_from(["utf-8", "utf-8-sig", "utf-16", "gb18030"]), st.booleans())
+@given(
+    st.lists(paragraph, max_size=8),
+    st.sampled_from(["\n", "\r\n", "\r"]),
+    st.sampled_from(["utf-8", "utf-8-sig", "utf-16", "gb18030"]),
+    st.booleans(),
+)
 def test_no_paragraph_lost(paragraphs, eol, codec, with_header):
     header = ["NeurIPS 2025 Accepted Papers", ""] if with_header and codec != "gb18030" else []
     text = eol.join(header + [eol.join([p, ""]) for p in paragraphs])
@@ -81,15 +125,23 @@ def test_no_paragraph_lost(paragraphs, eol, codec, with_header):
     except UnicodeEncodeError:
         return
     if codec == "gb18030":  # GB18030 only when the detector says Chinese: give it a Chinese listing
-        data = "ICML 2026 论文列表\n\n我们提出一种面向长文本的稀疏注意力方法，在基准上推理速度提高一倍。\n\n".encode(codec) + data
-    if "\x00" in text:  # NUL: a binary file or UTF-16 without BOM; the whole file is quarantined with a reason
+        data = (
+            "ICML 2026 论文列表\n\n我们提出一种面向长文本的稀疏注意力方法，在基准上推理速度提高一倍。\n\n".encode(
+                codec
+            )
+            + data
+        )
+    if (
+        "\x00" in text
+    ):  # NUL: a binary file or UTF-16 without BOM; the whole file is quarantined with a reason
         with pytest.raises(ListingDecodeError):
             parse_listing(data, "x.txt", TODAY)
         return
     try:
         listing = parse_listing(data, "x.txt", TODAY)
     except ListingDecodeError:
-        # Only a detected (non-Unicode) codec may refuse: the whole file is quarantined with a reason, not lost.
+        # Only a detected (non-Unicode) codec may refuse: the whole file is quarantined with a reason, not
+        # lost.
         assert codec == "gb18030"
         return
     got = [p.text for p in listing.paragraphs]

@@ -27,13 +27,21 @@ ESCAPES = "new\nline \x1b[31mred\x1b[0m.txt"
 
 
 def _run(project) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "pipeline", "run"], cwd=project, capture_output=True,
-                          text=True, timeout=240, env={**os.environ, "PIPELINE_WORKERS": "1"})
+    return subprocess.run(
+        [sys.executable, "-m", "pipeline", "run"],
+        cwd=project,
+        capture_output=True,
+        text=True,
+        timeout=240,
+        env={**os.environ, "PIPELINE_WORKERS": "1"},
+    )
 
 
 def _lineage(project) -> pl.DataFrame:
     latest = (project / "warehouse" / "LATEST").read_text().strip()
-    return pl.read_parquet(project / "warehouse" / f"release={latest}" / "listing_lineage", hive_partitioning=True)
+    return pl.read_parquet(
+        project / "warehouse" / f"release={latest}" / "listing_lineage", hive_partitioning=True
+    )
 
 
 def _papers(project) -> pl.DataFrame:
@@ -46,14 +54,14 @@ def test_links_out_of_the_raw_folder_and_special_files_are_refused_never_read(pr
     outside = project / "outside.txt"
     shutil.copy(SEEDS[0], outside)
     (raw / "passwd.txt").symlink_to("/etc/passwd")
-    (raw / "outside_copy.txt").symlink_to(outside)                 # a real listing, but outside raw/
-    (raw / "etc").symlink_to("/etc")                               # a folder outside
-    (raw / "inner_link.txt").symlink_to(SEEDS[1].name)             # relative link to a file inside: read
-    (raw / "dangling.txt").symlink_to(raw / "gone.txt")            # broken link
-    os.mkfifo(raw / "pipe.txt")                                    # nobody writes: open() would block
+    (raw / "outside_copy.txt").symlink_to(outside)  # a real listing, but outside raw/
+    (raw / "etc").symlink_to("/etc")  # a folder outside
+    (raw / "inner_link.txt").symlink_to(SEEDS[1].name)  # relative link to a file inside: read
+    (raw / "dangling.txt").symlink_to(raw / "gone.txt")  # broken link
+    os.mkfifo(raw / "pipe.txt")  # nobody writes: open() would block
     sock = socket.socket(socket.AF_UNIX)
     sock.bind(str(raw / "sock.txt"))
-    device = os.geteuid() == 0                                     # /dev/zero's node: reads never end
+    device = os.geteuid() == 0  # /dev/zero's node: reads never end
     if device:
         os.mknod(raw / "zero.txt", stat.S_IFCHR | 0o600, os.makedev(1, 5))
     try:
@@ -64,13 +72,16 @@ def test_links_out_of_the_raw_folder_and_special_files_are_refused_never_read(pr
     lineage = _lineage(project)
     refused = dict(lineage.filter(pl.col("paragraph") == 0).select("listing", "reason").iter_rows())
     expected = {"passwd.txt", "outside_copy.txt", "etc", "dangling.txt", "pipe.txt", "sock.txt"} | (
-        {"zero.txt"} if device else set())
+        {"zero.txt"} if device else set()
+    )
     assert set(refused) == expected
     assert all(r.startswith("refused: ") for r in refused.values())
     assert "outside the raw folder" in refused["passwd.txt"] and "/etc/passwd" in refused["passwd.txt"]
     assert "named pipe (FIFO)" in refused["pipe.txt"] and "socket" in refused["sock.txt"]
     assert "broken symbolic link" in refused["dangling.txt"]
-    assert lineage.filter(pl.col("listing").is_in(list(expected)))["status"].unique().to_list() == ["quarantined"]
+    assert lineage.filter(pl.col("listing").is_in(list(expected)))["status"].unique().to_list() == [
+        "quarantined"
+    ]
     # nothing of /etc/passwd or of the outside copy was read; the good listings and the inner link were
     papers = _papers(project)
     assert not papers.filter(pl.col("abstract_raw").str.contains("root:")).height
@@ -91,13 +102,19 @@ def test_long_non_utf8_escape_and_hidden_names_work(project):
     shutil.copy(SEEDS[0], raw / ".cache" / "x.txt")
     proc = _run(project)
     assert proc.returncode == 0, proc.stderr
-    assert "2 hidden entries" in proc.stdout and "'.hidden listing.txt'" in proc.stdout and "'.cache/'" in proc.stdout
+    assert (
+        "2 hidden entries" in proc.stdout
+        and "'.hidden listing.txt'" in proc.stdout
+        and "'.cache/'" in proc.stdout
+    )
     lineage = _lineage(project)
     shown = {rawfiles.display_name(n) for n in names}
     assert "caf\\xe9 listing.txt" in shown
     assert set(lineage["listing"].unique()) == shown | {s.name for s in SEEDS}
     odd = lineage.filter(pl.col("listing").is_in(list(shown)))
-    assert odd.group_by("listing").len()["len"].to_list() == [19] * 4  # every paragraph of every odd name read
+    assert (
+        odd.group_by("listing").len()["len"].to_list() == [19] * 4
+    )  # every paragraph of every odd name read
     assert set(odd["status"]) <= {"published", "duplicate"}
     assert _papers(project).height == 38 and lineage.filter(pl.col("status") == "published").height == 38
     work = project / "warehouse" / "_work" / "abstracts"

@@ -1,4 +1,5 @@
-"""Readers (pipeline.readers) on small real excerpts of real listing files, in every shape, plus the shapes built
+"""Readers (pipeline.readers) on small real excerpts of real listing files, in every shape, plus the shapes
+built
 from them (TSV, JSON keyed by id, {"papers": [...]}, gzip, PDF first page, BibTeX, markdown table).
 
 Excerpts in tests/data/readers: iclr2017.json (3 papercopilot records, one whose abstract is blank),
@@ -13,7 +14,6 @@ import gzip
 import io
 import json
 
-import polars as pl
 import pytest
 
 from pipeline import records
@@ -29,7 +29,9 @@ ICLR = json.loads((READERS_DATA / "iclr2017.json").read_text())
 
 
 def _read(name, data=None, **kw):
-    return read_listing(data if data is not None else (READERS_DATA / name).read_bytes(), name, today=TODAY, **kw)
+    return read_listing(
+        data if data is not None else (READERS_DATA / name).read_bytes(), name, today=TODAY, **kw
+    )
 
 
 def test_papercopilot_json_records_fields_and_venue_from_file_name():
@@ -39,10 +41,15 @@ def test_papercopilot_json_records_fields_and_venue_from_file_name():
     assert first.title == "Prototypical Networks for Few-shot Learning"
     assert first.authors == ["Jake Snell", "Kevin Swersky", "Richard Zemel"]
     assert (first.source_id, first.source_status, first.position) == ("B1-Hhnslg", "Reject", 0)
-    assert first.abstract_raw.startswith("A recent approach to few-shot classification called matching networks")
-    assert got.records[2].abstract_raw == ""  # a blank abstract is a record (quarantined as empty), not dropped
-    rows = records.abstract_rows(records.listing_records((READERS_DATA / "iclr2017.json").read_bytes(),
-                                                         "iclr2017.json")[0])
+    assert first.abstract_raw.startswith(
+        "A recent approach to few-shot classification called matching networks"
+    )
+    assert (
+        got.records[2].abstract_raw == ""
+    )  # a blank abstract is a record (quarantined as empty), not dropped
+    rows = records.abstract_rows(
+        records.listing_records((READERS_DATA / "iclr2017.json").read_bytes(), "iclr2017.json")[0]
+    )
     assert rows["quarantine_reason"].to_list() == [None, None, "empty"]
 
 
@@ -63,8 +70,10 @@ def test_json_shapes_array_object_keyed_by_id_papers_wrapper_and_gzip():
 
 
 def test_markdown_schedule_titles_authors_and_no_markup_in_abstract():
-    got = _read("awesome-neurips-2023/Not_Presented_Posters.md",
-                (READERS_DATA / "Not_Presented_Posters.md").read_bytes())
+    got = _read(
+        "awesome-neurips-2023/Not_Presented_Posters.md",
+        (READERS_DATA / "Not_Presented_Posters.md").read_bytes(),
+    )
     assert (got.reader, got.venue, got.year, len(got.records)) == ("markdown", "NeurIPS", 2023, 3)
     first = got.records[0]
     assert first.title == "Active Negative Loss Functions for Learning with Noisy Labels"
@@ -82,10 +91,17 @@ def test_separated_text_dump_junk_first_line_wrapped_and_blank_line_abstracts():
     assert wrapped.title == "A Bandit Framework for Strategic Regression"
     assert wrapped.authors == ["A. Author", "B. Author", "C. Author"]
     assert wrapped.abstract_raw.count("\n") > 10 and wrapped.abstract_raw.endswith("-BNE).")
-    assert with_blank.title.startswith("A Bayesian method for reducing bias") and "\n\n" in with_blank.abstract_raw
+    assert (
+        with_blank.title.startswith("A Bayesian method for reducing bias")
+        and "\n\n" in with_blank.abstract_raw
+    )
     frame, warnings = records.listing_records((READERS_DATA / "nips_2016.txt").read_bytes(), "nips_2016.txt")
     rows = records.abstract_rows(frame)
-    assert rows["quarantine_reason"].to_list()[:3] == ["preamble: lines before the first record separator", None, None]
+    assert rows["quarantine_reason"].to_list()[:3] == [
+        "preamble: lines before the first record separator",
+        None,
+        None,
+    ]
     assert warnings[0].startswith("nips_2016.txt: read by separated_text")
 
 
@@ -94,7 +110,8 @@ def test_separated_text_other_separators(sep):
     text = (READERS_DATA / "nips_2016.txt").read_text().replace("*" * 36, sep)
     got = _read("nips_2016.txt", text.encode())
     assert got.reader == "separated_text" and [r.title for r in got.records[1:]] == [
-        r.title for r in _read("nips_2016.txt").records[1:]]
+        r.title for r in _read("nips_2016.txt").records[1:]
+    ]
 
 
 def test_csv_quoted_newline_and_tsv():
@@ -116,7 +133,9 @@ def test_csv_quoted_newline_and_tsv():
 def test_arxiv_feed_jsonl_venue_per_record_from_comment():
     got = _read("arxiv_feed.jsonl")
     assert got.reader == "jsonl" and [r.position for r in got.records] == [1, 2, 3]
-    comments = [json.loads(x)["comment"] for x in (READERS_DATA / "arxiv_feed.jsonl").read_text().splitlines()]
+    comments = [
+        json.loads(x)["comment"] for x in (READERS_DATA / "arxiv_feed.jsonl").read_text().splitlines()
+    ]
     assert [f"Accepted to {v} {y}" for v, y in zip(got.venues, got.years)] == comments
     assert got.records[0].authors == ["A. Author", "B. Author"]
 
@@ -124,21 +143,29 @@ def test_arxiv_feed_jsonl_venue_per_record_from_comment():
 def test_pdf_first_page_dump_and_bibtex_built_from_real_records():
     r = ICLR[0]
     names = r["author"].split(";")
-    page = (f"{r['title'][:25]}\n{r['title'][25:]}\n{names[0]}1, {names[1]}2*, {names[2]}1\n"
-            f"1University of Toronto  2Twitter\n{{jsnell,zemel}}@cs.toronto.edu\n\nAbstract—"
-            f"{r['abstract'][:300]}-\nlearning {r['abstract'][300:]}\nKeywords: few-shot, metric learning\n"
-            "1 Introduction\nFew-shot classification is a task ...\n")
+    page = (
+        f"{r['title'][:25]}\n{r['title'][25:]}\n{names[0]}1, {names[1]}2*, {names[2]}1\n"
+        f"1University of Toronto  2Twitter\n{{jsnell,zemel}}@cs.toronto.edu\n\nAbstract—"
+        f"{r['abstract'][:300]}-\nlearning {r['abstract'][300:]}\nKeywords: few-shot, metric learning\n"
+        "1 Introduction\nFew-shot classification is a task ...\n"
+    )
     got = _read("iclr2017/pages.txt", (page + "\f" + page).encode())
     assert got.reader == "pdf_first_page" and len(got.records) == 2
     rec = got.records[0]
     assert rec.title == r["title"] and rec.authors == names
     assert rec.abstract_raw.startswith(r["abstract"][:40]) and "Keywords" not in rec.abstract_raw
     assert "@" not in rec.abstract_raw and "-\nlearning" not in rec.abstract_raw
-    bib = "".join(f"@inproceedings{{{x['id']},\n  title = {{{x['title']}}},\n  author = {{{' and '.join(x['author'].split(';'))}}},"
-                  f"\n  booktitle = {{ICLR 2017}},\n  abstract = {{{x['abstract']}}}\n}}\n\n" for x in ICLR[:2])
+    bib = "".join(
+        f"@inproceedings{{{x['id']},\n  title = {{{x['title']}}},\n  author = {{{' and '.join(x['author'].split(';'))}}},"
+        f"\n  booktitle = {{ICLR 2017}},\n  abstract = {{{x['abstract']}}}\n}}\n\n"
+        for x in ICLR[:2]
+    )
     got = _read("refs.bib", bib.encode())
     assert got.reader == "bibtex" and [x.title for x in got.records] == [x["title"] for x in ICLR[:2]]
-    assert got.records[1].authors == ICLR[1]["author"].split(";") and (got.venues[0], got.years[0]) == ("ICLR", 2017)
+    assert got.records[1].authors == ICLR[1]["author"].split(";") and (got.venues[0], got.years[0]) == (
+        "ICLR",
+        2017,
+    )
 
 
 def test_markdown_table_with_abstract_column():
@@ -159,7 +186,8 @@ def test_settings_file_folder_and_file_reader_columns_venue(tmp_path):
     (raw / "lists" / "export.dat").write_text(buf.getvalue())
     (raw / "listing.toml").write_text('venue = "NIPS"\nyear = 2017\n')
     (raw / "lists" / "export.dat.listing.toml").write_text(
-        'reader = "csv"\nyear = 2018\n[columns]\nabstract = "Text"\ntitle = "Paper Name"\nsource_id = "Forum"\n')
+        'reader = "csv"\nyear = 2018\n[columns]\nabstract = "Text"\ntitle = "Paper Name"\nsource_id = "Forum"\n'
+    )
     sources = find_settings(raw, "lists/export.dat")
     assert [s for s, _ in sources] == ["listing.toml", "lists/export.dat.listing.toml"]
     assert is_settings_file("lists/export.dat.listing.toml") and is_settings_file("listing.toml")
@@ -172,11 +200,18 @@ def test_settings_file_folder_and_file_reader_columns_venue(tmp_path):
     assert frame["paragraph"].to_list() == [0] and "year must be a int" in frame["decode_error"][0]
 
 
-@pytest.mark.parametrize("name, expected", [
-    ("iclr2017.json", ("ICLR", 2017)), ("cvpr19.txt", ("CVPR", 2019)), ("nips_2016.txt", ("NeurIPS", 2016)),
-    ("icml2025/oral.csv", ("ICML", 2025)), ("ECCV/2022/list.txt", ("ECCV", 2022)),
-    ("awesome-neurips-2023/schedule/Poster_Session1.md", ("NeurIPS", 2023)), ("x/listing.txt", (None, None)),
-])
+@pytest.mark.parametrize(
+    "name, expected",
+    [
+        ("iclr2017.json", ("ICLR", 2017)),
+        ("cvpr19.txt", ("CVPR", 2019)),
+        ("nips_2016.txt", ("NeurIPS", 2016)),
+        ("icml2025/oral.csv", ("ICML", 2025)),
+        ("ECCV/2022/list.txt", ("ECCV", 2022)),
+        ("awesome-neurips-2023/schedule/Poster_Session1.md", ("NeurIPS", 2023)),
+        ("x/listing.txt", (None, None)),
+    ],
+)
 def test_venue_year_from_path(name, expected):
     assert venue_year_from_path(name, TODAY)[:2] == expected
 
@@ -185,17 +220,22 @@ def test_venue_year_from_headers_and_records():
     assert parse_header("NeurIPS Datasets & Benchmarks 2025 论文列表") == ("NeurIPS", 2025)
     assert parse_header("arXiv 2026 papers") == ("arXiv", 2026)
     assert venue_year_in_text("Accepted to ICML 2026") == ("ICML", 2026)
-    assert venue_year_in_text("Computer Vision – ECCV 2022, Part III (Eds.): ICCV 2021, LNCS") == ("ECCV", 2022)
+    assert venue_year_in_text("Computer Vision – ECCV 2022, Part III (Eds.): ICCV 2021, LNCS") == (
+        "ECCV",
+        2022,
+    )
     assert venue_year_in_text("(Eds.): ICCV 2021, LNCS 12345") == ("ICCV", 2021)
     assert venue_year_in_text("CVPR'19 oral", TODAY) == ("CVPR", 2019)
     assert venue_year_in_text("we use a log 2023 scale") is None
-    got = _read("dump.txt", "arXiv 2026 papers\n\nAn abstract of enough words to be one abstract.\n".encode())
+    got = _read("dump.txt", b"arXiv 2026 papers\n\nAn abstract of enough words to be one abstract.\n")
     assert (got.venue, got.year, got.reader) == ("arXiv", 2026, "seed_text")
 
 
 def test_second_header_switches_venue_and_year_for_the_papers_after_it():
-    text = ("ICML 2026 论文列表\n\nWe study sparse attention for long documents in detail here.\n\n"
-            "NeurIPS 2025 Accepted Papers\n\nWe propose a new optimiser that converges twice as fast.\n")
+    text = (
+        "ICML 2026 论文列表\n\nWe study sparse attention for long documents in detail here.\n\n"
+        "NeurIPS 2025 Accepted Papers\n\nWe propose a new optimiser that converges twice as fast.\n"
+    )
     got = _read("both.txt", text.encode())
     assert got.venues == ["ICML", "NeurIPS", "NeurIPS"] and got.years == [2026, 2025, 2025]
     rows = records.abstract_rows(records.listing_records(text.encode(), "both.txt")[0])
@@ -204,7 +244,7 @@ def test_second_header_switches_venue_and_year_for_the_papers_after_it():
 
 
 def test_damaged_utf8_in_mostly_ascii_file_rejected_but_cp1252_read():
-    good = "ICML 2026\n\nWe study priors and show that they help in many settings of learning. ".encode()
+    good = b"ICML 2026\n\nWe study priors and show that they help in many settings of learning. "
     with pytest.raises(ListingDecodeError, match="damaged UTF-8"):
         decode_listing(good + b"It is \xe2\x80 fast.\n", "d.txt")  # a cut-off curly quote
     text, codec = decode_listing(good + b"A caf\xe9 na\xefve r\xe9sum\xe9.\n", "c.txt")
@@ -237,18 +277,33 @@ def test_atom_feed_openreview_notes_and_year_fields_from_real_records():
         f"<entry><id>http://arxiv.org/abs/{r['id']}v1</id><published>2026-01-05T00:00:00Z</published>"
         f"<title>{escape(r['title'])}</title><summary>{escape(r['summary'])}</summary>"
         + "".join(f"<author><name>{escape(a)}</name></author>" for a in r["authors"])
-        + (f"<arxiv:comment>{escape(r['comment'])}</arxiv:comment>" if i else "") + "</entry>"
-        for i, r in enumerate(feed_records))
-    atom = ('<?xml version="1.0" encoding="UTF-8"?>\n<feed xmlns="http://www.w3.org/2005/Atom" '
-            f'xmlns:arxiv="http://arxiv.org/schemas/atom"><title>arXiv Query</title>{entries}</feed>')
+        + (f"<arxiv:comment>{escape(r['comment'])}</arxiv:comment>" if i else "")
+        + "</entry>"
+        for i, r in enumerate(feed_records)
+    )
+    atom = (
+        '<?xml version="1.0" encoding="UTF-8"?>\n<feed xmlns="http://www.w3.org/2005/Atom" '
+        f'xmlns:arxiv="http://arxiv.org/schemas/atom"><title>arXiv Query</title>{entries}</feed>'
+    )
     got = _read("arxiv_query.xml", atom.encode())
     assert got.reader == "feed" and [r.title for r in got.records] == [r["title"] for r in feed_records]
     assert got.records[0].authors == feed_records[0]["authors"]
     assert (got.venues[0], got.years[0]) == ("arXiv", 2026)  # no comment: the path's venue, the entry's year
     assert f"Accepted to {got.venues[1]} {got.years[1]}" == feed_records[1]["comment"]
-    notes = {"notes": [{"id": r["id"], "content": {"title": {"value": r["title"]}, "abstract": {"value": r["abstract"]},
-                                                   "authors": {"value": r["author"].split(";")},
-                                                   "venue": {"value": "ICLR 2017 Poster"}}} for r in ICLR[:2]]}
+    notes = {
+        "notes": [
+            {
+                "id": r["id"],
+                "content": {
+                    "title": {"value": r["title"]},
+                    "abstract": {"value": r["abstract"]},
+                    "authors": {"value": r["author"].split(";")},
+                    "venue": {"value": "ICLR 2017 Poster"},
+                },
+            }
+            for r in ICLR[:2]
+        ]
+    }
     got = _read("openreview_notes.json", json.dumps(notes).encode())
     assert [r.title for r in got.records] == [r["title"] for r in ICLR[:2]] and got.venues == ["ICLR", "ICLR"]
     assert got.years == [2017, 2017] and got.records[0].source_id == ICLR[0]["id"]

@@ -13,17 +13,47 @@ from pipeline.release import PublishInProgressError
 def _tables(abstracts: dict[str, str], release_no: int = 1) -> dict[str, pl.DataFrame]:
     ids = sorted(abstracts)
     n = len(ids)
-    papers = pl.DataFrame({
-        "paper_id": ids, "venue": ["ICML"] * n, "year": [2026] * n,
-        "abstract": [abstracts[i] for i in ids], "abstract_raw": [abstracts[i] for i in ids],
-        "first_release": [release_no] * n,
-    })
-    urls = pl.DataFrame({"paper_id": ids[:1], "venue": ["ICML"], "year": [2026], "url": ["https://github.com/a/b"],
-                         "start": [0], "end": [10]})
-    metrics = pl.DataFrame({"paper_id": ids[:1], "venue": ["ICML"], "year": [2026], "value": [54.0], "start": [3],
-                            "end": [6], "kind": ["score"], "value_text": ["54"]})
-    lineage = pl.DataFrame({"listing": ["a.txt"] * n, "venue": ["ICML"] * n, "year": [2026] * n,
-                            "paragraph": list(range(1, n + 1)), "paper_id": ids})
+    papers = pl.DataFrame(
+        {
+            "paper_id": ids,
+            "venue": ["ICML"] * n,
+            "year": [2026] * n,
+            "abstract": [abstracts[i] for i in ids],
+            "abstract_raw": [abstracts[i] for i in ids],
+            "first_release": [release_no] * n,
+        }
+    )
+    urls = pl.DataFrame(
+        {
+            "paper_id": ids[:1],
+            "venue": ["ICML"],
+            "year": [2026],
+            "url": ["https://github.com/a/b"],
+            "start": [0],
+            "end": [10],
+        }
+    )
+    metrics = pl.DataFrame(
+        {
+            "paper_id": ids[:1],
+            "venue": ["ICML"],
+            "year": [2026],
+            "value": [54.0],
+            "start": [3],
+            "end": [6],
+            "kind": ["score"],
+            "value_text": ["54"],
+        }
+    )
+    lineage = pl.DataFrame(
+        {
+            "listing": ["a.txt"] * n,
+            "venue": ["ICML"] * n,
+            "year": [2026] * n,
+            "paragraph": list(range(1, n + 1)),
+            "paper_id": ids,
+        }
+    )
     return {"papers": papers, "paper_urls": urls, "paper_metrics": metrics, "listing_lineage": lineage}
 
 
@@ -40,13 +70,22 @@ def test_publish_numbering_noop_and_changelog(tmp_path):
     assert (r2.release, r2.created) == (2, True)
     assert (tmp_path / "LATEST").read_text() == "2"
     changes = pl.read_parquet(tmp_path / "release=2" / "changelog.parquet")
-    assert changes.rows() == [("p3", "added", None), ("p1", "changed", "abstract,abstract_raw"), ("p2", "removed", None)]
+    assert changes.rows() == [
+        ("p3", "added", None),
+        ("p1", "changed", "abstract,abstract_raw"),
+        ("p2", "removed", None),
+    ]
     manifest = json.loads((tmp_path / "release=2" / "manifest.json").read_text())
     assert manifest["changes"] == {"added": 1, "removed": 1, "changed": 1}
     assert manifest["parent"] == 1
     assert manifest["tables"]["papers"]["files"][0]["path"] == "papers/venue=ICML/year=2026/part-0.parquet"
     # venue/year live in the path only, so every reader sees one consistent partition dtype
-    assert "venue" not in pl.read_parquet(tmp_path / "release=2" / manifest["tables"]["papers"]["files"][0]["path"]).columns
+    assert (
+        "venue"
+        not in pl.read_parquet(
+            tmp_path / "release=2" / manifest["tables"]["papers"]["files"][0]["path"]
+        ).columns
+    )
 
 
 def test_crash_between_file_writes_keeps_previous_release(tmp_path, monkeypatch):
@@ -107,15 +146,40 @@ def _case17(path) -> dict[str, pl.DataFrame]:
     (abstract, language_score) and paper_metrics (value)."""
     rows = pl.read_ndjson(path)
     base = rows.with_columns(venue=pl.lit("ICML"), year=pl.lit(2026))
-    papers = base.select("paper_id", "venue", "year", "abstract",
-                         *([pl.col("lang_confidence").alias("language_score")] if "lang_confidence" in rows.columns else []))
+    papers = base.select(
+        "paper_id",
+        "venue",
+        "year",
+        "abstract",
+        *([pl.col("lang_confidence").alias("language_score")] if "lang_confidence" in rows.columns else []),
+    )
     metrics = base.filter(pl.col("metric_value").is_not_null()).select(
-        "paper_id", "venue", "year", pl.col("metric_value").alias("value"), start=pl.lit(0), end=pl.lit(1),
-        kind=pl.lit("score"), value_text=pl.col("metric_value").cast(pl.String))
-    urls = pl.DataFrame(schema={"paper_id": pl.String, "venue": pl.String, "year": pl.Int64, "url": pl.String,
-                                "start": pl.Int64, "end": pl.Int64})
-    lineage = base.select(pl.lit("a.txt").alias("listing"), "venue", "year", pl.int_range(1, pl.len() + 1).alias("paragraph"),
-                          "paper_id")
+        "paper_id",
+        "venue",
+        "year",
+        pl.col("metric_value").alias("value"),
+        start=pl.lit(0),
+        end=pl.lit(1),
+        kind=pl.lit("score"),
+        value_text=pl.col("metric_value").cast(pl.String),
+    )
+    urls = pl.DataFrame(
+        schema={
+            "paper_id": pl.String,
+            "venue": pl.String,
+            "year": pl.Int64,
+            "url": pl.String,
+            "start": pl.Int64,
+            "end": pl.Int64,
+        }
+    )
+    lineage = base.select(
+        pl.lit("a.txt").alias("listing"),
+        "venue",
+        "year",
+        pl.int_range(1, pl.len() + 1).alias("paragraph"),
+        "paper_id",
+    )
     return {"papers": papers, "paper_urls": urls, "paper_metrics": metrics, "listing_lineage": lineage}
 
 
@@ -130,25 +194,41 @@ def test_schema_drift_case17_every_release_reads_together(tmp_path, cases):
     for n in (1, 2):
         assert release.table_schema(tmp_path, "paper_metrics", n)["value"] == pl.Float64
     metrics = release.read_all(tmp_path, "paper_metrics").sort("release", "paper_id")
-    assert metrics.select("release", "paper_id", "value").rows() == [(1, "p001", 54.0), (2, "p001", 54.0),
-                                                                    (2, "p003", 1.41)]
+    assert metrics.select("release", "paper_id", "value").rows() == [
+        (1, "p001", 54.0),
+        (2, "p001", 54.0),
+        (2, "p003", 1.41),
+    ]
     papers = release.read_all(tmp_path, "papers").sort("release", "paper_id")
     assert papers.select("release", "paper_id", "language_score").rows() == [
-        (1, "p001", None), (1, "p002", None), (2, "p001", 0.99), (2, "p003", 0.97)]
+        (1, "p001", None),
+        (1, "p002", None),
+        (2, "p001", 0.99),
+        (2, "p003", 0.97),
+    ]
     # the README's all-releases lines: DuckDB by name, polars with the latest schema
-    duck = duckdb.sql(f"SELECT release, paper_id, language_score FROM read_parquet('{tmp_path}/release=*/papers/**/*.parquet', "
-                      "hive_partitioning=true, union_by_name=true) ORDER BY release, paper_id").fetchall()
+    duck = duckdb.sql(
+        f"SELECT release, paper_id, language_score FROM read_parquet('{tmp_path}/release=*/papers/**/*.parquet', "
+        "hive_partitioning=true, union_by_name=true) ORDER BY release, paper_id"
+    ).fetchall()
     assert duck == papers.select("release", "paper_id", "language_score").rows()
-    duck_types = dict(duckdb.sql(f"DESCRIBE FROM read_parquet('{tmp_path}/release=*/paper_metrics/**/*.parquet', "
-                                 "hive_partitioning=true, union_by_name=true)").fetchall()[i][:2] for i in range(4))
+    duck_types = dict(
+        duckdb.sql(
+            f"DESCRIBE FROM read_parquet('{tmp_path}/release=*/paper_metrics/**/*.parquet', "
+            "hive_partitioning=true, union_by_name=true)"
+        ).fetchall()[i][:2]
+        for i in range(4)
+    )
     assert duck_types["value"] == "DOUBLE"
     # changelog of release 2: a column new in this release is a schema change (manifest columns), not a
     # change of every paper; p001's other columns are equal (54 == 54.0 once pinned)
     changes = pl.read_parquet(tmp_path / "release=2" / "changelog.parquet")
     assert changes.rows() == [("p003", "added", None), ("p002", "removed", None)]
     manifests = [json.loads((tmp_path / f"release={n}" / "manifest.json").read_text()) for n in (1, 2)]
-    assert [[c["name"] for c in m["tables"]["papers"]["columns"]][-1] for m in manifests] == ["abstract",
-                                                                                             "language_score"]
+    assert [[c["name"] for c in m["tables"]["papers"]["columns"]][-1] for m in manifests] == [
+        "abstract",
+        "language_score",
+    ]
 
 
 def test_schema_drift_that_loses_data_or_drops_a_column_is_refused(tmp_path):
@@ -157,9 +237,13 @@ def test_schema_drift_that_loses_data_or_drops_a_column_is_refused(tmp_path):
     release.publish(tmp_path, first, INPUTS)
     lossy = _tables({"p1": "a", "p2": "c"})
     lossy["papers"] = lossy["papers"].with_columns(pages=pl.Series([10.5, 12.0]))
-    with pytest.raises(release.SchemaDriftError, match=r"papers.pages: Float64 cannot become the pinned Int64"):
+    with pytest.raises(
+        release.SchemaDriftError, match=r"papers.pages: Float64 cannot become the pinned Int64"
+    ):
         release.publish(tmp_path, lossy, INPUTS)
-    with pytest.raises(release.SchemaDriftError, match=r"columns \['pages'\] of the parent release are missing"):
+    with pytest.raises(
+        release.SchemaDriftError, match=r"columns \['pages'\] of the parent release are missing"
+    ):
         release.publish(tmp_path, _tables({"p1": "a", "p2": "c"}), INPUTS)
     widened = _tables({"p1": "a", "p2": "c"})
     widened["papers"] = widened["papers"].with_columns(pages=pl.Series([10.0, 13.0]))  # lossless: stays Int64
@@ -223,15 +307,23 @@ def test_readme_all_releases_lines(tmp_path, cases, monkeypatch):
     v3["papers"] = v3["papers"].with_columns(abstract=pl.lit("Renamed in release 3."))
     release.publish(wh, v3, INPUTS)
     (wh / "LATEST").write_text("2")  # release 3 renamed in, never committed: every read leaves it out
-    block = re.search(r"<!-- reads-all:start -->\s*```python\n(.*?)```\s*<!-- reads-all:end -->",
-                      (ROOT / "README.md").read_text(), re.S).group(1)
+    block = re.search(
+        r"<!-- reads-all:start -->\s*```python\n(.*?)```\s*<!-- reads-all:end -->",
+        (ROOT / "README.md").read_text(),
+        re.S,
+    ).group(1)
     monkeypatch.chdir(tmp_path)
     scope: dict = {}
     exec(block, scope)
     rows = scope["pl_all"].sort("release", "paper_id").select("release", "paper_id", "language_score").rows()
     assert rows == [(1, "p001", None), (1, "p002", None), (2, "p001", 0.99), (2, "p003", 0.97)]
-    assert sorted(scope["duck_all"].select("release", "paper_id", "language_score").fetchall(),
-                  key=lambda r: (r[0], r[1])) == rows
+    assert (
+        sorted(
+            scope["duck_all"].select("release", "paper_id", "language_score").fetchall(),
+            key=lambda r: (r[0], r[1]),
+        )
+        == rows
+    )
 
 
 def test_rollback_by_hand_keeps_newer_releases_and_numbers_on(tmp_path):
@@ -247,10 +339,15 @@ def test_rollback_by_hand_keeps_newer_releases_and_numbers_on(tmp_path):
 def test_unchanged_partitions_are_hard_links_to_the_parent_release(tmp_path):
     tables = _tables({"p1": "first text", "p2": "second text"})
     release.publish(tmp_path, tables, INPUTS)
-    other = {k: pl.concat([v, v.head(1).with_columns(venue=pl.lit("NeurIPS"), year=pl.lit(2025, pl.Int64))])
-             if k == "papers" else v for k, v in tables.items()}
+    other = {
+        k: pl.concat([v, v.head(1).with_columns(venue=pl.lit("NeurIPS"), year=pl.lit(2025, pl.Int64))])
+        if k == "papers"
+        else v
+        for k, v in tables.items()
+    }
     other["papers"] = other["papers"].with_columns(
-        paper_id=pl.when(pl.col("venue") == "NeurIPS").then(pl.lit("p9")).otherwise(pl.col("paper_id")))
+        paper_id=pl.when(pl.col("venue") == "NeurIPS").then(pl.lit("p9")).otherwise(pl.col("paper_id"))
+    )
     r = release.publish(tmp_path, other, INPUTS)
     assert r.release == 2
     same = "papers/venue=ICML/year=2026/part-0.parquet"

@@ -9,7 +9,6 @@ Every release of generation ``g`` has ``BASE + g * STEP`` papers whose abstracts
 and as many lineage rows, so a mixed or half-written read is detectable.
 """
 
-import pytest
 import json
 import os
 import random
@@ -20,6 +19,7 @@ import time
 
 import duckdb
 import polars as pl
+import pytest
 
 from pipeline import release
 from tests.conftest import ROOT
@@ -31,8 +31,14 @@ VENUES = ["ICML", "NeurIPS", "ICLR", "ACL"]
 INPUTS = [{"listing": "a.txt", "sha256": "0" * 64}]
 #: The steps of a publish at which a child stops and waits to be killed (the release package's own calls):
 #: writing table files, fsync, the rename into place, the index write, the LATEST write (the commit point).
-KILL_POINTS = ["write:papers", "write:paper_metrics", "fsync", "rename", "replace:releases.json",
-               "replace:LATEST"]
+KILL_POINTS = [
+    "write:papers",
+    "write:paper_metrics",
+    "fsync",
+    "rename",
+    "replace:releases.json",
+    "replace:LATEST",
+]
 
 
 def make_tables(gen: int, tag: str = "A") -> dict[str, pl.DataFrame]:
@@ -40,15 +46,45 @@ def make_tables(gen: int, tag: str = "A") -> dict[str, pl.DataFrame]:
     ids = [f"p{i:016x}" for i in range(n)]
     venue = [VENUES[i % 4] for i in range(n)]
     year = [2020 + i % 5 for i in range(n)]
-    papers = pl.DataFrame({"paper_id": ids, "venue": venue, "year": year,
-                           "abstract": [f"gen {gen} tag {tag} paper {i}" for i in range(n)]})
-    metrics = pl.DataFrame({"paper_id": ids[:gen + 1], "venue": venue[:gen + 1], "year": year[:gen + 1],
-                            "value": [float(gen)] * (gen + 1), "start": [0] * (gen + 1), "end": [1] * (gen + 1),
-                            "kind": ["score"] * (gen + 1), "value_text": [str(gen)] * (gen + 1)})
-    urls = pl.DataFrame({"paper_id": ids[:1], "venue": venue[:1], "year": year[:1], "url": [f"https://x/{gen}"],
-                         "start": [0], "end": [1]})
-    lineage = pl.DataFrame({"listing": [f"gen{gen}.txt"] * n, "venue": venue, "year": year,
-                            "paragraph": list(range(1, n + 1)), "paper_id": ids})
+    papers = pl.DataFrame(
+        {
+            "paper_id": ids,
+            "venue": venue,
+            "year": year,
+            "abstract": [f"gen {gen} tag {tag} paper {i}" for i in range(n)],
+        }
+    )
+    metrics = pl.DataFrame(
+        {
+            "paper_id": ids[: gen + 1],
+            "venue": venue[: gen + 1],
+            "year": year[: gen + 1],
+            "value": [float(gen)] * (gen + 1),
+            "start": [0] * (gen + 1),
+            "end": [1] * (gen + 1),
+            "kind": ["score"] * (gen + 1),
+            "value_text": [str(gen)] * (gen + 1),
+        }
+    )
+    urls = pl.DataFrame(
+        {
+            "paper_id": ids[:1],
+            "venue": venue[:1],
+            "year": year[:1],
+            "url": [f"https://x/{gen}"],
+            "start": [0],
+            "end": [1],
+        }
+    )
+    lineage = pl.DataFrame(
+        {
+            "listing": [f"gen{gen}.txt"] * n,
+            "venue": venue,
+            "year": year,
+            "paragraph": list(range(1, n + 1)),
+            "paper_id": ids,
+        }
+    )
     return {"papers": papers, "paper_urls": urls, "paper_metrics": metrics, "listing_lineage": lineage}
 
 
@@ -81,6 +117,7 @@ def pause_at(kill_at: str) -> None:
             if label == kill_at:
                 _pause(label)
             return fn(*args, **kwargs)
+
         return wrapped
 
     writer.write_partition = stop_before("write", writer.write_partition)
@@ -94,6 +131,7 @@ def pause_at(kill_at: str) -> None:
         real_rename(src, dst, *a, **kw)
         if kill_at == "prune" and Path(dst).parent.name == "_trash":
             _pause("prune")
+
     os.rename = rename
 
 
@@ -111,7 +149,9 @@ def child() -> None:
     print("START", flush=True)
     for g in gens:
         try:
-            r = release.publish(wh, prepared[g], INPUTS, keep_last=int(os.environ.get("KEEP_LAST", "0")) or None)
+            r = release.publish(
+                wh, prepared[g], INPUTS, keep_last=int(os.environ.get("KEEP_LAST", "0")) or None
+            )
             print(json.dumps({"gen": g, "release": r.release, "created": r.created}), flush=True)
         except release.ReleaseError as e:
             print(json.dumps({"gen": g, "error": str(e), "kind": type(e).__name__}), flush=True)
@@ -119,8 +159,13 @@ def child() -> None:
 
 def _spawn(wh, gens, tag="A", **env) -> subprocess.Popen:
     code = "from tests.test_release_concurrency import child; child()"
-    return subprocess.Popen([sys.executable, "-c", code, str(wh), ",".join(map(str, gens)), tag], cwd=ROOT,
-                            env={**os.environ, **env}, stdout=subprocess.PIPE, text=True)
+    return subprocess.Popen(
+        [sys.executable, "-c", code, str(wh), ",".join(map(str, gens)), tag],
+        cwd=ROOT,
+        env={**os.environ, **env},
+        stdout=subprocess.PIPE,
+        text=True,
+    )
 
 
 def _check_release(wh, number: int, tag: str | None = None) -> int:
@@ -231,9 +276,17 @@ def test_reader_looping_over_latest_never_sees_a_mixed_release(tmp_path):
             lineage = pl.read_parquet(f"{glob}/listing_lineage/", hive_partitioning=True)
             abstracts, n_lineage = papers["abstract"], lineage.height
         else:
-            abstracts = pl.Series([r[0] for r in duckdb.sql(
-                f"SELECT abstract FROM read_parquet('{glob}/papers/**/*.parquet', hive_partitioning=true)").fetchall()])
-            n_lineage = duckdb.sql(f"SELECT count(*) FROM read_parquet('{glob}/listing_lineage/**/*.parquet')").fetchall()[0][0]
+            abstracts = pl.Series(
+                [
+                    r[0]
+                    for r in duckdb.sql(
+                        f"SELECT abstract FROM read_parquet('{glob}/papers/**/*.parquet', hive_partitioning=true)"
+                    ).fetchall()
+                ]
+            )
+            n_lineage = duckdb.sql(
+                f"SELECT count(*) FROM read_parquet('{glob}/listing_lineage/**/*.parquet')"
+            ).fetchall()[0][0]
         gens = set(abstracts.str.extract(r"^gen (\d+)").cast(pl.Int64))
         assert len(gens) == 1, f"mixed release {latest}: generations {gens}"
         gen = gens.pop()

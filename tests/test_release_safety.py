@@ -229,8 +229,12 @@ def test_temp_files_of_dead_processes_are_removed_by_the_next_publish(tmp_path):
     dead.wait()
     work = wh / "_work" / "abstracts"
     work.mkdir(parents=True)
-    stale = [wh / f".LATEST.{dead.pid}.tmp", wh / f".releases.json.{dead.pid}.tmp",
-             work / f".x.parquet.{dead.pid}.0a1b2c3d.tmp", wh / "_staging" / "release=2" / "papers" / "p.parquet"]
+    stale = [
+        wh / f".LATEST.{dead.pid}.tmp",
+        wh / f".releases.json.{dead.pid}.tmp",
+        work / f".x.parquet.{dead.pid}.0a1b2c3d.tmp",
+        wh / "_staging" / "release=2" / "papers" / "p.parquet",
+    ]
     live = work / f".y.parquet.{os.getpid()}.12345678.tmp"
     for p in [*stale, live]:
         p.parent.mkdir(parents=True, exist_ok=True)
@@ -263,10 +267,14 @@ def test_a_plan_whose_parent_is_no_longer_latest_is_refused(tmp_path):
     wh = tmp_path / "wh"
     release.publish(wh, make_tables(1), INPUTS)
     plan = release.plan_release(wh)
-    assert (plan.parent, plan.number) == (1, 2) and plan.previous_papers.height == make_tables(1)["papers"].height
+    assert (plan.parent, plan.number) == (1, 2) and plan.previous_papers.height == make_tables(1)[
+        "papers"
+    ].height
     stale = plan.with_changes(make_tables(3)["papers"])
     release.publish(wh, make_tables(2), INPUTS)  # LATEST moves to 2 meanwhile
-    with pytest.raises(release.PlanOutdatedError, match=r"on top of release 1, but .*LATEST now names 2.*rebuild"):
+    with pytest.raises(
+        release.PlanOutdatedError, match=r"on top of release 1, but .*LATEST now names 2.*rebuild"
+    ):
         release.publish(wh, make_tables(3), INPUTS, plan=stale)
     assert release.list_releases(wh, complete=False) == [1, 2] and (wh / "LATEST").read_text() == "2"
     (wh / "LATEST").write_text("1")  # a rollback: the parent is LATEST again, but number 2 is taken

@@ -3,10 +3,10 @@
 A listing is fixed (its last abstract removed); only its partition is re-run with ``dg launch``, then the
 dataset tables and the release with ``dagster asset materialize``. The release this makes must equal the
 one a full run (``python -m pipeline run``, with its warm helper process) makes from the same files: same
-release_id, byte-identical table files and charts. Two CLI calls only (each loads the code location: ~7-14 s here).
+release_id, byte-identical table files and charts. Two CLI calls only (each loads the code location: ~7-14 s
+here).
 """
 
-import pytest
 import json
 import os
 import shutil
@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 
 import polars as pl
+import pytest
 
 from pipeline import cli, release
 from pipeline.defs.partitions import partition_key
@@ -45,8 +46,9 @@ def _manifest(root: Path) -> dict:
     return json.loads((release.release_dir(wh, release.latest_release(wh)) / "manifest.json").read_text())
 
 
-def test_rerun_one_partition_and_the_dataset_from_the_cli_equals_a_full_run(project, tmp_path_factory,
-                                                                             monkeypatch):
+def test_rerun_one_partition_and_the_dataset_from_the_cli_equals_a_full_run(
+    project, tmp_path_factory, monkeypatch
+):
     key = partition_key(FIXED)
     assert cli.run() == 0
     other_work = project / "warehouse" / "_work" / "abstracts" / f"{partition_key(OTHER)}.parquet"
@@ -55,10 +57,23 @@ def test_rerun_one_partition_and_the_dataset_from_the_cli_equals_a_full_run(proj
 
     # README: re-run one listing's partition, then the dataset tables and the release
     _cli([str(BIN / "dg"), "launch", "--assets", "listing_records,abstracts", "--partition", key])
-    assert (other_work.stat().st_mtime_ns, other_work.read_bytes()) == other_before  # the other listing untouched
+    assert (
+        other_work.stat().st_mtime_ns,
+        other_work.read_bytes(),
+    ) == other_before  # the other listing untouched
     fixed_rows = pl.read_parquet(project / "warehouse" / "_work" / "abstracts" / f"{key}.parquet").height
     assert fixed_rows == 18
-    _cli([str(BIN / "dagster"), "asset", "materialize", "-m", "pipeline.definitions", "--select", "group:dataset"])
+    _cli(
+        [
+            str(BIN / "dagster"),
+            "asset",
+            "materialize",
+            "-m",
+            "pipeline.definitions",
+            "--select",
+            "group:dataset",
+        ]
+    )
     by_cli = _manifest(project)
     assert by_cli["release"] == 2 and by_cli["changes"] == {"added": 0, "removed": 1, "changed": 0}
 
@@ -69,7 +84,9 @@ def test_rerun_one_partition_and_the_dataset_from_the_cli_equals_a_full_run(proj
     monkeypatch.setenv("PIPELINE_RAW_DIR", str(full / "raw"))
     monkeypatch.setenv("PIPELINE_WAREHOUSE_DIR", str(full / "warehouse"))
     monkeypatch.setenv("DAGSTER_HOME", str(full / ".dagster_home"))
-    monkeypatch.setenv("PIPELINE_WORKERS", "2")  # `python -m pipeline run`: a warm helper process (pipeline.parallel)
+    monkeypatch.setenv(
+        "PIPELINE_WORKERS", "2"
+    )  # `python -m pipeline run`: a warm helper process (pipeline.parallel)
     assert cli.main(["run"]) == 0
     _fix(full / "raw")
     assert cli.main(["run"]) == 0
@@ -79,7 +96,10 @@ def test_rerun_one_partition_and_the_dataset_from_the_cli_equals_a_full_run(proj
     assert by_cli["inputs"] == by_full["inputs"]
     for table, entry in by_full["tables"].items():
         assert by_cli["tables"][table]["rows"] == entry["rows"], table
-        assert [f["sha256"] for f in by_cli["tables"][table]["files"]] == [f["sha256"] for f in entry["files"]]
+        assert [f["sha256"] for f in by_cli["tables"][table]["files"]] == [
+            f["sha256"] for f in entry["files"]
+        ]
     charts = {f["path"]: f["sha256"] for f in by_full["files"] if f["path"].startswith("charts/")}
-    assert len(charts) == 4 and charts == {f["path"]: f["sha256"] for f in by_cli["files"]
-                                           if f["path"].startswith("charts/")}
+    assert len(charts) == 4 and charts == {
+        f["path"]: f["sha256"] for f in by_cli["files"] if f["path"].startswith("charts/")
+    }

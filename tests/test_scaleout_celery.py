@@ -52,22 +52,27 @@ def _cli(args: list[str], timeout: float = 900) -> str:
 
 def _steps_by_worker(instance, run_id: str) -> dict[str, tuple[str, int]]:
     """step key -> (Celery worker hostname, process id) from the run's event log: the engine event the
-    worker writes when it takes the step, and the step's STEP_START event (written by the process that ran it)."""
+    worker writes when it takes the step, and the step's STEP_START event (written by the process that ran
+    it)."""
     hosts, pids = {}, {}
     for entry in instance.all_logs(run_id):
         ev = entry.dagster_event
         if ev is None or not ev.step_key:
             continue
-        if ev.event_type_value == "ENGINE_EVENT" and ev.engine_event_data and \
-                "Celery worker" in ev.engine_event_data.metadata:
+        if (
+            ev.event_type_value == "ENGINE_EVENT"
+            and ev.engine_event_data
+            and "Celery worker" in ev.engine_event_data.metadata
+        ):
             hosts[ev.step_key] = ev.engine_event_data.metadata["Celery worker"].value
         if ev.event_type_value == "STEP_START":
             pids[ev.step_key] = ev.pid
     return {k: (hosts.get(k), pids.get(k)) for k in pids}
 
 
-def test_two_celery_workers_share_the_steps_and_publish_stays_single(project, services, monkeypatch,
-                                                                     tmp_path_factory):
+def test_two_celery_workers_share_the_steps_and_publish_stays_single(
+    project, services, monkeypatch, tmp_path_factory
+):
     import dagster as dg
     from dagster_celery.executor import CeleryExecutor
     from dagster_celery.make_app import make_app
@@ -89,9 +94,26 @@ def test_two_celery_workers_share_the_steps_and_publish_stays_single(project, se
     started = time.monotonic()
     try:
         for name in WORKERS:  # README "Scale-out": one `dagster-celery worker start` per machine
-            workers.append(start_group([str(BIN / "dagster-celery"), "worker", "start", "-A", "dagster_celery.app",
-                                        "-y", str(worker_yaml), "-n", name, "--", "--concurrency=1"],
-                                       project / f"{name}.log", cwd=ROOT, env=env))
+            workers.append(
+                start_group(
+                    [
+                        str(BIN / "dagster-celery"),
+                        "worker",
+                        "start",
+                        "-A",
+                        "dagster_celery.app",
+                        "-y",
+                        str(worker_yaml),
+                        "-n",
+                        name,
+                        "--",
+                        "--concurrency=1",
+                    ],
+                    project / f"{name}.log",
+                    cwd=ROOT,
+                    env=env,
+                )
+            )
         logs = lambda: "\n".join((project / f"{n}.log").read_text(errors="replace")[-1500:] for n in WORKERS)  # noqa: E731
 
         def both_up():
@@ -111,31 +133,59 @@ def test_two_celery_workers_share_the_steps_and_publish_stays_single(project, se
         assert len(keys) == 3
         tags = {"dagster/asset_partition_range_start": keys[0], "dagster/asset_partition_range_end": keys[-1]}
         t0 = time.monotonic()
-        _cli([str(BIN / "dagster"), "job", "execute", "-m", "pipeline.definitions", "-j", "main_job",
-              "--tags", json.dumps(tags)])
+        _cli(
+            [
+                str(BIN / "dagster"),
+                "job",
+                "execute",
+                "-m",
+                "pipeline.definitions",
+                "-j",
+                "main_job",
+                "--tags",
+                json.dumps(tags),
+            ]
+        )
         run_s = time.monotonic() - t0
         with dg.DagsterInstance.get() as instance:
             run = instance.get_runs(filters=dg.RunsFilter(job_name="main_job"))[0]
             assert run.status == dg.DagsterRunStatus.SUCCESS
             by_step = _steps_by_worker(instance, run.run_id)
-        print(f"celery: main_job over {len(keys)} listings in {run_s:.1f} s; step -> (worker, pid): {by_step}")
+        print(
+            f"celery: main_job over {len(keys)} listings in {run_s:.1f} s; step -> (worker, pid): {by_step}"
+        )
         assert set(by_step) == {"listing_records", "abstracts", "dataset_tables", "release"}
         assert {host for host, _ in by_step.values()} == set(hostnames)  # both workers ran steps
         assert all(pid for _, pid in by_step.values()) and len({pid for _, pid in by_step.values()}) == 2
         on_celery = manifest(project / "warehouse")
         assert on_celery["release"] == 1
 
-        # the pool limit (dagster.yaml: pool `release`, limit 1, granularity run) under the daemon's run queue:
-        # both publish runs are queued before the daemon starts, so it could start both at once
+        # the pool limit (dagster.yaml: pool `release`, limit 1, granularity run) under the daemon's run
+        # queue: both publish runs are queued before the daemon starts, so it could start both at once
         # (max_concurrent_runs is 2) if the pool did not hold the second back
         for _ in range(2):
-            _cli([str(BIN / "dagster"), "job", "launch", "-w", str(ROOT / "workspace.yaml"), "-j", "publish_job",
-                  "--config-json", QUIET])
+            _cli(
+                [
+                    str(BIN / "dagster"),
+                    "job",
+                    "launch",
+                    "-w",
+                    str(ROOT / "workspace.yaml"),
+                    "-j",
+                    "publish_job",
+                    "--config-json",
+                    QUIET,
+                ]
+            )
         with dg.DagsterInstance.get() as instance:
             queued = instance.get_runs(filters=dg.RunsFilter(job_name="publish_job"))
             assert [r.status for r in queued] == [dg.DagsterRunStatus.QUEUED] * 2
-        daemon = start_group([str(BIN / "dagster-daemon"), "run", "-w", str(ROOT / "workspace.yaml")],
-                             project / "daemon.log", cwd=ROOT, env=env)
+        daemon = start_group(
+            [str(BIN / "dagster-daemon"), "run", "-w", str(ROOT / "workspace.yaml")],
+            project / "daemon.log",
+            cwd=ROOT,
+            env=env,
+        )
         daemon_log = lambda: (project / "daemon.log").read_text(errors="replace")[-3000:]  # noqa: E731
 
         def publishes_done():
@@ -149,17 +199,31 @@ def test_two_celery_workers_share_the_steps_and_publish_stays_single(project, se
             # the steps in pool `release` (dataset_tables, release) of one run never overlap the other's; the
             # run queue starts the second run once the first run's pool steps are done (its own end, a
             # second or two later, is run teardown)
-            pooled = sorted((min(st.start_time for st in stats), max(st.end_time for st in stats), r.start_time,
-                             r.end_time) for r in records
-                            for stats in [[st for st in instance.get_run_step_stats(r.dagster_run.run_id)
-                                           if st.step_key in ("dataset_tables", "release")]])
+            pooled = sorted(
+                (
+                    min(st.start_time for st in stats),
+                    max(st.end_time for st in stats),
+                    r.start_time,
+                    r.end_time,
+                )
+                for r in records
+                for stats in [
+                    [
+                        st
+                        for st in instance.get_run_step_stats(r.dagster_run.run_id)
+                        if st.step_key in ("dataset_tables", "release")
+                    ]
+                ]
+            )
             for r in records:  # the daemon's runs sent their steps to the workers too
                 steps = _steps_by_worker(instance, r.dagster_run.run_id)
                 assert set(steps) == {"dataset_tables", "release"}
                 assert {host for host, _ in steps.values()} <= set(hostnames)
         t = pooled[0][2]
-        print("celery: 2 publish runs queued together; (pool steps start, end, run start, end) in s: "
-              f"{[tuple(round(x - t, 1) for x in row) for row in pooled]}")
+        print(
+            "celery: 2 publish runs queued together; (pool steps start, end, run start, end) in s: "
+            f"{[tuple(round(x - t, 1) for x in row) for row in pooled]}"
+        )
         assert pooled[1][0] >= pooled[0][1], "the pool steps of two publish runs overlapped"
     finally:
         if daemon is not None:
@@ -167,16 +231,17 @@ def test_two_celery_workers_share_the_steps_and_publish_stays_single(project, se
         for proc in workers:
             stop_group(proc)
     wh = project / "warehouse"
-    assert release.latest_release(wh) == 1 and release.verify(wh, 1) == []  # unchanged content: no new release
+    assert (
+        release.latest_release(wh) == 1 and release.verify(wh, 1) == []
+    )  # unchanged content: no new release
     print(f"celery: whole test {time.monotonic() - started:.1f} s")
     on_sqlite = sqlite_release(project / "raw", tmp_path_factory.mktemp("sqlite"), monkeypatch)
     assert_same_release(on_celery, on_sqlite)
 
 
 def test_executor_switch_and_its_errors(monkeypatch):
-    from tests.scaleout_services import require_modules
-
     from pipeline import scaleout
+    from tests.scaleout_services import require_modules
 
     require_modules("dagster_celery")
     monkeypatch.setenv("PIPELINE_EXECUTOR", "celery")
@@ -187,9 +252,15 @@ def test_executor_switch_and_its_errors(monkeypatch):
     with pytest.raises(ValueError, match="multiprocess, celery"):
         scaleout.executor(2)
     env = {**os.environ, "PIPELINE_EXECUTOR": "celery", "PIPELINE_CELERY_BROKER": "redis://127.0.0.1:1/0"}
-    code = ("from pipeline.definitions import defs; e = defs.resolve_job_def('listing_job').executor_def; "
-            "c = e.config_schema.resolve_config({}).value['config']; print(e.name, c['broker'], c['backend'], "
-            "c['config_source'])")
-    out = subprocess.run([sys.executable, "-c", code], env=env, cwd=ROOT, capture_output=True, text=True, check=True)
-    assert out.stdout.strip() == ("celery redis://127.0.0.1:1/0 redis://127.0.0.1:1/0 "
-                                  "{'worker_prefetch_multiplier': 1, 'task_acks_late': True}")
+    code = (
+        "from pipeline.definitions import defs; e = defs.resolve_job_def('listing_job').executor_def; "
+        "c = e.config_schema.resolve_config({}).value['config']; print(e.name, c['broker'], c['backend'], "
+        "c['config_source'])"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], env=env, cwd=ROOT, capture_output=True, text=True, check=True
+    )
+    assert out.stdout.strip() == (
+        "celery redis://127.0.0.1:1/0 redis://127.0.0.1:1/0 "
+        "{'worker_prefetch_multiplier': 1, 'task_acks_late': True}"
+    )

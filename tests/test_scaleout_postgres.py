@@ -63,7 +63,9 @@ def recon_job(name: str):
 def manifest(warehouse: Path) -> dict:
     from pipeline import release
 
-    return json.loads((release.release_dir(warehouse, release.latest_release(warehouse)) / "manifest.json").read_text())
+    return json.loads(
+        (release.release_dir(warehouse, release.latest_release(warehouse)) / "manifest.json").read_text()
+    )
 
 
 def assert_same_release(a: dict, b: dict) -> None:
@@ -74,7 +76,8 @@ def assert_same_release(a: dict, b: dict) -> None:
     for table, entry in b["tables"].items():
         assert a["tables"][table]["rows"] == entry["rows"], table
         assert [(f["path"], f["sha256"]) for f in a["tables"][table]["files"]] == [
-            (f["path"], f["sha256"]) for f in entry["files"]], table
+            (f["path"], f["sha256"]) for f in entry["files"]
+        ], table
     charts = lambda m: {f["path"]: f["sha256"] for f in m["files"] if f["path"].startswith("charts/")}  # noqa: E731
     assert charts(a) and charts(a) == charts(b)
 
@@ -120,14 +123,15 @@ def test_switch_writes_postgres_storage_and_names_a_missing_url(tmp_path, monkey
     assert "storage" not in yaml.safe_load((config.ensure_dagster_home() / "dagster.yaml").read_text())
 
 
-def test_sensor_runs_and_automation_publish_on_postgres_equal_the_sqlite_release(project, pg, monkeypatch,
-                                                                                 tmp_path_factory):
+def test_sensor_runs_and_automation_publish_on_postgres_equal_the_sqlite_release(
+    project, pg, monkeypatch, tmp_path_factory
+):
     import dagster as dg
     from dagster_postgres import PostgresEventLogStorage, PostgresRunStorage, PostgresScheduleStorage
 
     from pipeline import release
-    from pipeline.defs.automation import DATASET_KEYS, LISTING_KEYS, raw_listings_sensor
     from pipeline.definitions import defs
+    from pipeline.defs.automation import DATASET_KEYS, LISTING_KEYS, raw_listings_sensor
 
     shutil.copy(DATA / "listings" / NEURIPS, project / "raw" / NEURIPS)
     use_postgres(pg, "sensor_runs", monkeypatch)
@@ -136,7 +140,9 @@ def test_sensor_runs_and_automation_publish_on_postgres_equal_the_sqlite_release
         assert isinstance(instance.run_storage, PostgresRunStorage)
         assert isinstance(instance.event_log_storage, PostgresEventLogStorage)
         assert isinstance(instance.schedule_storage, PostgresScheduleStorage)
-        automation = dg.evaluate_automation_conditions(defs=defs, instance=instance)  # ticking before the runs
+        automation = dg.evaluate_automation_conditions(
+            defs=defs, instance=instance
+        )  # ticking before the runs
         ctx = dg.build_sensor_context(instance=instance, instance_ref=instance.get_ref(), definitions=defs)
         tick = raw_listings_sensor.evaluate_tick(ctx)
         for req in tick.dynamic_partitions_requests:  # applied as the daemon does
@@ -153,13 +159,21 @@ def test_sensor_runs_and_automation_publish_on_postgres_equal_the_sqlite_release
         automation = dg.evaluate_automation_conditions(defs=defs, instance=instance, cursor=automation.cursor)
         requested = {k for k in defs.resolve_all_asset_keys() if automation.get_num_requested(k)}
         assert requested == set(DATASET_KEYS)
-        publish = dg.execute_job(recon_job("publish_job"), instance, run_config=QUIET,
-                                 tags={"dagster/automation_condition": "true"})
+        publish = dg.execute_job(
+            recon_job("publish_job"),
+            instance,
+            run_config=QUIET,
+            tags={"dagster/automation_condition": "true"},
+        )
         assert publish.success
         runs = instance.get_runs()
         assert len(runs) == 4 and {r.status for r in runs} == {dg.DagsterRunStatus.SUCCESS}
-        assert sorted(instance.get_dynamic_partitions("listings")) == sorted(r.partition_key for r in tick.run_requests)
-    print(f"postgres: sensor tick, 3 listing runs and the publish (multiprocess) in {time.monotonic() - started:.1f} s")
+        assert sorted(instance.get_dynamic_partitions("listings")) == sorted(
+            r.partition_key for r in tick.run_requests
+        )
+    print(
+        f"postgres: sensor tick, 3 listing runs and the publish (multiprocess) in {time.monotonic() - started:.1f} s"
+    )
     on_postgres = manifest(project / "warehouse")
     assert on_postgres["release"] == 1 and release.verify(project / "warehouse", 1) == []
     on_sqlite = sqlite_release(project / "raw", tmp_path_factory.mktemp("sqlite"), monkeypatch)
@@ -168,13 +182,15 @@ def test_sensor_runs_and_automation_publish_on_postgres_equal_the_sqlite_release
 
 #: Imports first, then waits for the go file, then ``python -m pipeline run``: both first runs open the
 #: fresh database (creating Dagster's tables) within a few milliseconds of each other.
-RACE = ("import os, sys, time\n"
-        "from pipeline import cli, parallel\n"
-        "import dagster\n"
-        "from pipeline import definitions\n"
-        "print('READY', flush=True)\n"
-        "while not os.path.exists(os.environ['GO_FILE']): time.sleep(0.001)\n"
-        "sys.exit(cli.main(['run']))\n")
+RACE = (
+    "import os, sys, time\n"
+    "from pipeline import cli, parallel\n"
+    "import dagster\n"
+    "from pipeline import definitions\n"
+    "print('READY', flush=True)\n"
+    "while not os.path.exists(os.environ['GO_FILE']): time.sleep(0.001)\n"
+    "sys.exit(cli.main(['run']))\n"
+)
 
 
 def _tables(url: str) -> set[str]:
@@ -194,8 +210,17 @@ def test_two_first_runs_at_once_leave_a_fresh_postgres_instance_usable(project, 
     assert _tables(url) == set()  # fresh: Dagster creates its tables on first use
     go = tmp_path / "go"
     env = {**os.environ, "GO_FILE": str(go), "PIPELINE_WORKERS": "1"}
-    procs = [subprocess.Popen([sys.executable, "-c", RACE], cwd=project, env=env, stdout=subprocess.PIPE,
-                              stderr=subprocess.STDOUT, text=True) for _ in range(2)]
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-c", RACE],
+            cwd=project,
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
+        for _ in range(2)
+    ]
     assert [p.stdout.readline().strip() for p in procs] == ["READY", "READY"]
     go.touch()
     outs = []
@@ -219,8 +244,11 @@ def test_two_first_runs_at_once_leave_a_fresh_postgres_instance_usable(project, 
     assert cli.run() == 0
     with dg.DagsterInstance.get() as instance:
         runs = instance.get_runs()
-        assert runs and all(r.status in (dg.DagsterRunStatus.SUCCESS, dg.DagsterRunStatus.FAILURE) for r in runs)
+        assert runs and all(
+            r.status in (dg.DagsterRunStatus.SUCCESS, dg.DagsterRunStatus.FAILURE) for r in runs
+        )
         assert sorted(instance.get_dynamic_partitions("listings")) == sorted(
-            p.name for p in (project / "raw").iterdir())
+            p.name for p in (project / "raw").iterdir()
+        )
     wh = project / "warehouse"
     assert release.latest_release(wh) == 1 and release.verify(wh, 1) == []

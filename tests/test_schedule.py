@@ -10,9 +10,9 @@ import dagster as dg
 import pytest
 
 from pipeline import cli, release
+from pipeline.definitions import defs
 from pipeline.defs.automation import DATASET_KEYS, LISTING_KEYS, daily_refresh
 from pipeline.defs.partitions import partition_key
-from pipeline.definitions import defs
 from tests.conftest import DATA, ROOT, SEEDS
 
 pytestmark = pytest.mark.integration
@@ -28,9 +28,15 @@ def _tick(instance):
 def _run(instance, request: dg.RunRequest) -> None:
     if request.partition_key:
         job = defs.resolve_job_def("listing_job")
-        assert job.execute_in_process(partition_key=request.partition_key, instance=instance, run_config=QUIET).success
+        assert job.execute_in_process(
+            partition_key=request.partition_key, instance=instance, run_config=QUIET
+        ).success
     else:
-        assert defs.resolve_job_def("publish_job").execute_in_process(instance=instance, run_config=QUIET).success
+        assert (
+            defs.resolve_job_def("publish_job")
+            .execute_in_process(instance=instance, run_config=QUIET)
+            .success
+        )
 
 
 @pytest.fixture
@@ -48,10 +54,18 @@ def test_schedule_is_daily_at_three_and_running_by_default():
 
 
 def test_schedule_time_is_configurable():
-    env = {**os.environ, "PIPELINE_SCHEDULE_CRON": "30 5 * * 1-5", "PIPELINE_SCHEDULE_TIMEZONE": "Europe/Paris"}
-    code = ("from pipeline.definitions import defs; s = defs.resolve_schedule_def('daily_refresh'); "
-            "print(s.cron_schedule, s.execution_timezone)")
-    out = subprocess.run([sys.executable, "-c", code], env=env, cwd=ROOT, capture_output=True, text=True, check=True)
+    env = {
+        **os.environ,
+        "PIPELINE_SCHEDULE_CRON": "30 5 * * 1-5",
+        "PIPELINE_SCHEDULE_TIMEZONE": "Europe/Paris",
+    }
+    code = (
+        "from pipeline.definitions import defs; s = defs.resolve_schedule_def('daily_refresh'); "
+        "print(s.cron_schedule, s.execution_timezone)"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], env=env, cwd=ROOT, capture_output=True, text=True, check=True
+    )
     assert out.stdout.strip() == "30 5 * * 1-5 Europe/Paris"
 
 
@@ -69,7 +83,9 @@ def test_new_file_runs_its_partition_then_publishes_once(published):
     assert [(r.partition_key, list(r.asset_selection)) for r in first] == [(NEURIPS, LISTING_KEYS)]
     assert NEURIPS in instance.get_dynamic_partitions("listings")
     # while that run is queued, the schedule neither requests it again nor publishes
-    waiting = instance.create_run_for_job(defs.resolve_job_def("listing_job"), tags={"dagster/partition": NEURIPS})
+    waiting = instance.create_run_for_job(
+        defs.resolve_job_def("listing_job"), tags={"dagster/partition": NEURIPS}
+    )
     assert waiting.status == dg.DagsterRunStatus.NOT_STARTED
     pending = _tick(instance)
     assert isinstance(pending, dg.SkipReason) and "pending" in pending.skip_message

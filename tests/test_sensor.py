@@ -5,18 +5,18 @@ The daemon's part is played by hand: :func:`_apply` applies a tick's partition r
 way the daemon does, and :func:`_execute` runs its run requests in-process.
 """
 
-import pytest
 import json
 import os
 import shutil
 
 import dagster as dg
 import polars as pl
+import pytest
 
 from pipeline import release
+from pipeline.definitions import defs
 from pipeline.defs.automation import DATASET_KEYS, LISTING_KEYS, raw_listings_sensor
 from pipeline.defs.partitions import listing_name, partition_key
-from pipeline.definitions import defs
 from tests.conftest import DATA, SEEDS
 
 pytestmark = pytest.mark.integration
@@ -44,10 +44,14 @@ def _execute(instance, result: dg.SensorResult) -> None:
         if run.partition_key:
             assert list(run.asset_selection) == LISTING_KEYS
             job = defs.resolve_job_def("listing_job")
-            outcome = job.execute_in_process(partition_key=run.partition_key, instance=instance, run_config=QUIET)
+            outcome = job.execute_in_process(
+                partition_key=run.partition_key, instance=instance, run_config=QUIET
+            )
         else:
             assert list(run.asset_selection) == DATASET_KEYS
-            outcome = defs.resolve_job_def("publish_job").execute_in_process(instance=instance, run_config=QUIET)
+            outcome = defs.resolve_job_def("publish_job").execute_in_process(
+                instance=instance, run_config=QUIET
+            )
         assert outcome.success
 
 
@@ -67,7 +71,9 @@ def test_new_files_add_partitions_and_run_each_once(project):
         assert all(list(r.asset_selection) == LISTING_KEYS for r in first.run_requests)
         cursor = json.loads(first.cursor)
         assert cursor["seq"] == 1
-        assert set(cursor["files"]) == set(SEED_KEYS) and all(len(sha) == 64 for sha in cursor["files"].values())
+        assert set(cursor["files"]) == set(SEED_KEYS) and all(
+            len(sha) == 64 for sha in cursor["files"].values()
+        )
         _apply(instance, first)
         # nothing new: no partition change, no run, the cursor still records both files
         again = _tick(instance, first.cursor)
@@ -83,7 +89,9 @@ def test_back_dated_file_is_picked_up(project):
         shutil.copy(DATA / "listings" / "NeurIPS_2023_sample.txt", copied)
         os.utime(copied, (978307200, 978307200))  # 2001-01-01: older than every file already seen
         second = _tick(instance, first.cursor)
-        assert [list(r.partition_keys) for r in second.dynamic_partitions_requests] == [["NeurIPS_2023_sample.txt"]]
+        assert [list(r.partition_keys) for r in second.dynamic_partitions_requests] == [
+            ["NeurIPS_2023_sample.txt"]
+        ]
         assert [r.partition_key for r in second.run_requests] == ["NeurIPS_2023_sample.txt"]
 
 
@@ -93,8 +101,10 @@ def test_changed_file_reruns_its_partition_only_even_back_to_old_content(project
         _execute(instance, first)
         path = project / "raw" / SEEDS[0].name
         original = path.read_bytes()
-        path.write_bytes(original + b"\n\nA further abstract paragraph that was missing from the listing file, "
-                                    b"added when the listing was fixed.\n")
+        path.write_bytes(
+            original + b"\n\nA further abstract paragraph that was missing from the listing file, "
+            b"added when the listing was fixed.\n"
+        )
         second = _tick(instance, first.cursor)
         assert second.dynamic_partitions_requests == []
         assert [r.partition_key for r in second.run_requests] == [SEED_KEYS[0]]
@@ -112,12 +122,18 @@ def test_removed_file_removes_partition_and_its_papers_leave_the_next_release(pr
         _execute(instance, first)
         evaluation = _automation(instance, evaluation.cursor)
         assert _requested(evaluation) == {k.to_user_string() for k in DATASET_KEYS}
-        assert defs.resolve_job_def("publish_job").execute_in_process(instance=instance, run_config=QUIET).success
+        assert (
+            defs.resolve_job_def("publish_job")
+            .execute_in_process(instance=instance, run_config=QUIET)
+            .success
+        )
         wh = project / "warehouse"
         assert release.read_table(wh, "papers").height == 38
         (project / "raw" / SEEDS[1].name).unlink()
         second = _tick(instance, first.cursor)
-        deletes = [r for r in second.dynamic_partitions_requests if isinstance(r, dg.DeleteDynamicPartitionsRequest)]
+        deletes = [
+            r for r in second.dynamic_partitions_requests if isinstance(r, dg.DeleteDynamicPartitionsRequest)
+        ]
         assert [list(r.partition_keys) for r in deletes] == [[SEED_KEYS[1]]]
         # no listing runs in this tick, so the sensor requests the publish itself (automation sees no update)
         assert [list(r.asset_selection) for r in second.run_requests] == [DATASET_KEYS]
@@ -125,7 +141,9 @@ def test_removed_file_removes_partition_and_its_papers_leave_the_next_release(pr
         assert release.latest_release(wh) == 2
         papers = release.read_table(wh, "papers")
         assert papers.height == 19 and set(papers["source_listing"]) == {SEEDS[0].name}
-        assert json.loads(second.cursor)["files"] == {SEED_KEYS[0]: json.loads(first.cursor)["files"][SEED_KEYS[0]]}
+        assert json.loads(second.cursor)["files"] == {
+            SEED_KEYS[0]: json.loads(first.cursor)["files"][SEED_KEYS[0]]
+        }
 
 
 def test_automation_publishes_once_per_batch(project):
@@ -139,11 +157,14 @@ def test_automation_publishes_once_per_batch(project):
         evaluation = _automation(instance)
         job = defs.resolve_job_def("listing_job")
         for run in tick.run_requests[:2]:
-            assert job.execute_in_process(partition_key=run.partition_key, instance=instance, run_config=QUIET).success
+            assert job.execute_in_process(
+                partition_key=run.partition_key, instance=instance, run_config=QUIET
+            ).success
             evaluation = _automation(instance, evaluation.cursor)
             assert evaluation.total_requested == 0  # one listing of the batch is still missing
-        assert job.execute_in_process(partition_key=tick.run_requests[2].partition_key, instance=instance,
-                                      run_config=QUIET).success
+        assert job.execute_in_process(
+            partition_key=tick.run_requests[2].partition_key, instance=instance, run_config=QUIET
+        ).success
         evaluation = _automation(instance, evaluation.cursor)
         assert _requested(evaluation) == {k.to_user_string() for k in DATASET_KEYS}
         assert _automation(instance, evaluation.cursor).total_requested == 0  # requested once, not per tick
@@ -151,6 +172,7 @@ def test_automation_publishes_once_per_batch(project):
 
 def test_work_done_by_make_run_is_not_redone(project):
     from pipeline import cli
+
     assert cli.run() == 0  # registers and processes both seeds in DAGSTER_HOME
     with dg.DagsterInstance.get() as instance:
         tick = _tick(instance)  # a fresh sensor (empty cursor) on an instance where everything is done

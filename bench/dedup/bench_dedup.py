@@ -1,4 +1,5 @@
-"""Near-duplicate benchmark: pairwise precision/recall of the pipeline's clusters and the dedup step's scaling.
+"""Near-duplicate benchmark: pairwise precision/recall of the pipeline's clusters and the dedup step's
+scaling.
 
     python bench/dedup/bench_dedup.py [--corpus PATH] [--sizes 10000,20000,40000] [--workers 2] [--repeat 3]
     make bench-dedup
@@ -54,9 +55,24 @@ CHUNK = 500
 SEED = 20260501
 VARIANTS = ("whitespace", "latex", "markdown", "word_edit", "sentence_drop", "truncation", "mojibake")
 
-UNICODE_TO_LATEX = {"%": r"\%", "×": r"$\times$", "α": r"$\alpha$", "β": r"$\beta$", "γ": r"$\gamma$",
-                    "λ": r"$\lambda$", "ε": r"$\epsilon$", "≥": r"$\geq$", "≤": r"$\leq$", "±": r"$\pm$",
-                    "→": r"$\rightarrow$", "—": "---", "–": "--", "“": "``", "”": "''", "&": r"\&"}
+UNICODE_TO_LATEX = {
+    "%": r"\%",
+    "×": r"$\times$",
+    "α": r"$\alpha$",
+    "β": r"$\beta$",
+    "γ": r"$\gamma$",
+    "λ": r"$\lambda$",
+    "ε": r"$\epsilon$",
+    "≥": r"$\geq$",
+    "≤": r"$\leq$",
+    "±": r"$\pm$",
+    "→": r"$\rightarrow$",
+    "—": "---",
+    "–": "--",
+    "“": "``",
+    "”": "''",
+    "&": r"\&",
+}
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z])")
 
 
@@ -75,6 +91,7 @@ def _whitespace(text: str, rng: random.Random) -> str:
 def _latex(text: str, rng: random.Random) -> str:
     if "$" in text or "\\" in text:  # LaTeX -> Unicode
         from pylatexenc.latex2text import LatexNodes2Text
+
         return LatexNodes2Text().latex_to_text(text)
     for u, tex in UNICODE_TO_LATEX.items():
         text = text.replace(u, tex)
@@ -108,7 +125,7 @@ def _word_edit(text: str, rng: random.Random, vocab: list[str]) -> str:
         elif len(words[i]) > 3:
             j = rng.randrange(len(words[i]) - 1)
             w = words[i]
-            words[i] = w[:j] + w[j + 1] + w[j] + w[j + 2:]
+            words[i] = w[:j] + w[j + 1] + w[j] + w[j + 2 :]
     return " ".join(words)
 
 
@@ -137,8 +154,14 @@ def make_variant(kind: str, text: str, rng: random.Random, vocab: list[str]) -> 
     """One injected variant of ``text`` of type ``kind`` (one of :data:`VARIANTS`)."""
     if kind == "word_edit":
         return _word_edit(text, rng, vocab)
-    return {"whitespace": _whitespace, "latex": _latex, "markdown": _markdown, "sentence_drop": _sentence_drop,
-            "truncation": _truncation, "mojibake": _mojibake}[kind](text, rng)
+    return {
+        "whitespace": _whitespace,
+        "latex": _latex,
+        "markdown": _markdown,
+        "sentence_drop": _sentence_drop,
+        "truncation": _truncation,
+        "mojibake": _mojibake,
+    }[kind](text, rng)
 
 
 def load_originals(corpus: Path, n: int) -> pl.DataFrame:
@@ -166,15 +189,21 @@ def build_listings(originals: pl.DataFrame) -> list[dict]:
     rows = originals.rows(named=True)
     n_variant = 0
     for c in range(math.ceil(len(rows) / CHUNK)):
-        chunk = rows[c * CHUNK:(c + 1) * CHUNK]
+        chunk = rows[c * CHUNK : (c + 1) * CHUNK]
         venue = re.sub(r"[^A-Za-z0-9]", "", chunk[0]["venue"] or "") or "Corpus"
         year = chunk[0]["year"] or 2024
         paras, truth = [], []
         for r in chunk:
             paras.append(r["text"])
             truth.append((r["origin"], None))
-        out.append({"name": f"c{c:03d}_{venue}_{year}.txt", "chunk": c, "truth": truth,
-                    "data": (f"{venue} {year} Accepted Papers\n\n" + "\n\n".join(paras) + "\n").encode()})
+        out.append(
+            {
+                "name": f"c{c:03d}_{venue}_{year}.txt",
+                "chunk": c,
+                "truth": truth,
+                "data": (f"{venue} {year} Accepted Papers\n\n" + "\n\n".join(paras) + "\n").encode(),
+            }
+        )
         vparas, vtruth = [], []
         for r in chunk:
             if r["origin"] % VARIANT_EVERY:
@@ -184,8 +213,14 @@ def build_listings(originals: pl.DataFrame) -> list[dict]:
             v = make_variant(kind, r["text"], random.Random(rng.random()), vocab)
             vparas.append(re.sub(r"\n\s*\n", "\n", v))
             vtruth.append((r["origin"], kind))
-        out.append({"name": f"v{c:03d}_Rescrape_2030.txt", "chunk": c, "truth": vtruth,
-                    "data": ("Rescrape 2030 Papers\n\n" + "\n\n".join(vparas) + "\n").encode()})
+        out.append(
+            {
+                "name": f"v{c:03d}_Rescrape_2030.txt",
+                "chunk": c,
+                "truth": vtruth,
+                "data": ("Rescrape 2030 Papers\n\n" + "\n\n".join(vparas) + "\n").encode(),
+            }
+        )
     return out
 
 
@@ -209,8 +244,11 @@ def run_listings(listings: list[dict], cache: Path, workers: int) -> dict[str, p
             todo.append(item)
     if todo:
         t0 = time.perf_counter()
-        print(f"per-listing step: {len(todo)} listings to analyse ({len(listings) - len(todo)} cached), "
-              f"{workers} worker(s)...", flush=True)
+        print(
+            f"per-listing step: {len(todo)} listings to analyse ({len(listings) - len(todo)} cached), "
+            f"{workers} worker(s)...",
+            flush=True,
+        )
         with ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn")) as pool:
             for item, frame in zip(todo, pool.map(_per_listing, [(i["name"], i["data"]) for i in todo])):
                 frame.write_parquet(item["cache"])
@@ -222,8 +260,11 @@ def run_listings(listings: list[dict], cache: Path, workers: int) -> dict[str, p
 
 def truth_frame(listings: list[dict]) -> pl.DataFrame:
     rows = [(i["name"], p, o, k) for i in listings for p, (o, k) in enumerate(i["truth"], 1)]
-    return pl.DataFrame(rows, schema={"listing": pl.String, "paragraph": pl.Int64, "origin": pl.UInt32,
-                                      "variant": pl.String}, orient="row")
+    return pl.DataFrame(
+        rows,
+        schema={"listing": pl.String, "paragraph": pl.Int64, "origin": pl.UInt32, "variant": pl.String},
+        orient="row",
+    )
 
 
 def _pairs(n: pl.Expr) -> pl.Expr:
@@ -235,20 +276,42 @@ def score(labelled: pl.DataFrame) -> list[dict]:
     pred = labelled.group_by("paper_id").len().select(_pairs(pl.col("len").cast(pl.Int64))).item()
     true = labelled.group_by("origin").len().select(_pairs(pl.col("len").cast(pl.Int64))).item()
     tp = labelled.group_by("paper_id", "origin").len().select(_pairs(pl.col("len").cast(pl.Int64))).item()
-    out = [{"variant": "all", "rows": labelled.height, "true_pairs": true, "found_pairs": pred, "correct": tp,
-            "precision": tp / pred if pred else 1.0, "recall": tp / true if true else 1.0}]
+    out = [
+        {
+            "variant": "all",
+            "rows": labelled.height,
+            "true_pairs": true,
+            "found_pairs": pred,
+            "correct": tp,
+            "precision": tp / pred if pred else 1.0,
+            "recall": tp / true if true else 1.0,
+        }
+    ]
     size = labelled.group_by("paper_id").len().rename({"len": "size"})
     same = labelled.group_by("paper_id", "origin").len().rename({"len": "same"})
     origin_size = labelled.group_by("origin").len().rename({"len": "osize"})
-    v = (labelled.filter(pl.col("variant").is_not_null()).join(size, on="paper_id").join(same, on=["paper_id", "origin"])
-         .join(origin_size, on="origin"))
+    v = (
+        labelled.filter(pl.col("variant").is_not_null())
+        .join(size, on="paper_id")
+        .join(same, on=["paper_id", "origin"])
+        .join(origin_size, on="origin")
+    )
     for kind in VARIANTS:
         k = v.filter(pl.col("variant") == kind)
         pred_k = int((k["size"] - 1).sum())
         tp_k = int((k["same"] - 1).sum())
         true_k = int((k["osize"] - 1).sum())
-        out.append({"variant": kind, "rows": k.height, "true_pairs": true_k, "found_pairs": pred_k, "correct": tp_k,
-                    "precision": tp_k / pred_k if pred_k else 1.0, "recall": tp_k / true_k if true_k else 1.0})
+        out.append(
+            {
+                "variant": kind,
+                "rows": k.height,
+                "true_pairs": true_k,
+                "found_pairs": pred_k,
+                "correct": tp_k,
+                "precision": tp_k / pred_k if pred_k else 1.0,
+                "recall": tp_k / true_k if true_k else 1.0,
+            }
+        )
     return out
 
 
@@ -258,21 +321,29 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--sizes", default="10000,20000,40000", help="numbers of originals (comma-separated)")
     ap.add_argument("--workers", type=int, default=2, help="processes for the per-listing step")
     ap.add_argument("--repeat", type=int, default=3, help="dedup step runs per size (best is reported)")
-    ap.add_argument("--cache", type=Path, default=Path("/tmp/bench_dedup_cache"),
-                    help="per-listing results cache (default /tmp/bench_dedup_cache)")
+    ap.add_argument(
+        "--cache",
+        type=Path,
+        default=Path("/tmp/bench_dedup_cache"),
+        help="per-listing results cache (default /tmp/bench_dedup_cache)",
+    )
     ap.add_argument("--examples", type=int, default=5, help="merged original/original pairs to print")
     args = ap.parse_args(argv)
     if not args.corpus.exists():
-        print(f"corpus {args.corpus} not found: this benchmark needs ../shared/corpus (not part of the repo); "
-              "nothing measured")
+        print(
+            f"corpus {args.corpus} not found: this benchmark needs ../shared/corpus (not part of the repo); "
+            "nothing measured"
+        )
         return 0
     sizes = sorted(int(s) for s in args.sizes.split(","))
     originals = load_originals(args.corpus, sizes[-1])
     listings = build_listings(originals)
     frames = run_listings(listings, args.cache, args.workers)
     truth = truth_frame(listings)
-    print(f"\ncorpus {args.corpus}: {originals.height} originals, {truth['variant'].is_not_null().sum()} variants "
-          f"in {len(listings)} listings")
+    print(
+        f"\ncorpus {args.corpus}: {originals.height} originals, {truth['variant'].is_not_null().sum()} variants "
+        f"in {len(listings)} listings"
+    )
     timing = []
     for n in sizes:
         chunks = math.ceil(n / CHUNK)
@@ -288,34 +359,48 @@ def main(argv: list[str] | None = None) -> int:
         labelled = clusters.join(truth, on=["listing", "paragraph"], how="left")
         assert labelled["origin"].null_count() == 0, "a paragraph without ground truth: listing split changed"
         q = truth.join(pub.select("listing", "paragraph"), on=["listing", "paragraph"], how="anti").filter(
-            pl.col("listing").is_in(names))
-        print(f"\n## {n} originals: {abstracts.height} abstracts, {pub.height} clustered "
-              f"({q.height} quarantined by the pipeline, of them {q['variant'].is_not_null().sum()} variants: "
-              f"{dict(q.drop_nulls('variant').group_by('variant').len().iter_rows())}); "
-              f"dedup step {best:.2f} s (best of {args.repeat})\n")
+            pl.col("listing").is_in(names)
+        )
+        print(
+            f"\n## {n} originals: {abstracts.height} abstracts, {pub.height} clustered "
+            f"({q.height} quarantined by the pipeline, of them {q['variant'].is_not_null().sum()} variants: "
+            f"{dict(q.drop_nulls('variant').group_by('variant').len().iter_rows())}); "
+            f"dedup step {best:.2f} s (best of {args.repeat})\n"
+        )
         print("| variant | rows | true pairs | found pairs | correct | precision | recall |")
         print("|---|---|---|---|---|---|---|")
         for r in score(labelled):
-            print(f"| {r['variant']} | {r['rows']} | {r['true_pairs']} | {r['found_pairs']} | {r['correct']} | "
-                  f"{r['precision']:.4f} | {r['recall']:.4f} |")
-        merged = (labelled.filter(pl.col("variant").is_null()).group_by("paper_id")
-                  .agg(pl.col("origin").unique().sort()).filter(pl.col("origin").list.len() > 1))
-        print(f"\noriginal/original merges (distinct corpus records in one cluster): {merged.height} clusters")
+            print(
+                f"| {r['variant']} | {r['rows']} | {r['true_pairs']} | {r['found_pairs']} | {r['correct']} | "
+                f"{r['precision']:.4f} | {r['recall']:.4f} |"
+            )
+        merged = (
+            labelled.filter(pl.col("variant").is_null())
+            .group_by("paper_id")
+            .agg(pl.col("origin").unique().sort())
+            .filter(pl.col("origin").list.len() > 1)
+        )
+        print(
+            f"\noriginal/original merges (distinct corpus records in one cluster): {merged.height} clusters"
+        )
         text_of = dict(zip(originals["origin"].to_list(), originals["text"].to_list()))
         for origins in merged["origin"].head(args.examples).to_list():
             a, b = text_of[origins[0]], text_of[origins[1]]
             sa, sb = (dedup.shingles(dedup.normalise_for_hash(x)) for x in (a, b))
             inter = len(sa & sb)
-            print(f"  - origins {origins}: jaccard {inter / len(sa | sb):.3f}, containment "
-                  f"{inter / min(len(sa), len(sb)):.3f}\n      {a[:110]!r}\n      {b[:110]!r}")
+            print(
+                f"  - origins {origins}: jaccard {inter / len(sa | sb):.3f}, containment "
+                f"{inter / min(len(sa), len(sb)):.3f}\n      {a[:110]!r}\n      {b[:110]!r}"
+            )
     print("\n| originals | rows clustered | dedup step (s) | s per 1k rows |")
     print("|---|---|---|---|")
     for n, rows, t in timing:
         print(f"| {n} | {rows} | {t:.3f} | {1000 * t / rows:.4f} |")
-    (n0, r0, t0), (n1, r1, t1) = timing[0], timing[-1]
+    (_n0, r0, t0), (_n1, r1, t1) = timing[0], timing[-1]
     growth = (t1 / t0) / (r1 / r0)
-    print(f"\ngrowth: time x{t1 / t0:.2f} for rows x{r1 / r0:.2f} -> growth ratio {growth:.2f} "
-          f"(target <= 1.3)")
+    print(
+        f"\ngrowth: time x{t1 / t0:.2f} for rows x{r1 / r0:.2f} -> growth ratio {growth:.2f} (target <= 1.3)"
+    )
     return 0
 
 

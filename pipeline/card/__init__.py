@@ -1,4 +1,5 @@
-"""Each release explains itself (docs/design.md, "Releases"): dataset card, data dictionary, Croissant metadata and charts.
+"""Each release explains itself (docs/design.md, "Releases"): dataset card, data dictionary, Croissant
+metadata and charts.
 
 :func:`write_release_documents` is called by ``pipeline.release`` while a release is staged, before its
 ``manifest.json`` is written, and puts into the release folder::
@@ -45,9 +46,11 @@ def chart_inputs(tables: dict[str, pl.DataFrame]) -> tuple[pl.DataFrame, pl.Data
     """The small frames the charts are drawn from: papers by venue/year, the top benchmarks and the reported
     improvements (pipeline.card.summary), computed from the four tables in polars."""
     conformed = summary.conform(tables)
-    return (summary.papers_by_venue_year(conformed["papers"]),
-            summary.top_values(conformed["paper_metrics"], "dataset", summary.TOP_BENCHMARKS),
-            summary.improvements(conformed["paper_metrics"]))
+    return (
+        summary.papers_by_venue_year(conformed["papers"]),
+        summary.top_values(conformed["paper_metrics"], "dataset", summary.TOP_BENCHMARKS),
+        summary.improvements(conformed["paper_metrics"]),
+    )
 
 
 def release_charts(tables: dict[str, pl.DataFrame]) -> dict[str, bytes]:
@@ -69,13 +72,18 @@ def start_charts(tables: dict[str, pl.DataFrame]) -> Callable[[], dict[str, byte
     return warm[0].submit(charts.render_charts, *inputs).result
 
 
-def build_documents(tables: dict[str, pl.DataFrame], manifest: dict, changes: pl.DataFrame,
-                    pngs: dict[str, bytes] | None = None) -> dict[str, bytes]:
+def build_documents(
+    tables: dict[str, pl.DataFrame],
+    manifest: dict,
+    changes: pl.DataFrame,
+    pngs: dict[str, bytes] | None = None,
+) -> dict[str, bytes]:
     """Every document of a release: relative path → bytes (see the module docstring for the paths).
 
     Args:
-        tables: the four published tables (docs/design.md, "Published tables"; each with ``venue`` and ``year``).
-        manifest: the release's manifest as it stands before the documents are added (release, release_id,
+        tables: the four published tables (docs/design.md, "Published tables"; each with ``venue`` and
+        ``year``). manifest: the release's manifest as it stands before the documents are added (release,
+        release_id,
             parent, created_at, code/schema version, inputs, changes, tables with rows/columns/files).
         changes: release.diff_papers' output for this release (paper_id, change, columns).
         pngs: :func:`release_charts` of the same tables when already drawn (else drawn here).
@@ -89,15 +97,28 @@ def build_documents(tables: dict[str, pl.DataFrame], manifest: dict, changes: pl
     docs = {
         CARD_FILE: card_markdown(conformed, manifest, changes, dictionary).encode(),
         DICTIONARY_FILE: _json(dictionary).encode(),
-        CROISSANT_FILE: _json(croissant(manifest, dictionary, name=DATASET_NAME, description=DATASET_DESCRIPTION,
-                                        license_text=LICENSE_TEXT, cite_as=cite_as(manifest))).encode(),
+        CROISSANT_FILE: _json(
+            croissant(
+                manifest,
+                dictionary,
+                name=DATASET_NAME,
+                description=DATASET_DESCRIPTION,
+                license_text=LICENSE_TEXT,
+                cite_as=cite_as(manifest),
+            )
+        ).encode(),
     }
     docs.update({f"{CHARTS_DIR}/{name}": png for name, png in pngs.items()})
     return docs
 
 
-def write_release_documents(stage: Path, tables: dict[str, pl.DataFrame], manifest: dict,
-                            changes: pl.DataFrame, pngs: dict[str, bytes] | None = None) -> list[dict]:
+def write_release_documents(
+    stage: Path,
+    tables: dict[str, pl.DataFrame],
+    manifest: dict,
+    changes: pl.DataFrame,
+    pngs: dict[str, bytes] | None = None,
+) -> list[dict]:
     """Write :func:`build_documents` into the staged release folder ``stage``.
 
     Returns one manifest entry per document, sorted by path: ``{"path", "rows": None, "bytes", "sha256"}``,
@@ -109,7 +130,9 @@ def write_release_documents(stage: Path, tables: dict[str, pl.DataFrame], manife
         path = Path(stage) / rel
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(data)
-        entries.append({"path": rel, "rows": None, "bytes": len(data), "sha256": hashlib.sha256(data).hexdigest()})
+        entries.append(
+            {"path": rel, "rows": None, "bytes": len(data), "sha256": hashlib.sha256(data).hexdigest()}
+        )
     return entries
 
 
@@ -121,8 +144,11 @@ def release_metadata_markdown(release_dir: Path) -> str:
     release_dir = Path(release_dir)
     manifest = json.loads((release_dir / "manifest.json").read_text())
     rows = ", ".join(f"{t} {info['rows']}" for t, info in manifest["tables"].items())
-    out = [f"**Release {manifest['release']}** (`{manifest['release_id']}`, {manifest['created_at']}): {rows}. "
-           f"Dataset card: `{release_dir / CARD_FILE}`.", ""]
+    out = [
+        f"**Release {manifest['release']}** (`{manifest['release_id']}`, {manifest['created_at']}): {rows}. "
+        f"Dataset card: `{release_dir / CARD_FILE}`.",
+        "",
+    ]
     shown = 0
     for name, title in charts.CHARTS.items():
         path = release_dir / CHARTS_DIR / name

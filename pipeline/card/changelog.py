@@ -1,4 +1,5 @@
-"""``CHANGELOG.md`` of a release: each added, removed or changed paper named by its title (or the first words of
+"""``CHANGELOG.md`` of a release: each added, removed or changed paper named by its title (or the first words
+of
 its abstract when its listing gives no title) and its listing, with its paper_id.
 
 Pure function of the changelog rows and the two ``papers`` tables; equal inputs give equal text.
@@ -20,15 +21,16 @@ _MD_SPECIAL = re.compile(r"([\\`*_\[\]<>|#])")
 def _plain(text: str) -> str:
     """One line of markdown-safe text: control characters and line breaks become spaces, markdown specials
     (``*``, ``_``, backticks, brackets, ``<``, ``|``, ``#``) are escaped."""
-    text = " ".join("".join(" " if ord(c) < 32 or 0x7f <= ord(c) < 0xa0 else c for c in text).split())
+    text = " ".join("".join(" " if ord(c) < 32 or 0x7F <= ord(c) < 0xA0 else c for c in text).split())
     return _MD_SPECIAL.sub(r"\\\1", text)
 
 
 def paper_label(title: str | None, abstract: str | None) -> str:
-    """How the changelog names a paper: its title, else ``“first words …”`` of its abstract, else ``(no text)``."""
+    """How the changelog names a paper: its title, else ``“first words …”`` of its abstract, else ``(no
+    text)``."""
     if title and title.strip():
         t = " ".join(title.split())
-        return _plain(t if len(t) <= MAX_TITLE_CHARS else t[:MAX_TITLE_CHARS - 1] + "…")
+        return _plain(t if len(t) <= MAX_TITLE_CHARS else t[: MAX_TITLE_CHARS - 1] + "…")
     words = (abstract or "").split()
     if not words:
         return "(no text)"
@@ -39,14 +41,21 @@ def _labels(papers: pl.DataFrame | None) -> dict[str, tuple[str, str]]:
     """paper_id → (label, source listing) of a papers table (which may predate the title column)."""
     if papers is None or papers.height == 0:
         return {}
-    cols = [pl.col(c) if c in papers.columns else pl.lit(None, pl.String).alias(c)
-            for c in ("title", "abstract", "source_listing")]
+    cols = [
+        pl.col(c) if c in papers.columns else pl.lit(None, pl.String).alias(c)
+        for c in ("title", "abstract", "source_listing")
+    ]
     rows = papers.select("paper_id", *cols).iter_rows()
     return {pid: (paper_label(t, a), src or "?") for pid, t, a, src in rows}
 
 
-def changelog_markdown(number: int, parent: int | None, changes: pl.DataFrame, papers: pl.DataFrame,
-                       previous_papers: pl.DataFrame | None) -> str:
+def changelog_markdown(
+    number: int,
+    parent: int | None,
+    changes: pl.DataFrame,
+    papers: pl.DataFrame,
+    previous_papers: pl.DataFrame | None,
+) -> str:
     """The release's ``CHANGELOG.md``.
 
     Args:

@@ -51,13 +51,15 @@ def _figure(height_in: float) -> Figure:
     return fig
 
 
-def _margins(fig: Figure, left_px: float, *, bottom_px: float = 48, top_px: float = 34, right_px: float = 16,
-             **kwargs) -> None:
+def _margins(
+    fig: Figure, left_px: float, *, bottom_px: float = 48, top_px: float = 34, right_px: float = 16, **kwargs
+) -> None:
     """Place the axes with fixed margins in pixels. Cheaper than a layout engine ("constrained" draws the
     figure twice; the saving is measured by ``make bench``, README "Speed and memory")."""
     w, h = fig.get_size_inches() * DPI
-    fig.subplots_adjust(left=left_px / w, right=1 - right_px / w, bottom=bottom_px / h, top=1 - top_px / h,
-                        **kwargs)
+    fig.subplots_adjust(
+        left=left_px / w, right=1 - right_px / w, bottom=bottom_px / h, top=1 - top_px / h, **kwargs
+    )
 
 
 def _text_px(fig: Figure, labels: list[str], size: float) -> float:
@@ -65,7 +67,9 @@ def _text_px(fig: Figure, labels: list[str], size: float) -> float:
     from matplotlib.font_manager import FontProperties
 
     renderer, prop = fig.canvas.get_renderer(), FontProperties(size=size)
-    return max((renderer.get_text_width_height_descent(t, prop, ismath=False)[0] for t in labels), default=0.0)
+    return max(
+        (renderer.get_text_width_height_descent(t, prop, ismath=False)[0] for t in labels), default=0.0
+    )
 
 
 def _png(fig: Figure) -> bytes:
@@ -78,14 +82,28 @@ def _empty(title: str) -> bytes:
     fig = _figure(2.0)
     ax = fig.add_subplot()
     ax.set_title(title, fontsize=FONT_SIZE + 2)
-    ax.text(0.5, 0.5, "no rows in this release", ha="center", va="center", fontsize=FONT_SIZE,
-            transform=ax.transAxes)
+    ax.text(
+        0.5,
+        0.5,
+        "no rows in this release",
+        ha="center",
+        va="center",
+        fontsize=FONT_SIZE,
+        transform=ax.transAxes,
+    )
     ax.set_axis_off()
     return _png(fig)
 
 
-def _hbar(labels: list[str], values: list[float], texts: list[str], title: str, xlabel: str,
-          xmax: float | None = None, counts: bool = True) -> bytes:
+def _hbar(
+    labels: list[str],
+    values: list[float],
+    texts: list[str],
+    title: str,
+    xlabel: str,
+    xmax: float | None = None,
+    counts: bool = True,
+) -> bytes:
     """Horizontal bars, first label on top, each bar annotated with its text just right of its end."""
     fig = _figure(BASE_IN + BAR_IN * len(labels))
     _margins(fig, left_px=_text_px(fig, labels, FONT_SIZE) + 22)  # labels, tick marks and their padding
@@ -111,7 +129,9 @@ def _hbar(labels: list[str], values: list[float], texts: list[str], title: str, 
 def _largest(df: pl.DataFrame, by: str, title: str) -> tuple[pl.DataFrame, str]:
     if df.height <= MAX_BARS:
         return df, title
-    kept = df.sort([by, "venue", "year"], descending=[True, False, False]).head(MAX_BARS).sort("venue", "year")
+    kept = (
+        df.sort([by, "venue", "year"], descending=[True, False, False]).head(MAX_BARS).sort("venue", "year")
+    )
     return kept, f"{title} ({MAX_BARS} largest of {df.height})"
 
 
@@ -121,8 +141,13 @@ def papers_per_venue_year(by_venue_year: pl.DataFrame) -> bytes:
     if by_venue_year.is_empty():
         return _empty(title)
     df, title = _largest(by_venue_year, "papers", title)
-    return _hbar([f"{v} {y}" for v, y in df.select("venue", "year").iter_rows()], df["papers"].to_list(),
-                 [str(n) for n in df["papers"]], title, "papers")
+    return _hbar(
+        [f"{v} {y}" for v, y in df.select("venue", "year").iter_rows()],
+        df["papers"].to_list(),
+        [str(n) for n in df["papers"]],
+        title,
+        "papers",
+    )
 
 
 def code_release_rate(by_venue_year: pl.DataFrame) -> bytes:
@@ -133,19 +158,32 @@ def code_release_rate(by_venue_year: pl.DataFrame) -> bytes:
     df, title = _largest(by_venue_year, "papers", title)
     share = [100 * s for s in df["code_share"]]
     texts = [f"{s:.1f} % ({w} of {n})" for s, w, n in zip(share, df["with_code"], df["papers"])]
-    return _hbar([f"{v} {y}" for v, y in df.select("venue", "year").iter_rows()], share, texts, title,
-                 "papers with a code link (%)", xmax=135.0, counts=False)
+    return _hbar(
+        [f"{v} {y}" for v, y in df.select("venue", "year").iter_rows()],
+        share,
+        texts,
+        title,
+        "papers with a code link (%)",
+        xmax=135.0,
+        counts=False,
+    )
 
 
 def top_benchmarks(top: pl.DataFrame) -> bytes:
-    """Bar per benchmark (dataset): number of paper_metrics rows. Input: summary.top_values(metrics, "dataset",
+    """Bar per benchmark (dataset): number of paper_metrics rows. Input: summary.top_values(metrics,
+    "dataset",
     summary.TOP_BENCHMARKS)."""
     title = CHARTS["top_benchmarks.png"]
     if top.is_empty():
         return _empty(title)
     labels = [v if len(v) <= 40 else v[:39] + "…" for v in top["value"]]
-    return _hbar(labels, top["rows"].to_list(), [str(n) for n in top["rows"]], f"{title} (top {top.height})",
-                 "reported metrics (rows of paper_metrics)")
+    return _hbar(
+        labels,
+        top["rows"].to_list(),
+        [str(n) for n in top["rows"]],
+        f"{title} (top {top.height})",
+        "reported metrics (rows of paper_metrics)",
+    )
 
 
 def improvements(improv: pl.DataFrame) -> bytes:
@@ -168,8 +206,11 @@ def improvements(improv: pl.DataFrame) -> bytes:
         shown = sizes.filter(sizes <= top)
         ax.hist(shown.to_list(), bins=min(20, max(5, shown.len() // 3)), color=COLOR, edgecolor="white")
         beyond = sizes.len() - shown.len()
-        ax.set_title(f"{name}: n={sizes.len()}, median {sizes.median():.3g}"
-                     + (f"\n{beyond} above {top:.3g} not drawn" if beyond else ""), fontsize=FONT_SIZE)
+        ax.set_title(
+            f"{name}: n={sizes.len()}, median {sizes.median():.3g}"
+            + (f"\n{beyond} above {top:.3g} not drawn" if beyond else ""),
+            fontsize=FONT_SIZE,
+        )
         ax.set_xlabel(f"size of the reported change, |value| ({unit})", fontsize=FONT_SIZE)
         ax.set_ylabel("reported metrics", fontsize=FONT_SIZE)
         ax.yaxis.set_major_locator(_integer_locator())
@@ -178,7 +219,9 @@ def improvements(improv: pl.DataFrame) -> bytes:
     return _png(fig)
 
 
-def render_charts(by_venue_year: pl.DataFrame, benchmarks: pl.DataFrame, improv: pl.DataFrame) -> dict[str, bytes]:
+def render_charts(
+    by_venue_year: pl.DataFrame, benchmarks: pl.DataFrame, improv: pl.DataFrame
+) -> dict[str, bytes]:
     """Every chart of :data:`CHARTS`: file name → PNG bytes."""
     return {
         "papers_per_venue_year.png": papers_per_venue_year(by_venue_year),

@@ -70,15 +70,22 @@ def _field(table: str, column: str, dtype: str, description: str, partitioning: 
     else:
         source["extract"] = {"column": column}
     inner = dtype[5:-1] if dtype.startswith("List(") and dtype.endswith(")") else None
-    out = {"@type": "cr:Field", "@id": f"{table}/{column}", "name": column, "description": description,
-           "dataType": DATA_TYPES.get(inner or dtype, "sc:Text"), "source": source}
+    out = {
+        "@type": "cr:Field",
+        "@id": f"{table}/{column}",
+        "name": column,
+        "description": description,
+        "dataType": DATA_TYPES.get(inner or dtype, "sc:Text"),
+        "source": source,
+    }
     if inner is not None:  # a list column (papers.authors, papers.source_urls): one value per element
         out["repeated"] = True
     return out
 
 
-def croissant(manifest: dict, dictionary: dict, *, name: str, description: str, license_text: str,
-              cite_as: str) -> dict:
+def croissant(
+    manifest: dict, dictionary: dict, *, name: str, description: str, license_text: str, cite_as: str
+) -> dict:
     """The Croissant document of one release.
 
     Args:
@@ -94,19 +101,40 @@ def croissant(manifest: dict, dictionary: dict, *, name: str, description: str, 
     distribution, record_sets = [], []
     for table, info in manifest["tables"].items():
         for f in info["files"]:
-            distribution.append({"@type": "cr:FileObject", "@id": f["path"], "name": f["path"],
-                                 "contentUrl": f["path"], "contentSize": f"{f['bytes']} B",
-                                 "encodingFormat": PARQUET, "sha256": f["sha256"]})
-        distribution.append({"@type": "cr:FileSet", "@id": f"{table}-files", "name": f"{table}-files",
-                             "description": f"Hive-partitioned Parquet files of the {table} table.",
-                             "encodingFormat": PARQUET, "includes": f"{table}/**/*.parquet"})
+            distribution.append(
+                {
+                    "@type": "cr:FileObject",
+                    "@id": f["path"],
+                    "name": f["path"],
+                    "contentUrl": f["path"],
+                    "contentSize": f"{f['bytes']} B",
+                    "encodingFormat": PARQUET,
+                    "sha256": f["sha256"],
+                }
+            )
+        distribution.append(
+            {
+                "@type": "cr:FileSet",
+                "@id": f"{table}-files",
+                "name": f"{table}-files",
+                "description": f"Hive-partitioned Parquet files of the {table} table.",
+                "encodingFormat": PARQUET,
+                "includes": f"{table}/**/*.parquet",
+            }
+        )
         described = {c["name"]: c["description"] for c in meanings.get(table, {}).get("columns", [])}
-        record_sets.append({
-            "@type": "cr:RecordSet", "@id": table, "name": table,
-            "description": meanings.get(table, {}).get("description", table),
-            "field": [_field(table, c["name"], c["dtype"], described.get(c["name"], ""), info["partitioning"])
-                      for c in info["columns"]],
-        })
+        record_sets.append(
+            {
+                "@type": "cr:RecordSet",
+                "@id": table,
+                "name": table,
+                "description": meanings.get(table, {}).get("description", table),
+                "field": [
+                    _field(table, c["name"], c["dtype"], described.get(c["name"], ""), info["partitioning"])
+                    for c in info["columns"]
+                ],
+            }
+        )
     return {
         "@context": CONTEXT,
         "@type": "sc:Dataset",

@@ -24,8 +24,13 @@ _RULES = {
 
 
 def _column(name: str, col: pa.Column) -> dict:
-    entry = {"name": name, "dtype": str(col.dtype), "nullable": bool(col.nullable), "unique": bool(col.unique),
-             "description": col.description or ""}
+    entry = {
+        "name": name,
+        "dtype": str(col.dtype),
+        "nullable": bool(col.nullable),
+        "unique": bool(col.unique),
+        "description": col.description or "",
+    }
     rules = []
     for check in col.checks:
         stats = dict(check.statistics or {})
@@ -59,16 +64,20 @@ def data_dictionary() -> dict:
     for name, model in MODELS.items():
         schema = model.to_schema()
         unique = schema.unique
-        tables.append({
-            "name": name,
-            "model": f"schemas.{model.__name__}",
-            "description": " ".join((model.__doc__ or "").split()),
-            "strict": bool(schema.strict),
-            "unique": list(unique) if unique else None,
-            "checks": [{"name": c.name, "description": " ".join((c.description or "").split())}
-                       for c in schema.checks],
-            "columns": [_column(n, c) for n, c in schema.columns.items()],
-        })
+        tables.append(
+            {
+                "name": name,
+                "model": f"schemas.{model.__name__}",
+                "description": " ".join((model.__doc__ or "").split()),
+                "strict": bool(schema.strict),
+                "unique": list(unique) if unique else None,
+                "checks": [
+                    {"name": c.name, "description": " ".join((c.description or "").split())}
+                    for c in schema.checks
+                ],
+                "columns": [_column(n, c) for n, c in schema.columns.items()],
+            }
+        )
     return {"schema_version": SCHEMA_VERSION, "tables": tables}
 
 
@@ -89,7 +98,9 @@ def dictionary_markdown(dictionary: dict, heading: str = "###") -> str:
         out += ["| column | dtype | nullable | allowed values / rule | meaning |", "|---|---|---|---|---|"]
         for c in t["columns"]:
             rule = "; ".join((["unique"] if c["unique"] else []) + c["rules"]) or "–"
-            out.append(f"| `{c['name']}` | {c['dtype']} | {'yes' if c['nullable'] else 'no'} | {_cell(rule)} "
-                       f"| {_cell(c['description'])} |")
+            out.append(
+                f"| `{c['name']}` | {c['dtype']} | {'yes' if c['nullable'] else 'no'} | {_cell(rule)} "
+                f"| {_cell(c['description'])} |"
+            )
         out.append("")
     return "\n".join(out)

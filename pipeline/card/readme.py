@@ -53,8 +53,10 @@ def read_lines(number: int) -> str:
 
 def cite_as(manifest: dict) -> str:
     """One-line citation of a release (name, number, content id, date)."""
-    return (f"{DATASET_TITLE} ({DATASET_NAME}), release {manifest['release']}, release_id "
-            f"{manifest['release_id']}, {manifest['created_at'][:10]}.")
+    return (
+        f"{DATASET_TITLE} ({DATASET_NAME}), release {manifest['release']}, release_id "
+        f"{manifest['release_id']}, {manifest['created_at'][:10]}."
+    )
 
 
 _SHORT_ESCAPES = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
@@ -93,11 +95,14 @@ def _table(header: list[str], rows: list[list]) -> list[str]:
 
 
 def _top(title: str, df: pl.DataFrame, what: str) -> list[str]:
-    return [f"### {title}", ""] + _table([what, "rows"], [[inline_code(str(v)), n] for v, n in df.iter_rows()])
+    return [f"### {title}", ""] + _table(
+        [what, "rows"], [[inline_code(str(v)), n] for v, n in df.iter_rows()]
+    )
 
 
-def card_markdown(tables: dict[str, pl.DataFrame], manifest: dict, changes: pl.DataFrame,
-                  dictionary: dict) -> str:
+def card_markdown(
+    tables: dict[str, pl.DataFrame], manifest: dict, changes: pl.DataFrame, dictionary: dict
+) -> str:
     """The card of one release.
 
     Args:
@@ -110,94 +115,166 @@ def card_markdown(tables: dict[str, pl.DataFrame], manifest: dict, changes: pl.D
     Returns:
         markdown text (str), ending in a newline.
     """
-    papers, urls, metrics, lineage = (tables[t] for t in ("papers", "paper_urls", "paper_metrics",
-                                                          "listing_lineage"))
+    papers, urls, metrics, lineage = (
+        tables[t] for t in ("papers", "paper_urls", "paper_metrics", "listing_lineage")
+    )
     n = manifest["release"]
     by_vy = summary.papers_by_venue_year(papers)
     by_v = summary.code_share_by_venue(papers)
     years = sorted(y for y in papers["year"].unique().drop_nulls() if y)
-    span = (f"year {years[0]}" if years[0] == years[-1] else f"years {years[0]}–{years[-1]}") if years else "years unknown"
+    span = (
+        (f"year {years[0]}" if years[0] == years[-1] else f"years {years[0]}–{years[-1]}")
+        if years
+        else "years unknown"
+    )
     parent = manifest["parent"]
     out = [
-        f"# {DATASET_TITLE} — release {n}", "",
-        DATASET_DESCRIPTION, "",
-        "| | |", "|---|---|",
+        f"# {DATASET_TITLE} — release {n}",
+        "",
+        DATASET_DESCRIPTION,
+        "",
+        "| | |",
+        "|---|---|",
         f"| release | {n} (release_id `{manifest['release_id']}`, a digest of the tables' content) |",
         f"| created | {manifest['created_at']} |",
         f"| parent release | {parent if parent is not None else 'none (first release)'} |",
         f"| papers | {papers.height} from {by_v.height} venue{'s' if by_v.height != 1 else ''}, {span} |",
         f"| papers with a code link | {int(papers['has_code'].fill_null(False).sum())} "
         f"({_pct(papers['has_code'].fill_null(False).mean() if papers.height else None)}) |",
-        "| rows per table | " + ", ".join(f"{t} {info['rows']}" for t, info in manifest["tables"].items()) + " |",
+        "| rows per table | "
+        + ", ".join(f"{t} {info['rows']}" for t, info in manifest["tables"].items())
+        + " |",
         f"| code / schema version | {manifest['code_version']} / {manifest['schema_version']} |",
         "",
-        "## Contents", "",
-        "### Papers by venue and year", "",
-        *_table(["venue", "year", "papers", "with a code link", "share with code"],
-                [[v, y, p, w, _pct(s)] for v, y, p, w, s in by_vy.iter_rows()]),
-        "### Share of papers with a code link, by venue", "",
+        "## Contents",
+        "",
+        "### Papers by venue and year",
+        "",
+        *_table(
+            ["venue", "year", "papers", "with a code link", "share with code"],
+            [[v, y, p, w, _pct(s)] for v, y, p, w, s in by_vy.iter_rows()],
+        ),
+        "### Share of papers with a code link, by venue",
+        "",
         "A paper has a code link when its abstract gives a URL of kind `code` or `anonymous_code` "
-        "(`papers.has_code`).", "",
-        *_table(["venue", "papers", "with a code link", "share"],
-                [[v, p, w, _pct(s)] for v, p, w, s in by_v.iter_rows()]),
-        "### Papers by reader", "",
+        "(`papers.has_code`).",
+        "",
+        *_table(
+            ["venue", "papers", "with a code link", "share"],
+            [[v, p, w, _pct(s)] for v, p, w, s in by_v.iter_rows()],
+        ),
+        "### Papers by reader",
+        "",
         "How their listing files were read (`listing_lineage.reader`: the shape the content was sniffed as, or "
-        "the reader a settings file named).", "",
-        *_table(["reader", "listings", "papers"], [[f"`{r}`", k, p] for r, k, p in
-                                                   summary.papers_by_reader(lineage).iter_rows()]),
-        "### Papers by status in their listing", "",
-        "Decision or presentation type as the listing says (`papers.source_status`).", "",
-        *_table(["source status", "papers"], [[" ".join(str(st).split()).replace("|", "\\|"), p] for st, p in summary.papers_by_status(papers).iter_rows()]),
-        "### Languages", "",
-        *_table(["language", "papers", "share"],
-                [[f"`{lang}`", p, _pct(s)] for lang, p, s in summary.languages(papers).iter_rows()]),
+        "the reader a settings file named).",
+        "",
+        *_table(
+            ["reader", "listings", "papers"],
+            [[f"`{r}`", k, p] for r, k, p in summary.papers_by_reader(lineage).iter_rows()],
+        ),
+        "### Papers by status in their listing",
+        "",
+        "Decision or presentation type as the listing says (`papers.source_status`).",
+        "",
+        *_table(
+            ["source status", "papers"],
+            [
+                [" ".join(str(st).split()).replace("|", "\\|"), p]
+                for st, p in summary.papers_by_status(papers).iter_rows()
+            ],
+        ),
+        "### Languages",
+        "",
+        *_table(
+            ["language", "papers", "share"],
+            [[f"`{lang}`", p, _pct(s)] for lang, p, s in summary.languages(papers).iter_rows()],
+        ),
         *_top(f"Most frequent URL hosts (top {summary.TOP_N})", summary.top_values(urls, "host"), "host"),
-        *_top(f"Most frequent metric names (top {summary.TOP_N})", summary.top_values(metrics, "metric"), "metric"),
-        *_top(f"Most frequent datasets and benchmarks (top {summary.TOP_N})", summary.top_values(metrics, "dataset"),
-              "dataset"),
-        "## Charts", "",
+        *_top(
+            f"Most frequent metric names (top {summary.TOP_N})",
+            summary.top_values(metrics, "metric"),
+            "metric",
+        ),
+        *_top(
+            f"Most frequent datasets and benchmarks (top {summary.TOP_N})",
+            summary.top_values(metrics, "dataset"),
+            "dataset",
+        ),
+        "## Charts",
+        "",
         *[line for f, title in CHARTS.items() for line in (f"![{title}](charts/{f})", "")],
-        "## Changes since the parent release", "",
+        "## Changes since the parent release",
+        "",
         f"Against release {parent}: " if parent is not None else "First release: every paper is new. ",
     ]
     c = manifest["changes"]
-    out[-1] += (f"{c['added']} papers added, {c['removed']} removed, {c['changed']} changed. The ids are listed in "
-                "`CHANGELOG.md` and `changelog.parquet` (paper_id, change, columns).")
+    out[-1] += (
+        f"{c['added']} papers added, {c['removed']} removed, {c['changed']} changed. The ids are listed in "
+        "`CHANGELOG.md` and `changelog.parquet` (paper_id, change, columns)."
+    )
     out.append("")
     cols = summary.changed_columns(changes)
     if cols.height:
-        out += ["Columns that changed, by number of papers: "
-                + ", ".join(f"`{col}` {k}" for col, k in cols.iter_rows()) + ".", ""]
+        out += [
+            "Columns that changed, by number of papers: "
+            + ", ".join(f"`{col}` {k}" for col, k in cols.iter_rows())
+            + ".",
+            "",
+        ]
     out += [
-        "## How to read it", "",
+        "## How to read it",
+        "",
         "From the folder that holds `warehouse/` (the same lines as the project README, with this release's "
-        f"number; `LATEST` names the newest release, `release={n}` stays as it is forever):", "",
-        "```python", read_lines(n).rstrip("\n"), "```", "",
+        f"number; `LATEST` names the newest release, `release={n}` stays as it is forever):",
+        "",
+        "```python",
+        read_lines(n).rstrip("\n"),
+        "```",
+        "",
         "The same works for `paper_urls`, `paper_metrics` and `listing_lineage`. Every table is Hive-partitioned "
         "by `venue` and `year`; `venue`/`year` live in the folder names, not inside the files. "
         "`croissant.json` describes the same tables for Croissant tools "
-        "(`mlcroissant.Dataset(\"croissant.json\").records(\"papers\")`).", "",
-        "## Data dictionary", "",
+        '(`mlcroissant.Dataset("croissant.json").records("papers")`).',
+        "",
+        "## Data dictionary",
+        "",
         "Generated from the Pandera models in `schemas/tables.py` that validate every release (blocking checks); "
-        "also in `data_dictionary.json`.", "",
+        "also in `data_dictionary.json`.",
+        "",
         dictionary_markdown(dictionary, "###"),
-        "## Licence and provenance", "",
-        LICENSE_TEXT, "",
-        "Cite as: " + cite_as(manifest), "",
+        "## Licence and provenance",
+        "",
+        LICENSE_TEXT,
+        "",
+        "Cite as: " + cite_as(manifest),
+        "",
         "Input listing files (sha256 of the file bytes) and what became of their paragraphs "
-        "(`listing_lineage`):", "",
+        "(`listing_lineage`):",
+        "",
     ]
-    inputs = pl.DataFrame({"listing": [i["listing"] for i in manifest["inputs"]],
-                           "sha256": [i["sha256"] for i in manifest["inputs"]]},
-                          schema={"listing": pl.String, "sha256": pl.String})
+    inputs = pl.DataFrame(
+        {
+            "listing": [i["listing"] for i in manifest["inputs"]],
+            "sha256": [i["sha256"] for i in manifest["inputs"]],
+        },
+        schema={"listing": pl.String, "sha256": pl.String},
+    )
     provenance = inputs.join(summary.listing_fates(lineage), on="listing", how="left", maintain_order="left")
     out += _table(
         ["listing", "sha256", "venue", "year", "paragraphs", "published", "duplicate", "quarantined"],
-        [[inline_code(r[0]), f"`{r[1]}`", *("–" if x is None else x for x in r[2:])] for r in provenance.iter_rows()])
+        [
+            [inline_code(r[0]), f"`{r[1]}`", *("–" if x is None else x for x in r[2:])]
+            for r in provenance.iter_rows()
+        ],
+    )
     out += [
-        "## Files", "",
-        "`manifest.json` (every file with bytes and sha256; `python -m pipeline verify " + str(n) + "` re-checks "
+        "## Files",
+        "",
+        "`manifest.json` (every file with bytes and sha256; `python -m pipeline verify "
+        + str(n)
+        + "` re-checks "
         "them), `CHANGELOG.md`, `changelog.parquet`, this `README.md`, `data_dictionary.json`, `croissant.json`, "
-        "`charts/*.png`, and one folder per table.", "",
+        "`charts/*.png`, and one folder per table.",
+        "",
     ]
     return "\n".join(out)

@@ -1,8 +1,9 @@
 """The numbers a release's card and charts show, computed from its tables (pure polars, no I/O).
 
-Every function takes the published tables (docs/design.md, "Published tables") and returns a small DataFrame sorted so that equal
-tables give equal output. The card (``pipeline.card.readme``) and the charts (``pipeline.card.charts``)
-both read these, so a number in the text and the same number in a chart cannot disagree.
+Every function takes the published tables (docs/design.md, "Published tables") and returns a small DataFrame
+sorted so that equal tables give equal output. The card (``pipeline.card.readme``) and the charts
+(``pipeline.card.charts``) both read these, so a number in the text and the same number in a chart cannot
+disagree.
 """
 
 from __future__ import annotations
@@ -16,8 +17,8 @@ from schemas import MODELS
 TOP_N = 10
 #: How many benchmarks the "top benchmarks" chart shows (the 15 benchmarks with the most reported metrics).
 TOP_BENCHMARKS = 15
-#: paper_metrics kinds that state a change achieved (the gold set's annotation guidelines, "Metrics": delta = an
-#: absolute difference, relative_change = a relative increase/reduction); levels, multipliers, before/after
+#: paper_metrics kinds that state a change achieved (the gold set's annotation guidelines, "Metrics": delta =
+#: an absolute difference, relative_change = a relative increase/reduction); levels, multipliers, before/after
 #: pairs and ranges are not single improvement figures.
 IMPROVEMENT_KINDS = ("delta", "relative_change")
 #: Units of the improvements chart (reported improvements in pp and %).
@@ -63,18 +64,25 @@ def _with_code(grouped) -> pl.DataFrame:
 
 def languages(papers: pl.DataFrame) -> pl.DataFrame:
     """``language`` (ISO 639-1 or ``und``), ``papers`` (UInt32), ``share`` (0..1); most frequent first."""
-    return (papers.group_by("language").agg(pl.len().alias("papers"))
-            .with_columns(share=pl.col("papers") / papers.height)
-            .sort(["papers", "language"], descending=[True, False], nulls_last=True))
+    return (
+        papers.group_by("language")
+        .agg(pl.len().alias("papers"))
+        .with_columns(share=pl.col("papers") / papers.height)
+        .sort(["papers", "language"], descending=[True, False], nulls_last=True)
+    )
 
 
 def top_values(df: pl.DataFrame, column: str, n: int = TOP_N) -> pl.DataFrame:
     """The ``n`` most frequent non-null values of ``column``: ``value`` (str), ``rows`` (UInt32).
 
     Ties are broken by value (ascending), so the list is deterministic."""
-    return (df.filter(pl.col(column).is_not_null())
-            .group_by(pl.col(column).alias("value")).agg(pl.len().alias("rows"))
-            .sort(["rows", "value"], descending=[True, False]).head(n))
+    return (
+        df.filter(pl.col(column).is_not_null())
+        .group_by(pl.col(column).alias("value"))
+        .agg(pl.len().alias("rows"))
+        .sort(["rows", "value"], descending=[True, False])
+        .head(n)
+    )
 
 
 def improvements(metrics: pl.DataFrame) -> pl.DataFrame:
@@ -87,42 +95,69 @@ def improvements(metrics: pl.DataFrame) -> pl.DataFrame:
     error and a gain in accuracy are both improvements, and which way is better depends on the metric).
     Sorted by unit, size, kind.
     """
-    return (metrics.filter(pl.col("subject") == "ours", pl.col("kind").is_in(IMPROVEMENT_KINDS),
-                           pl.col("unit").is_in(IMPROVEMENT_UNITS), pl.col("value").is_not_null())
-            .select("unit", "kind", pl.col("value").abs().alias("size"))
-            .sort("unit", "size", "kind"))
+    return (
+        metrics.filter(
+            pl.col("subject") == "ours",
+            pl.col("kind").is_in(IMPROVEMENT_KINDS),
+            pl.col("unit").is_in(IMPROVEMENT_UNITS),
+            pl.col("value").is_not_null(),
+        )
+        .select("unit", "kind", pl.col("value").abs().alias("size"))
+        .sort("unit", "size", "kind")
+    )
 
 
 def changed_columns(changes: pl.DataFrame) -> pl.DataFrame:
     """How often each column changed among the changelog's ``changed`` rows: ``column`` (str), ``papers``
     (UInt32); most frequent first. ``changes`` is release.diff_papers' output (paper_id, change, columns)."""
-    return (changes.filter(pl.col("change") == "changed")
-            .select(pl.col("columns").str.split(",").alias("column")).explode("column")
-            .group_by("column").agg(pl.len().alias("papers"))
-            .sort(["papers", "column"], descending=[True, False]))
+    return (
+        changes.filter(pl.col("change") == "changed")
+        .select(pl.col("columns").str.split(",").alias("column"))
+        .explode("column")
+        .group_by("column")
+        .agg(pl.len().alias("papers"))
+        .sort(["papers", "column"], descending=[True, False])
+    )
 
 
 def listing_fates(lineage: pl.DataFrame) -> pl.DataFrame:
     """Per listing: ``listing``, ``venue``, ``year``, ``paragraphs`` and the counts ``published``,
     ``duplicate``, ``quarantined`` (UInt32). Sorted by listing."""
-    return lineage.group_by("listing").agg(
-        pl.col("venue").first(), pl.col("year").first(), pl.len().alias("paragraphs"),
-        *[(pl.col("status") == s).sum().cast(pl.UInt32).alias(s) for s in ("published", "duplicate", "quarantined")],
-    ).sort("listing")
+    return (
+        lineage.group_by("listing")
+        .agg(
+            pl.col("venue").first(),
+            pl.col("year").first(),
+            pl.len().alias("paragraphs"),
+            *[
+                (pl.col("status") == s).sum().cast(pl.UInt32).alias(s)
+                for s in ("published", "duplicate", "quarantined")
+            ],
+        )
+        .sort("listing")
+    )
 
 
 def papers_by_reader(lineage: pl.DataFrame) -> pl.DataFrame:
     """Published papers per reader (how their listing was read): ``reader`` (str, ``unread`` when none),
     ``listings`` (UInt32), ``papers`` (UInt32). Sorted by papers descending, then reader."""
-    return (lineage.with_columns(pl.col("reader").fill_null("unread"))
-            .group_by("reader").agg(pl.col("listing").n_unique().cast(pl.UInt32).alias("listings"),
-                                    (pl.col("status") == "published").sum().cast(pl.UInt32).alias("papers"))
-            .sort(["papers", "reader"], descending=[True, False]))
+    return (
+        lineage.with_columns(pl.col("reader").fill_null("unread"))
+        .group_by("reader")
+        .agg(
+            pl.col("listing").n_unique().cast(pl.UInt32).alias("listings"),
+            (pl.col("status") == "published").sum().cast(pl.UInt32).alias("papers"),
+        )
+        .sort(["papers", "reader"], descending=[True, False])
+    )
 
 
 def papers_by_status(papers: pl.DataFrame) -> pl.DataFrame:
     """Papers per ``source_status`` as the listings say (``not given`` when null): ``source_status`` (str),
     ``papers`` (UInt32). Sorted by papers descending, then status."""
-    return (papers.select(pl.col("source_status").fill_null("not given"))
-            .group_by("source_status").agg(pl.len().cast(pl.UInt32).alias("papers"))
-            .sort(["papers", "source_status"], descending=[True, False]))
+    return (
+        papers.select(pl.col("source_status").fill_null("not given"))
+        .group_by("source_status")
+        .agg(pl.len().cast(pl.UInt32).alias("papers"))
+        .sort(["papers", "source_status"], descending=[True, False])
+    )

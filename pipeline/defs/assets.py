@@ -3,7 +3,6 @@
 Each asset calls pure functions from ``pipeline`` and writes its output under ``<warehouse>/_work``.
 """
 
-
 import json
 import os
 from contextlib import contextmanager
@@ -14,8 +13,17 @@ from pydantic import Field
 
 from pipeline import CODE_VERSION, card, config, dedup, rawfiles, records, release, tables
 from pipeline import config as pipeline_config  # inside release_asset, ``config`` is its run config
-from pipeline.defs.io import (column_schema, markdown_table, model_column_schema, table_metadata, work_file,
-                              read_work, work_info, write_work, write_work_info)
+from pipeline.defs.io import (
+    column_schema,
+    markdown_table,
+    model_column_schema,
+    read_work,
+    table_metadata,
+    work_file,
+    work_info,
+    write_work,
+    write_work_info,
+)
 from pipeline.defs.partitions import listing_name, listing_path, listings_partitions
 from pipeline.readers.settings import find_settings, listing_digest
 from schemas import MODELS, validate
@@ -23,12 +31,12 @@ from schemas import MODELS, validate
 OWNERS = ["team:data"]
 TABLE_DESCRIPTIONS = {
     "papers": "One row per distinct paper: the canonical abstract of its duplicate cluster, raw and clean, "
-              "language, counts, stable paper_id, first/last-changed release (docs/design.md, Published tables).",
+    "language, counts, stable paper_id, first/last-changed release (docs/design.md, Published tables).",
     "paper_urls": "One row per URL of a paper: normalised url, url_raw, kind, host, offsets in abstract_raw.",
     "paper_metrics": "One row per reported result metric: value, unit, kind, metric, dataset, subject, "
-                     "baseline, direction, qualifier, span and offsets in the clean abstract.",
+    "baseline, direction, qualifier, span and offsets in the clean abstract.",
     "listing_lineage": "One row per raw paragraph of every listing: published, duplicate (of what, how "
-                       "similar) or quarantined (why). Rows in = rows out.",
+    "similar) or quarantined (why). Rows in = rows out.",
 }
 
 
@@ -53,16 +61,25 @@ def listing_records(context: dg.AssetExecutionContext) -> dg.MaterializeResult:
     for key in context.partition_keys:
         name, path = listing_name(key), listing_path(key)
         if not os.path.lexists(config.raw_dir() / path):
-            raise dg.Failure(f"listing {name!r}: partition exists but {config.raw_dir() / name} is missing; the "
-                             "sensor or `python -m pipeline run` removes partitions of deleted files")
+            raise dg.Failure(
+                f"listing {name!r}: partition exists but {config.raw_dir() / name} is missing; the "
+                "sensor or `python -m pipeline run` removes partitions of deleted files"
+            )
         data, refused = rawfiles.read(config.raw_dir(), path)
         if refused is not None:
             context.log.info(f"listing {name!r} refused, quarantined: {refused}")
             frame = rawfiles.refused_records(name, refused)
             out = work_file("listing_records", key)
             write_work(frame, out)
-            write_work_info("listing_records", key, {"listing": name, "paragraphs": frame.height,
-                                                     "listing_sha256": rawfiles.refusal_sha256(refused)})
+            write_work_info(
+                "listing_records",
+                key,
+                {
+                    "listing": name,
+                    "paragraphs": frame.height,
+                    "listing_sha256": rawfiles.refusal_sha256(refused),
+                },
+            )
             total += frame.height
             continue
         frame, warnings = records.listing_records(data, name, find_settings(config.raw_dir(), path))
@@ -71,13 +88,21 @@ def listing_records(context: dg.AssetExecutionContext) -> dg.MaterializeResult:
             (context.log.info if readable and i == 0 else context.log.warning)(w)
         out = work_file("listing_records", key)
         write_work(frame, out)
-        write_work_info("listing_records", key, {"listing": name,
-                                                 "listing_sha256": listing_digest(config.raw_dir(), path, data),
-                                             "paragraphs": frame.height})
+        write_work_info(
+            "listing_records",
+            key,
+            {
+                "listing": name,
+                "listing_sha256": listing_digest(config.raw_dir(), path, data),
+                "paragraphs": frame.height,
+            },
+        )
         total += frame.height
     context.log.info(f"{len(context.partition_keys)} listings decoded: {total} paragraphs")
     meta = table_metadata(frame, out) if len(context.partition_keys) == 1 else {}
-    return dg.MaterializeResult(metadata={**meta, "listings": len(context.partition_keys), "paragraphs": total})
+    return dg.MaterializeResult(
+        metadata={**meta, "listings": len(context.partition_keys), "paragraphs": total}
+    )
 
 
 @dg.asset(
@@ -100,8 +125,11 @@ def abstracts(context: dg.AssetExecutionContext) -> dg.MaterializeResult:
     """
     keys = context.partition_keys
     recs = {k: pl.read_parquet(work_file("listing_records", k)) for k in keys}
-    existing = [f for f in sorted(work_file("abstracts", "x").parent.glob("*.parquet"))
-                if work_info("abstracts", f.stem).get("analysis_version") == records.ANALYSIS_VERSION]
+    existing = [
+        f
+        for f in sorted(work_file("abstracts", "x").parent.glob("*.parquet"))
+        if work_info("abstracts", f.stem).get("analysis_version") == records.ANALYSIS_VERSION
+    ]
     cache = pl.scan_parquet(existing) if existing else None
     frames, stats = records.build_abstracts(recs, cache, workers=config.workers())
     total_q, frame, out, lines = 0, None, None, []
@@ -109,24 +137,42 @@ def abstracts(context: dg.AssetExecutionContext) -> dg.MaterializeResult:
         out = work_file("abstracts", key)
         write_work(frame, out)
         info = work_info("listing_records", key)
-        write_work_info("abstracts", key, {"listing": info.get("listing"), "listing_sha256": info.get("listing_sha256"),
-                                       "analysis_version": records.ANALYSIS_VERSION, "rows": frame.height})
+        write_work_info(
+            "abstracts",
+            key,
+            {
+                "listing": info.get("listing"),
+                "listing_sha256": info.get("listing_sha256"),
+                "analysis_version": records.ANALYSIS_VERSION,
+                "rows": frame.height,
+            },
+        )
         quarantined = frame.filter(pl.col("quarantine_reason").is_not_null())
         total_q += quarantined.height
         kept = frame.filter(pl.col("quarantine_reason").is_null())
         dups = kept.height - kept["content_hash"].n_unique()
-        lines.append(f"{listing_name(key)}: {frame.height} paragraphs -> {kept.height - dups} abstracts to "
-                     f"publish, {dups} exact duplicates within the listing, {quarantined.height} quarantined "
-                     f"{dict(quarantined.group_by('quarantine_reason').len().sort('quarantine_reason').iter_rows())}")
+        lines.append(
+            f"{listing_name(key)}: {frame.height} paragraphs -> {kept.height - dups} abstracts to "
+            f"publish, {dups} exact duplicates within the listing, {quarantined.height} quarantined "
+            f"{dict(quarantined.group_by('quarantine_reason').len().sort('quarantine_reason').iter_rows())}"
+        )
     # one log event for the whole range (cross-listing duplicates: see the dataset_tables run)
     context.log.info("\n".join(lines))
-    context.log.info(f"analysed {stats['analysed']} abstracts, reused {stats['reused']} from earlier runs; "
-                     f"seconds by stage {({k: round(v, 2) for k, v in stats['seconds'].items()})}")
+    context.log.info(
+        f"analysed {stats['analysed']} abstracts, reused {stats['reused']} from earlier runs; "
+        f"seconds by stage { ({k: round(v, 2) for k, v in stats['seconds'].items()}) }"
+    )
     meta = table_metadata(frame, out) if len(keys) == 1 else {}
-    return dg.MaterializeResult(metadata={
-        **meta, "listings": len(keys), "quarantined": total_q, "analysed": stats["analysed"],
-        "reused": stats["reused"], "stage_seconds": dg.MetadataValue.json(stats["seconds"]),
-    })
+    return dg.MaterializeResult(
+        metadata={
+            **meta,
+            "listings": len(keys),
+            "quarantined": total_q,
+            "analysed": stats["analysed"],
+            "reused": stats["reused"],
+            "stage_seconds": dg.MetadataValue.json(stats["seconds"]),
+        }
+    )
 
 
 def _current_abstracts(context: dg.AssetExecutionContext) -> tuple[pl.DataFrame, pl.DataFrame]:
@@ -135,11 +181,15 @@ def _current_abstracts(context: dg.AssetExecutionContext) -> tuple[pl.DataFrame,
     keys = sorted(context.instance.get_dynamic_partitions(listings_partitions.name))
     missing = [k for k in keys if not work_file("abstracts", k).exists()]
     if missing:
-        raise dg.Failure(f"listings not processed yet (materialise their partitions first): "
-                         f"{[listing_name(k) for k in missing][:20]}")
+        raise dg.Failure(
+            f"listings not processed yet (materialise their partitions first): "
+            f"{[listing_name(k) for k in missing][:20]}"
+        )
     if not keys:
-        raise dg.Failure(f"no listings registered: put listing files in {config.raw_dir()} and run the "
-                         "sensor or `python -m pipeline run`")
+        raise dg.Failure(
+            f"no listings registered: put listing files in {config.raw_dir()} and run the "
+            "sensor or `python -m pipeline run`"
+        )
     # one multi-threaded scan over all files; only the listing column of the records (for the accounting)
     abstracts_df = pl.scan_parquet([work_file("abstracts", k) for k in keys]).collect()
     records_df = pl.scan_parquet([work_file("listing_records", k) for k in keys]).select("listing").collect()
@@ -150,23 +200,33 @@ def _accounting(records_df: pl.DataFrame, lineage: pl.DataFrame) -> pl.DataFrame
     """Per listing: paragraphs read vs lineage rows by status; rows where they do not add up."""
     read = records_df.group_by("listing").agg(pl.len().alias("read"))
     out = lineage.group_by("listing").agg(
-        *[(pl.col("status") == s).sum().alias(s) for s in ("published", "duplicate", "quarantined")])
+        *[(pl.col("status") == s).sum().alias(s) for s in ("published", "duplicate", "quarantined")]
+    )
     both = read.join(out, on="listing", how="full", coalesce=True).fill_null(0)
-    return both.with_columns(ok=pl.col("read") == pl.col("published") + pl.col("duplicate") + pl.col("quarantined"))
+    return both.with_columns(
+        ok=pl.col("read") == pl.col("published") + pl.col("duplicate") + pl.col("quarantined")
+    )
 
 
 def _check_result(table: str, df: pl.DataFrame) -> dg.AssetCheckResult:
     failures = validate(df, MODELS[table])
     if failures is None:
-        return dg.AssetCheckResult(asset_key=table, check_name="schema", passed=True,
-                                   metadata={"rows": df.height})
+        return dg.AssetCheckResult(
+            asset_key=table, check_name="schema", passed=True, metadata={"rows": df.height}
+        )
     shown = failures.head(50)
     return dg.AssetCheckResult(
-        asset_key=table, check_name="schema", passed=False,
+        asset_key=table,
+        check_name="schema",
+        passed=False,
         metadata={
             "failures": failures.height,
             "by_rule": dg.MetadataValue.json(
-                {f"{c}: {k}": n for c, k, n in failures.group_by("column", "check").len().sort("len").iter_rows()}),
+                {
+                    f"{c}: {k}": n
+                    for c, k, n in failures.group_by("column", "check").len().sort("len").iter_rows()
+                }
+            ),
             "failing_rows": dg.MetadataValue.md(markdown_table(shown, len(shown))),
         },
         description=f"{failures.height} rows break the {MODELS[table].__name__} model",
@@ -175,18 +235,35 @@ def _check_result(table: str, df: pl.DataFrame) -> dg.AssetCheckResult:
 
 @dg.multi_asset(
     specs=[
-        dg.AssetSpec(name, deps=[abstracts], description=desc, group_name="dataset", kinds={"polars", "parquet"},
-                     owners=OWNERS, code_version=CODE_VERSION,
-                     metadata={"dagster/column_schema": model_column_schema(MODELS[name])},
-                     automation_condition=dg.AutomationCondition.eager())
+        dg.AssetSpec(
+            name,
+            deps=[abstracts],
+            description=desc,
+            group_name="dataset",
+            kinds={"polars", "parquet"},
+            owners=OWNERS,
+            code_version=CODE_VERSION,
+            metadata={"dagster/column_schema": model_column_schema(MODELS[name])},
+            automation_condition=dg.AutomationCondition.eager(),
+        )
         for name, desc in TABLE_DESCRIPTIONS.items()
     ],
     check_specs=[
-        *[dg.AssetCheckSpec("schema", asset=name, blocking=True,
-                            description=f"Pandera model schemas.{MODELS[name].__name__}: every column and rule")
-          for name in TABLE_DESCRIPTIONS],
-        dg.AssetCheckSpec("accounting", asset="listing_lineage", blocking=True,
-                          description="For every listing: published + duplicate + quarantined = paragraphs read"),
+        *[
+            dg.AssetCheckSpec(
+                "schema",
+                asset=name,
+                blocking=True,
+                description=f"Pandera model schemas.{MODELS[name].__name__}: every column and rule",
+            )
+            for name in TABLE_DESCRIPTIONS
+        ],
+        dg.AssetCheckSpec(
+            "accounting",
+            asset="listing_lineage",
+            blocking=True,
+            description="For every listing: published + duplicate + quarantined = paragraphs read",
+        ),
     ],
     pool="release",
 )
@@ -207,8 +284,9 @@ def dataset_tables(context: dg.AssetExecutionContext):
     plan_file.unlink(missing_ok=True)  # written last: the release step refuses tables built only in part
     with _as_failure():
         plan = release.plan_release(wh)
-    clusters = dedup.cluster(tables.publishable(abstracts_df),
-                             tables.previous_id_map(plan.previous_papers, plan.previous_lineage))
+    clusters = dedup.cluster(
+        tables.publishable(abstracts_df), tables.previous_id_map(plan.previous_papers, plan.previous_lineage)
+    )
     built = tables.build_tables(abstracts_df, clusters)
     built["papers"], plan = plan.stamp(built["papers"])
     for name, df in built.items():
@@ -220,16 +298,25 @@ def dataset_tables(context: dg.AssetExecutionContext):
     acct = _accounting(records_df, built["listing_lineage"])
     bad = acct.filter(~pl.col("ok"))
     # one log event for all listings (one event per listing costs ~2 ms each in the run's event log)
-    context.log.info("paragraphs per listing -> published, duplicate, quarantined:\n" + "\n".join(
-        f"{listing}: {read} -> {pub}, {dup}, {quar}" for listing, read, pub, dup, quar, _ in
-        acct.sort("listing").iter_rows()))
+    context.log.info(
+        "paragraphs per listing -> published, duplicate, quarantined:\n"
+        + "\n".join(
+            f"{listing}: {read} -> {pub}, {dup}, {quar}"
+            for listing, read, pub, dup, quar, _ in acct.sort("listing").iter_rows()
+        )
+    )
     write_work(plan.changes, work_file("release_changes"))
     plan_file.write_text(json.dumps(plan.to_json()))
     yield dg.AssetCheckResult(
-        asset_key="listing_lineage", check_name="accounting", passed=bad.height == 0,
-        metadata={"listings": acct.height, "paragraphs": int(acct["read"].sum()),
-                  "not_adding_up": dg.MetadataValue.md(markdown_table(bad, 50)) if bad.height else "none",
-                  "by_listing": dg.MetadataValue.md(markdown_table(acct.sort("listing"), 50))},
+        asset_key="listing_lineage",
+        check_name="accounting",
+        passed=bad.height == 0,
+        metadata={
+            "listings": acct.height,
+            "paragraphs": int(acct["read"].sum()),
+            "not_adding_up": dg.MetadataValue.md(markdown_table(bad, 50)) if bad.height else "none",
+            "by_listing": dg.MetadataValue.md(markdown_table(acct.sort("listing"), 50)),
+        },
     )
 
 
@@ -239,7 +326,8 @@ class ReleaseConfig(dg.Config):
     allow_removal: bool = Field(
         default=False,
         description="Publish even when the release would remove more than the allowed share of the latest "
-                    "release's papers (pipeline.release.MAX_REMOVAL_SHARE), or all of them.")
+        "release's papers (pipeline.release.MAX_REMOVAL_SHARE), or all of them.",
+    )
 
 
 @dg.asset(
@@ -251,13 +339,25 @@ class ReleaseConfig(dg.Config):
     code_version=CODE_VERSION,
     automation_condition=dg.AutomationCondition.eager(),
     pool="release",
-    metadata={"dagster/column_schema": column_schema(release.CHANGELOG_SCHEMA, {
-        "paper_id": "paper added, removed or changed against the parent release",
-        "change": "added, removed or changed", "columns": "changed columns (comma-separated), else null"})},
-    check_specs=[dg.AssetCheckSpec("manifest", asset="release",
-                                   description="Every file of the new release matched manifest.json (sha256, "
-                                               "bytes, rows, columns) before it was committed; a release that "
-                                               "does not is never published (pipeline.release.verify)")],
+    metadata={
+        "dagster/column_schema": column_schema(
+            release.CHANGELOG_SCHEMA,
+            {
+                "paper_id": "paper added, removed or changed against the parent release",
+                "change": "added, removed or changed",
+                "columns": "changed columns (comma-separated), else null",
+            },
+        )
+    },
+    check_specs=[
+        dg.AssetCheckSpec(
+            "manifest",
+            asset="release",
+            description="Every file of the new release matched manifest.json (sha256, "
+            "bytes, rows, columns) before it was committed; a release that "
+            "does not is never published (pipeline.release.verify)",
+        )
+    ],
 )
 def release_asset(context: dg.AssetExecutionContext, config: ReleaseConfig) -> dg.MaterializeResult:
     """Publish the four tables as an immutable, numbered release (pipeline.release.publish) with the plan
@@ -273,20 +373,32 @@ def release_asset(context: dg.AssetExecutionContext, config: ReleaseConfig) -> d
     wh = pipeline_config.warehouse_dir()
     plan_file = work_file("release_plan").with_suffix(".json")
     if not plan_file.exists():
-        raise dg.Failure(f"the dataset tables were not built completely ({plan_file} is missing): materialise "
-                         "the dataset group again (or run `python -m pipeline run`)")
+        raise dg.Failure(
+            f"the dataset tables were not built completely ({plan_file} is missing): materialise "
+            "the dataset group again (or run `python -m pipeline run`)"
+        )
     built = {name: read_work(work_file(name)) for name in TABLE_DESCRIPTIONS}
     records_df = _current_inputs(context)
     inputs = [{"listing": n, "sha256": s} for n, s in records_df.iter_rows()]
     with _as_failure():
-        plan = release.ReleasePlan.from_json(json.loads(plan_file.read_text()),
-                                             read_work(work_file("release_changes")), wh)
-        result = release.publish(wh, built, inputs, keep_last=pipeline_config.keep_releases(), plan=plan,
-                                 allow_removal=config.allow_removal)
+        plan = release.ReleasePlan.from_json(
+            json.loads(plan_file.read_text()), read_work(work_file("release_changes")), wh
+        )
+        result = release.publish(
+            wh,
+            built,
+            inputs,
+            keep_last=pipeline_config.keep_releases(),
+            plan=plan,
+            allow_removal=config.allow_removal,
+        )
     for w in result.warnings:
         context.log.warning(w)
-    msg = (f"release {result.release} published" if result.created
-           else f"content unchanged: no new release, latest is {result.release}")
+    msg = (
+        f"release {result.release} published"
+        if result.created
+        else f"content unchanged: no new release, latest is {result.release}"
+    )
     context.log.info(f"{msg}; changes {result.changes}")
     changelog = pl.read_parquet(result.path / "changelog.parquet")
     return dg.MaterializeResult(
@@ -302,12 +414,18 @@ def release_asset(context: dg.AssetExecutionContext, config: ReleaseConfig) -> d
             "card": dg.MetadataValue.md(card.release_metadata_markdown(result.path)),
         },
         data_version=dg.DataVersion(result.release_id),
-        check_results=[dg.AssetCheckResult(
-            check_name="manifest", passed=True,
-            metadata={"files_checked": result.files_verified,
-                      "checked": "before the commit" if result.created
-                      else "content unchanged: no new release was written"},
-        )],
+        check_results=[
+            dg.AssetCheckResult(
+                check_name="manifest",
+                passed=True,
+                metadata={
+                    "files_checked": result.files_verified,
+                    "checked": "before the commit"
+                    if result.created
+                    else "content unchanged: no new release was written",
+                },
+            )
+        ],
     )
 
 
@@ -324,6 +442,10 @@ def _current_inputs(context: dg.AssetExecutionContext) -> pl.DataFrame:
     """listing, listing_sha256 of every registered listing (from the listing_records sidecars)."""
     keys = sorted(context.instance.get_dynamic_partitions(listings_partitions.name))
     infos = [work_info("listing_records", k) for k in keys]
-    return pl.DataFrame({"listing": [i.get("listing") for i in infos],
-                         "listing_sha256": [i.get("listing_sha256") for i in infos]},
-                        schema={"listing": pl.String, "listing_sha256": pl.String})
+    return pl.DataFrame(
+        {
+            "listing": [i.get("listing") for i in infos],
+            "listing_sha256": [i.get("listing_sha256") for i in infos],
+        },
+        schema={"listing": pl.String, "listing_sha256": pl.String},
+    )

@@ -1,4 +1,5 @@
-"""Jobs, the raw-folder sensor, the daily schedule and the automation sensor (docs/design.md, "Dagster wiring").
+"""Jobs, the raw-folder sensor, the daily schedule and the automation sensor (docs/design.md, "Dagster
+wiring").
 
 Who does what under ``dagster dev`` (all RUNNING by default):
 
@@ -19,8 +20,7 @@ import dagster as dg
 
 from pipeline import CODE_VERSION, config, release
 from pipeline.defs.assets import TABLE_DESCRIPTIONS, abstracts, dataset_tables, listing_records, release_asset
-from pipeline.defs.partitions import (compare_with_raw, listing_name, listings_partitions,
-                                      stale_partitions)
+from pipeline.defs.partitions import compare_with_raw, listing_name, listings_partitions, stale_partitions
 
 LISTING_ASSETS = [listing_records, abstracts]
 DATASET_ASSETS = [dataset_tables, release_asset]
@@ -37,21 +37,28 @@ DEFAULT_SCHEDULE_CRON = "0 3 * * *"
 SCHEDULE_CRON = os.environ.get("PIPELINE_SCHEDULE_CRON", DEFAULT_SCHEDULE_CRON)
 SCHEDULE_TIMEZONE = os.environ.get("PIPELINE_SCHEDULE_TIMEZONE", "UTC")
 #: Run statuses during which a partition's run counts as pending (not yet done, not failed).
-PENDING_STATUSES = [dg.DagsterRunStatus.QUEUED, dg.DagsterRunStatus.NOT_STARTED, dg.DagsterRunStatus.STARTING,
-                    dg.DagsterRunStatus.STARTED]
+PENDING_STATUSES = [
+    dg.DagsterRunStatus.QUEUED,
+    dg.DagsterRunStatus.NOT_STARTED,
+    dg.DagsterRunStatus.STARTING,
+    dg.DagsterRunStatus.STARTED,
+]
 
 listing_job = dg.define_asset_job(
-    "listing_job", selection=dg.AssetSelection.assets(*LISTING_ASSETS),
+    "listing_job",
+    selection=dg.AssetSelection.assets(*LISTING_ASSETS),
     description="Decode, split, clean, detect language and extract for one listing partition.",
 )
 publish_job = dg.define_asset_job(
-    "publish_job", selection=dg.AssetSelection.assets(*DATASET_ASSETS),
+    "publish_job",
+    selection=dg.AssetSelection.assets(*DATASET_ASSETS),
     description="Dedup every listing into the published tables, validate them, and publish a release.",
 )
 main_job = dg.define_asset_job(
-    "main_job", selection=dg.AssetSelection.assets(*LISTING_ASSETS, *DATASET_ASSETS),
+    "main_job",
+    selection=dg.AssetSelection.assets(*LISTING_ASSETS, *DATASET_ASSETS),
     description="Everything in one run: a range of listing partitions (run tags), then the dataset tables "
-                "and the release (what `python -m pipeline run` launches).",
+    "and the release (what `python -m pipeline run` launches).",
 )
 
 
@@ -84,12 +91,12 @@ def plan_refresh(instance: dg.DagsterInstance, seen: dict[str, str] | None = Non
     """Compare the raw folder with the ``listings`` partitions and the per-listing work files.
 
     ``seen`` (key → sha256, the sensor's cursor) limits the freshness check to new or changed files;
-    ``None`` checks every file (the schedule). Freshness is ``pipeline.defs.partitions.stale_partitions`` (the same rule
+    ``None`` checks every file (the schedule). Freshness is ``pipeline.defs.partitions.stale_partitions`` (the
+             same rule
     ``python -m pipeline run`` uses), so work already done by ``make run`` is not redone here.
     """
     current, added, removed = compare_with_raw(instance)
-    candidates = {k: sha for k, sha in current.items()
-                  if seen is None or seen.get(k) != sha or k in added}
+    candidates = {k: sha for k, sha in current.items() if seen is None or seen.get(k) != sha or k in added}
     stale = stale_partitions(candidates) if candidates else []
     pending = _pending_partitions(instance, sorted(current))
     return RefreshPlan(current, added, removed, sorted(set(stale) - pending), sorted(pending))
@@ -130,16 +137,25 @@ def raw_listings_sensor(context: dg.SensorEvaluationContext) -> dg.SensorResult:
         requests.append(listings_partitions.build_add_request(plan.added))
     if plan.removed:
         requests.append(listings_partitions.build_delete_request(plan.removed))
-    runs = [dg.RunRequest(partition_key=k, run_key=f"{k}:{plan.current[k]}:{seq + 1}", asset_selection=LISTING_KEYS)
-            for k in plan.to_run]
+    runs = [
+        dg.RunRequest(
+            partition_key=k, run_key=f"{k}:{plan.current[k]}:{seq + 1}", asset_selection=LISTING_KEYS
+        )
+        for k in plan.to_run
+    ]
     if not runs and not plan.pending and (plan.added or plan.removed):
         runs.append(dg.RunRequest(run_key=f"publish:{seq + 1}", asset_selection=DATASET_KEYS))
     if runs or requests:
         seq += 1
-        context.log.info(f"raw folder: {len(plan.added)} new, {len(plan.removed)} removed, "
-                         f"{len(plan.to_run)} listing runs requested ({[listing_name(k) for k in plan.to_run][:20]})")
-    return dg.SensorResult(run_requests=runs, dynamic_partitions_requests=requests,
-                           cursor=json.dumps({"seq": seq, "files": plan.current}, sort_keys=True))
+        context.log.info(
+            f"raw folder: {len(plan.added)} new, {len(plan.removed)} removed, "
+            f"{len(plan.to_run)} listing runs requested ({[listing_name(k) for k in plan.to_run][:20]})"
+        )
+    return dg.SensorResult(
+        run_requests=runs,
+        dynamic_partitions_requests=requests,
+        cursor=json.dumps({"seq": seq, "files": plan.current}, sort_keys=True),
+    )
 
 
 def release_matches_raw(current: dict[str, str]) -> int | None:
@@ -151,8 +167,10 @@ def release_matches_raw(current: dict[str, str]) -> int | None:
         return None
     manifest = release.read_manifest(release.release_dir(wh, latest))
     inputs = {i["listing"]: i["sha256"] for i in manifest.inputs}
-    same = (inputs == {listing_name(k): sha for k, sha in current.items()}
-            and manifest.code_version == CODE_VERSION)
+    same = (
+        inputs == {listing_name(k): sha for k, sha in current.items()}
+        and manifest.code_version == CODE_VERSION
+    )
     return latest if same else None
 
 
@@ -162,9 +180,10 @@ def release_matches_raw(current: dict[str, str]) -> int | None:
     execution_timezone=SCHEDULE_TIMEZONE,
     target=[*LISTING_ASSETS, *DATASET_ASSETS],
     default_status=dg.DefaultScheduleStatus.RUNNING,
-    description="Daily rescan of the raw folder: sync the listings partitions, run stale listings (automation "
-                "then publishes), or publish when the latest release does not match the raw folder; skip "
-                "when nothing changed. Cron PIPELINE_SCHEDULE_CRON (default 03:00), PIPELINE_SCHEDULE_TIMEZONE.",
+    description="Daily rescan of the raw folder: sync the listings partitions, run stale listings "
+    "(automation "
+    "then publishes), or publish when the latest release does not match the raw folder; skip "
+    "when nothing changed. Cron PIPELINE_SCHEDULE_CRON (default 03:00), PIPELINE_SCHEDULE_TIMEZONE.",
 )
 def daily_refresh(context: dg.ScheduleEvaluationContext) -> list[dg.RunRequest] | dg.SkipReason:
     """The safety net behind the sensor (it may have been stopped, or a run failed).
@@ -198,6 +217,6 @@ automation_sensor = dg.AutomationConditionSensorDefinition(
     default_status=dg.DefaultSensorStatus.RUNNING,
     minimum_interval_seconds=AUTOMATION_INTERVAL_SECONDS,
     description="Evaluates the assets' automation conditions: the dataset tables and the release follow "
-                "(AutomationCondition.eager) once the listing runs they depend on are done. Running by "
-                "default, so `dagster dev` needs no switch in the UI.",
+    "(AutomationCondition.eager) once the listing runs they depend on are done. Running by "
+    "default, so `dagster dev` needs no switch in the UI.",
 )

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 import hashlib
 import json
 import os
 import uuid
+from collections.abc import Mapping
 from pathlib import Path
 
 import dagster as dg
@@ -62,7 +62,8 @@ def write_work(df: pl.DataFrame, path: Path) -> None:
 
 
 def work_info(asset: str, key: str) -> dict:
-    """The JSON sidecar of a per-listing work file (listing, listing_sha256, analysis_version, rows), or {}."""
+    """The JSON sidecar of a per-listing work file (listing, listing_sha256, analysis_version, rows), or
+    {}."""
     path = work_file(asset, key).with_suffix(".json")
     return json.loads(path.read_text()) if path.exists() else {}
 
@@ -74,34 +75,48 @@ def write_work_info(asset: str, key: str, info: dict) -> None:
 
 
 def markdown_table(df: pl.DataFrame, rows: int = PREVIEW_ROWS, max_columns: int = 8) -> str:
-    """The first ``rows`` rows of ``df`` as a markdown table (nested columns left out, cells cut at 60 chars)."""
+    """The first ``rows`` rows of ``df`` as a markdown table (nested columns left out, cells cut at 60
+    chars)."""
     cols = [c for c, t in df.schema.items() if not isinstance(t, (pl.List, pl.Struct))][:max_columns]
     head = df.select(cols).head(rows)
+
     def cell(v) -> str:
         s = "" if v is None else str(v).replace("|", "\\|").replace("\n", " ")
         return s if len(s) <= 60 else s[:57] + "..."
+
     lines = ["| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
     lines += ["| " + " | ".join(cell(v) for v in row) + " |" for row in head.iter_rows()]
     return "\n".join(lines)
 
 
-def column_schema(schema: Mapping[str, pl.DataType], descriptions: Mapping[str, str] | None = None
-                  ) -> dg.TableSchema:
-    """Dagster's ``dagster/column_schema`` value for polars column dtypes, with optional column descriptions."""
+def column_schema(
+    schema: Mapping[str, pl.DataType], descriptions: Mapping[str, str] | None = None
+) -> dg.TableSchema:
+    """Dagster's ``dagster/column_schema`` value for polars column dtypes, with optional column
+    descriptions."""
     descriptions = descriptions or {}
-    return dg.TableSchema(columns=[dg.TableColumn(name=c, type=str(t), description=descriptions.get(c))
-                                   for c, t in schema.items()])
+    return dg.TableSchema(
+        columns=[
+            dg.TableColumn(name=c, type=str(t), description=descriptions.get(c)) for c, t in schema.items()
+        ]
+    )
 
 
 def model_column_schema(model: type) -> dg.TableSchema:
     """``dagster/column_schema`` of a Pandera (polars) DataFrameModel: its columns, dtypes, descriptions and
     nullability, so the UI shows a table's contract before it is first materialised."""
     cols = model.to_schema().columns
-    return dg.TableSchema(columns=[
-        dg.TableColumn(name=n, type=str(c.dtype), description=c.description,
-                       constraints=dg.TableColumnConstraints(nullable=bool(c.nullable)))
-        for n, c in cols.items()
-    ])
+    return dg.TableSchema(
+        columns=[
+            dg.TableColumn(
+                name=n,
+                type=str(c.dtype),
+                description=c.description,
+                constraints=dg.TableColumnConstraints(nullable=bool(c.nullable)),
+            )
+            for n, c in cols.items()
+        ]
+    )
 
 
 def table_metadata(df: pl.DataFrame, path: Path | None = None) -> dict:

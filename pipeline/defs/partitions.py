@@ -1,5 +1,6 @@
 """The dynamic partition set ``listings``: one partition per listing file in the raw folder (which entries
-are listings: pipeline.rawfiles), and which of them are stale (their per-listing work files are missing or made from other inputs or rules)."""
+are listings: pipeline.rawfiles), and which of them are stale (their per-listing work files are missing or
+made from other inputs or rules)."""
 
 from __future__ import annotations
 
@@ -11,8 +12,8 @@ import dagster as dg
 
 from pipeline import config, rawfiles
 from pipeline.defs.io import work_file, work_info
-from pipeline.records import ANALYSIS_VERSION
 from pipeline.readers import settings
+from pipeline.records import ANALYSIS_VERSION
 
 listings_partitions = dg.DynamicPartitionsDefinition(name="listings")
 
@@ -59,7 +60,9 @@ def scan_raw_dir(raw_dir: Path) -> rawfiles.RawScan:
     return scan
 
 
-def _compare(instance: dg.DagsterInstance, scan: rawfiles.RawScan) -> tuple[dict[str, str], list[str], list[str]]:
+def _compare(
+    instance: dg.DagsterInstance, scan: rawfiles.RawScan
+) -> tuple[dict[str, str], list[str], list[str]]:
     current = {partition_key(n): sha for n, sha in scan.listings.items()}
     existing = set(instance.get_dynamic_partitions(listings_partitions.name))
     return current, sorted(set(current) - existing), sorted(existing - set(current))
@@ -74,8 +77,9 @@ def compare_with_raw(instance: dg.DagsterInstance) -> tuple[dict[str, str], list
     return _compare(instance, scan_raw_dir(config.raw_dir()))
 
 
-def sync_partitions(instance: dg.DagsterInstance
-                    ) -> tuple[dict[str, str], list[str], list[str], rawfiles.RawScan]:
+def sync_partitions(
+    instance: dg.DagsterInstance,
+) -> tuple[dict[str, str], list[str], list[str], rawfiles.RawScan]:
     """Make the ``listings`` partitions equal to the raw folder's entries; returns :func:`compare_with_raw`'s
     ``(current, added, removed)`` and the scan itself (for what was refused or skipped)."""
     scan = scan_raw_dir(config.raw_dir())
@@ -93,8 +97,12 @@ def stale_partitions(current: dict[str, str]) -> list[str]:
     stale = []
     for key, sha in sorted(current.items()):
         info = work_info("abstracts", key)
-        fresh = (info.get("listing_sha256") == sha and info.get("analysis_version") == ANALYSIS_VERSION
-                 and work_file("abstracts", key).exists() and work_file("listing_records", key).exists())
+        fresh = (
+            info.get("listing_sha256") == sha
+            and info.get("analysis_version") == ANALYSIS_VERSION
+            and work_file("abstracts", key).exists()
+            and work_file("listing_records", key).exists()
+        )
         if not fresh:
             stale.append(key)
     return stale

@@ -1,9 +1,11 @@
-"""Reading listing files of every common shape into records: sniff the content, run one reader, resolve venue/year.
+"""Reading listing files of every common shape into records: sniff the content, run one reader, resolve
+venue/year.
 
 :func:`read_listing` is the one entry point: bytes (gzip-compressed or not) → :class:`ListingRead`, one
 :class:`~pipeline.readers.base.Record` per paper. Modules, one per concern:
 
-==================  ============================================================================================
+==================
+============================================================================================
 ``decoding``        bytes → text (BOMs, strict UTF-8, detected codecs, damaged UTF-8, line ends)
 ``sniff``           which reader fits the text (content first; the extension only breaks ties)
 ``seed``            header line + one abstract per blank-line paragraph
@@ -17,7 +19,8 @@
 ``fields``          which column/key holds what (names as data)
 ``settings``        per-folder / per-file settings files
 ``venues``          venue/year from settings, header, records, path; aliases
-==================  ============================================================================================
+==================
+============================================================================================
 
 Pure functions; no Dagster.
 """
@@ -30,12 +33,19 @@ import re
 import zlib
 from dataclasses import dataclass, field
 
-from pipeline.readers import bibtex, feed, json_records, markdown, pdf_page, separated, seed, sniff, table
+from pipeline.readers import bibtex, feed, json_records, markdown, pdf_page, seed, separated, sniff, table
 from pipeline.readers.base import ReaderError, Record
 from pipeline.readers.decoding import ListingDecodeError, decode_listing
 from pipeline.readers.settings import Settings, SettingsError, parse_settings
-from pipeline.readers.venues import (UNKNOWN_VENUE, UNKNOWN_YEAR, canonical_venue, parse_header, plausible_year,
-                                     venue_year_from_path, venue_year_in_text)
+from pipeline.readers.venues import (
+    UNKNOWN_VENUE,
+    UNKNOWN_YEAR,
+    canonical_venue,
+    parse_header,
+    plausible_year,
+    venue_year_from_path,
+    venue_year_in_text,
+)
 
 #: Reader name → function ``(text, name, columns) -> (header, records)``.
 READERS = {
@@ -59,10 +69,11 @@ _UNICODE_CODECS = ("utf-8", "utf-16-le", "utf-16-be", "utf-32-le", "utf-32-be", 
 class ListingRead:
     """One listing file read.
 
-    ``name``: path relative to the raw folder; ``sha256``: of the file's bytes as stored; ``encoding``: the codec
-    (``+gzip`` when decompressed); ``reader``: the reader used (a :data:`READERS` key); ``header``: the header
-    line, if any; ``venue``/``year``: the file-level resolution (see pipeline.readers.venues); ``records`` with
-    per-record ``venues``/``years`` (equal to the file's unless a record or a later header says otherwise);
+    ``name``: path relative to the raw folder; ``sha256``: of the file's bytes as stored; ``encoding``: the
+    codec (``+gzip`` when decompressed); ``reader``: the reader used (a :data:`READERS` key); ``header``: the
+    header line, if any; ``venue``/``year``: the file-level resolution (see pipeline.readers.venues);
+    ``records`` with per-record ``venues``/``years`` (equal to the file's unless a record or a later header
+                says otherwise);
     ``warnings``: notes for the run log.
     """
 
@@ -92,7 +103,9 @@ def gunzip(data: bytes, name: str) -> bytes:
         while rest:
             out += d.decompress(rest, MAX_GUNZIPPED_BYTES + 1 - len(out))
             if len(out) > MAX_GUNZIPPED_BYTES:
-                raise ListingDecodeError(name, -1, f"gzip: more than {MAX_GUNZIPPED_BYTES} bytes decompressed")
+                raise ListingDecodeError(
+                    name, -1, f"gzip: more than {MAX_GUNZIPPED_BYTES} bytes decompressed"
+                )
             if d.unconsumed_tail:
                 continue
             if not d.eof:
@@ -106,8 +119,13 @@ def gunzip(data: bytes, name: str) -> bytes:
         raise ListingDecodeError(name, 0, f"gzip: corrupt stream: {e}") from None
 
 
-def read_listing(data: bytes, name: str, settings: Settings | list[tuple[str, bytes]] | None = None,
-                 today: _dt.date | None = None, stray_nul_ok: bool = True) -> ListingRead:
+def read_listing(
+    data: bytes,
+    name: str,
+    settings: Settings | list[tuple[str, bytes]] | None = None,
+    today: _dt.date | None = None,
+    stray_nul_ok: bool = True,
+) -> ListingRead:
     """Read one listing file into records.
 
     Args:
@@ -142,21 +160,38 @@ def read_listing(data: bytes, name: str, settings: Settings | list[tuple[str, by
     inner = name[:-3] if gz and name.lower().endswith(".gz") else name
     reader = conf.reader or sniff.choose(text, inner)
     if reader is None:
-        raise ReaderError(name, f"no reader fits this file ({sniff.describe(text)}); name one in a settings file "
-                                f"(reader = one of {list(READERS)})")
+        raise ReaderError(
+            name,
+            f"no reader fits this file ({sniff.describe(text)}); name one in a settings file "
+            f"(reader = one of {list(READERS)})",
+        )
     header, records = READERS[reader](text, name, conf.columns)
     venue, year, venues, years = _resolve(name, header, records, conf, warnings, today)
     if not records:
-        warnings.append(f"{name}: no abstracts ({'only a header line' if header else 'empty file'}); "
-                        "nothing from this listing is published")
-    return ListingRead(name, sha, codec + ("+gzip" if gz else ""), reader, header, venue, year, records,
-                       venues, years, warnings)
+        warnings.append(
+            f"{name}: no abstracts ({'only a header line' if header else 'empty file'}); "
+            "nothing from this listing is published"
+        )
+    return ListingRead(
+        name,
+        sha,
+        codec + ("+gzip" if gz else ""),
+        reader,
+        header,
+        venue,
+        year,
+        records,
+        venues,
+        years,
+        warnings,
+    )
 
 
 @dataclass(frozen=True)
 class Listing:
     """A seed-shape listing (:func:`parse_listing`): ``name``, ``sha256`` (of the bytes), ``encoding``,
-    ``venue``/``year`` (file level), ``header`` (or ``None``), ``paragraphs`` (seed.Paragraph), ``warnings``."""
+    ``venue``/``year`` (file level), ``header`` (or ``None``), ``paragraphs`` (seed.Paragraph),
+    ``warnings``."""
 
     name: str
     sha256: str
@@ -168,7 +203,9 @@ class Listing:
     warnings: list[str] = field(default_factory=list)
 
 
-def parse_listing(data: bytes, name: str, today: _dt.date | None = None, encoding: str | None = None) -> Listing:
+def parse_listing(
+    data: bytes, name: str, today: _dt.date | None = None, encoding: str | None = None
+) -> Listing:
     """Read ``data`` strictly as the seed shape (header + paragraphs): :func:`read_listing` with the seed
     reader and NUL characters rejecting the file.
 
@@ -186,8 +223,10 @@ def _canonical(token: str | None, name: str, where: str, warnings: list[str]) ->
         return None
     venue = canonical_venue(token)
     if venue is None:
-        warnings.append(f"{name}: unknown venue {token!r} in {where} (not in pipeline.readers.venues.KNOWN_VENUES); "
-                        f"venue={UNKNOWN_VENUE!r}")
+        warnings.append(
+            f"{name}: unknown venue {token!r} in {where} (not in pipeline.readers.venues.KNOWN_VENUES); "
+            f"venue={UNKNOWN_VENUE!r}"
+        )
     return venue
 
 
@@ -243,8 +282,10 @@ def _resolve(name, header, records, conf: Settings, warnings, today):
     n_unknown = sum(v == UNKNOWN_VENUE for v in venues)
     if venue is None and (n_unknown or not records):
         what = "" if n_unknown == len(records) else f" for {n_unknown} of {len(records)} records"
-        warnings.append(f"{name}: no header line '<VENUE> <YEAR> ...', no settings file and no venue in the records "
-                        f"or the file and folder names{what}; venue={UNKNOWN_VENUE!r}, year={UNKNOWN_YEAR}")
+        warnings.append(
+            f"{name}: no header line '<VENUE> <YEAR> ...', no settings file and no venue in the records "
+            f"or the file and folder names{what}; venue={UNKNOWN_VENUE!r}, year={UNKNOWN_YEAR}"
+        )
     max_year = (today or _dt.date.today()).year + 1
     bad_years = sorted({y for y in [file_year, *years] if y != UNKNOWN_YEAR and not plausible_year(y, today)})
     for y in bad_years:
@@ -253,5 +294,15 @@ def _resolve(name, header, records, conf: Settings, warnings, today):
     return file_venue, (UNKNOWN_YEAR if file_year in bad_years else file_year), venues, years
 
 
-__all__ = ["READERS", "Listing", "ListingDecodeError", "ListingRead", "ReaderError", "Record", "Settings", "gunzip",
-           "parse_listing", "read_listing"]
+__all__ = [
+    "READERS",
+    "Listing",
+    "ListingDecodeError",
+    "ListingRead",
+    "ReaderError",
+    "Record",
+    "Settings",
+    "gunzip",
+    "parse_listing",
+    "read_listing",
+]

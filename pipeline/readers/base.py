@@ -1,8 +1,9 @@
-"""What every reader returns: :class:`Record` (one per paper the file lists) and helpers shared by the readers.
+"""What every reader returns: :class:`Record` (one per paper the file lists) and helpers shared by the
+readers.
 
-A record is one paper as the file gives it: ``abstract_raw`` (the abstract's text, line ends ``\\n``, invisible
-characters removed), ``title`` and ``authors`` when the file has them (never guessed), the file's own id, status
-and links, and where it is in the file. Pure functions, no Dagster.
+A record is one paper as the file gives it: ``abstract_raw`` (the abstract's text, line ends ``\\n``,
+invisible characters removed), ``title`` and ``authors`` when the file has them (never guessed), the file's
+own id, status and links, and where it is in the file. Pure functions, no Dagster.
 """
 
 from __future__ import annotations
@@ -34,8 +35,10 @@ class Record:
     (text shapes, JSON Lines), the 1-based data row (CSV/TSV, header row not counted), or the 0-based index
     (JSON array or object). ``line``: the 1-based line of the file where the record starts, 0 when the shape
     does not say (a JSON document). ``abstract_raw``: the abstract as in the file (line ends ``\\n``,
-    :func:`sanitise_line` per line), ``""`` when the record has none. ``title``/``source_id``/``source_status``:
-    ``None`` when the file has none; ``authors``/``source_urls``: ``[]`` when none. ``venue_text``: the text that
+    :func:`sanitise_line` per line), ``""`` when the record has none.
+    ``title``/``source_id``/``source_status``:
+    ``None`` when the file has none; ``authors``/``source_urls``: ``[]`` when none. ``venue_text``: the text
+             that
     names this record's venue, when the file gives one for it (its ``comment`` field, the header line above
     it); ``year_text``: a year field of the record (``year = 2020``); both resolved to venue/year by
     pipeline.readers.venues.
@@ -60,7 +63,8 @@ def control_problem(text: str) -> str | None:
 
     A NUL inside a text record means damaged bytes: the record is quarantined (never the whole file). Other
     control characters (``\\x02`` for a hyphen in PDF-extracted text, BEL, ESC) are repaired: removed from
-    ``abstract_raw`` by :func:`sanitise_line` (2 of the 299 abstracts of a real papercopilot file hold one)."""
+    ``abstract_raw`` by :func:`sanitise_line` (2 of the 299 abstracts of a real papercopilot file hold
+    one)."""
     return "control_character: U+0000 (NUL) in the record" if "\x00" in text else None
 
 
@@ -74,7 +78,8 @@ def raw_text(value) -> str:
 
 
 def clean_field(value) -> str | None:
-    """A short field (title, id, status): whitespace collapsed, invisible characters removed; ``None`` when empty."""
+    """A short field (title, id, status): whitespace collapsed, invisible characters removed; ``None`` when
+    empty."""
     if value is None or isinstance(value, (list, dict)):
         return None
     text = " ".join(sanitise_line(str(value)).split())
@@ -94,9 +99,14 @@ def split_authors(value) -> list[str]:
     if isinstance(value, dict):
         value = list(value.values())
     if isinstance(value, list):
-        names = [v.get("name") or v.get("fullname") or " ".join(
-            str(v.get(k, "")) for k in ("first", "last", "given", "family") if v.get(k))
-            if isinstance(v, dict) else v for v in value]
+        names = [
+            v.get("name")
+            or v.get("fullname")
+            or " ".join(str(v.get(k, "")) for k in ("first", "last", "given", "family") if v.get(k))
+            if isinstance(v, dict)
+            else v
+            for v in value
+        ]
     else:
         text = str(value)
         names = re.split(r"\s*;\s*", text) if ";" in text else _AUTHOR_SPLIT.split(text)
@@ -108,8 +118,10 @@ def split_authors(value) -> list[str]:
     return out
 
 
-_NAME_WORD = re.compile(r"^(?:[A-Z][\w'’\-]*\.?|[A-Z]\.(?:-?[A-Z]\.)*|(?:van|von|der|de|del|da|di|le|la|du|den|"
-                        r"ter|bin|al|el|dos|das))$")
+_NAME_WORD = re.compile(
+    r"^(?:[A-Z][\w'’\-]*\.?|[A-Z]\.(?:-?[A-Z]\.)*|(?:van|von|der|de|del|da|di|le|la|du|den|"
+    r"ter|bin|al|el|dos|das))$"
+)
 
 
 def looks_like_authors(line: str) -> bool:

@@ -1,7 +1,9 @@
-"""BibTeX files whose entries carry ``abstract = {...}``: one record per ``@type{key, ...}`` entry (``@string``,
+"""BibTeX files whose entries carry ``abstract = {...}``: one record per ``@type{key, ...}`` entry
+(``@string``,
 ``@preamble`` and ``@comment`` are not entries). Field values in braces (nested braces kept), quotes or bare;
 ``title``, ``author`` (``A and B``), ``abstract``, ``booktitle``/``journal`` (venue text) and ``url``/``code``
-by name (pipeline.readers.fields). ``source_id`` is the citation key; ``position`` = ``line`` = the entry's line.
+by name (pipeline.readers.fields). ``source_id`` is the citation key; ``position`` = ``line`` = the entry's
+line.
 """
 
 from __future__ import annotations
@@ -28,14 +30,14 @@ def _value(text: str, i: int) -> tuple[str, int]:
             depth += c == "{"
             depth -= c == "}"
             if depth == 0:
-                return text[i + 1:j], j + 1
+                return text[i + 1 : j], j + 1
             j += 1
-        return text[i + 1:], len(text)
+        return text[i + 1 :], len(text)
     if i < len(text) and text[i] == '"':
         j = i + 1
         while j < len(text) and (text[j] != '"' or text[j - 1] == "\\"):
             j += 1
-        return text[i + 1:j], j + 1
+        return text[i + 1 : j], j + 1
     m = re.compile(r"[^,}\s]*").match(text, i)
     return m.group(), m.end()
 
@@ -60,7 +62,7 @@ def read(text: str, name: str, columns: dict[str, str] | None = None) -> tuple[s
     entries = []
     for k, m in enumerate(starts):
         end = starts[k + 1].start() if k + 1 < len(starts) else len(text)
-        fields = _fields(text[m.end():end])
+        fields = _fields(text[m.end() : end])
         fields.setdefault("id", m["key"])
         entries.append((text.count("\n", 0, m.start()) + 1, fields))
     names = list(dict.fromkeys(n for _, f in entries for n in f))

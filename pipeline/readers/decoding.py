@@ -1,6 +1,8 @@
-"""Decoding a listing file's bytes to text: BOMs, strict UTF-8, detected codecs, line ends, invisible characters.
+"""Decoding a listing file's bytes to text: BOMs, strict UTF-8, detected codecs, line ends, invisible
+characters.
 
-Every reader (pipeline.readers) starts from :func:`decode_listing`'s text. Pure functions (bytes in, text out).
+Every reader (pipeline.readers) starts from :func:`decode_listing`'s text. Pure functions (bytes in, text
+out).
 """
 
 from __future__ import annotations
@@ -36,14 +38,29 @@ MAX_CHAOS = 0.2
 #: Mess margin within which cp1252 wins over another Western winner: charset-normalizer's mess differs by up
 #: to 0.054 between cp1252 and cp1257 on a 460-byte English Latin-1 listing (tests/test_parsing.py).
 WESTERN_TIE = 0.1
-_WESTERN = ("cp1252", "cp1250", "cp1257", "latin_1", "iso8859_15", "iso8859_2", "mac_latin2", "mac_roman",
-            "mac_iceland", "cp850", "cp775", "hp_roman8", "cp1006", "cp1125")
+_WESTERN = (
+    "cp1252",
+    "cp1250",
+    "cp1257",
+    "latin_1",
+    "iso8859_15",
+    "iso8859_2",
+    "mac_latin2",
+    "mac_roman",
+    "mac_iceland",
+    "cp850",
+    "cp775",
+    "hp_roman8",
+    "cp1006",
+    "cp1125",
+)
 
 
 class ListingDecodeError(ValueError):
     """A listing file's bytes cannot be decoded as text.
 
-    Attributes: ``path`` (the file), ``offset`` (0-based byte offset of the first bad byte, or -1), ``reason``.
+    Attributes: ``path`` (the file), ``offset`` (0-based byte offset of the first bad byte, or -1),
+    ``reason``.
     """
 
     def __init__(self, path: str, offset: int, reason: str):
@@ -51,8 +68,9 @@ class ListingDecodeError(ValueError):
         super().__init__(f"{path}: cannot decode listing at byte {offset}: {reason}")
 
 
-def decode_listing(data: bytes, path: str = "<bytes>", encoding: str | None = None,
-                   stray_nul_ok: bool = False) -> tuple[str, str]:
+def decode_listing(
+    data: bytes, path: str = "<bytes>", encoding: str | None = None, stray_nul_ok: bool = False
+) -> tuple[str, str]:
     """Decode a listing file's bytes; return ``(text, encoding)`` with line ends normalised to ``\\n``.
 
     Rules, in order (docs/design.md, "Raw listings"). Bytes are never replaced, ignored or dropped:
@@ -62,9 +80,10 @@ def decode_listing(data: bytes, path: str = "<bytes>", encoding: str | None = No
     3. No BOM: strict UTF-8 (pure ASCII is UTF-8).
     4. Not UTF-8: if the file has more well-formed multi-byte UTF-8 sequences than it has invalid bytes, or
        every invalid spot is a cut-off multi-byte sequence (a lead byte followed by some but not all of its
-       continuation bytes, e.g. ``\\xe2\\x80`` then ASCII: a truncated ``’``), it is damaged UTF-8 and is rejected at the first
-       bad byte (decoding it as cp1252 would publish mojibake such as ``â€``). A lead byte followed directly
-       by ASCII (``caf\\xe9 au lait``) is ordinary single-byte text and goes on to rule 5.
+       continuation bytes, e.g. ``\\xe2\\x80`` then ASCII: a truncated ``’``), it is damaged UTF-8 and is
+       rejected at the first bad byte (decoding it as cp1252 would publish mojibake such as ``â€``). A lead
+       byte followed directly by ASCII (``caf\\xe9 au lait``) is ordinary single-byte text and goes on to rule
+       5.
     5. Otherwise charset-normalizer (a well-kept detector) ranks the candidate codecs by mess and coherence.
        GB18030 is used only when it ranks a GB codec first: strict GB18030 decodes almost any byte string
        (a cp1252 ``’s`` is a valid GBK pair), so "GB18030 decodes" is never evidence on its own. Other codecs
@@ -91,9 +110,11 @@ def decode_listing(data: bytes, path: str = "<bytes>", encoding: str | None = No
     for bom, codec in _BOMS:
         if data.startswith(bom):
             try:
-                text = data[len(bom):].decode(codec)
+                text = data[len(bom) :].decode(codec)
             except UnicodeDecodeError as e:
-                raise ListingDecodeError(path, len(bom) + e.start, f"invalid {codec} after its BOM: {e.reason}") from None
+                raise ListingDecodeError(
+                    path, len(bom) + e.start, f"invalid {codec} after its BOM: {e.reason}"
+                ) from None
             return _checked(text, path, codec, len(bom)), codec
     try:
         text = data.decode("utf-8")
@@ -109,15 +130,21 @@ def decode_listing(data: bytes, path: str = "<bytes>", encoding: str | None = No
     n_cut = len(_UTF8_CUT.findall(data))
     if n_valid > n_invalid or (n_cut and n_cut >= n_invalid):
         raise ListingDecodeError(
-            path, first_bad,
-            f"damaged UTF-8: {utf8_reason} at byte {first_bad} ({n_invalid} invalid byte(s) among {n_valid} valid "
-            f"multi-byte UTF-8 characters)")
+            path,
+            first_bad,
+            f"damaged UTF-8: {utf8_reason} at byte {first_bad} ({n_invalid} invalid byte(s) among "
+            f"{n_valid} valid "
+            f"multi-byte UTF-8 characters)",
+        )
     codec = _detect_codec(data)
     if codec is None:
         raise ListingDecodeError(
-            path, first_bad,
-            f"not UTF-8 ({utf8_reason} at byte {first_bad}) and no encoding fits (charset-normalizer found no "
-            f"candidate with mess <= {MAX_CHAOS})")
+            path,
+            first_bad,
+            f"not UTF-8 ({utf8_reason} at byte {first_bad}) and no encoding fits (charset-normalizer "
+            "found no "
+            f"candidate with mess <= {MAX_CHAOS})",
+        )
     try:
         text = data.decode(codec)
     except UnicodeDecodeError as e:  # detector and strict codec disagree: never decode with errors ignored
@@ -135,9 +162,9 @@ def _detect_codec(data: bytes) -> str | None:
 
     charset-normalizer's ranking, with two corrections measured on short listings (tests/test_parsing.py):
     a candidate in which it recognises a language (coherence > 0) beats one in which it does not (KOI8-R
-    Russian was otherwise ranked as cp932 half-width katakana), and a Western single-byte winner becomes cp1252
-    when cp1252 decodes the file with at most WESTERN_TIE more mess (cp1257/cp1250 winners turn ``naïve``/``façade`` into
-    ``naļve``/``faēade``).
+    Russian was otherwise ranked as cp932 half-width katakana), and a Western single-byte winner becomes
+    cp1252 when cp1252 decodes the file with at most WESTERN_TIE more mess (cp1257/cp1250 winners turn
+    ``naïve``/``façade`` into ``naļve``/``faēade``).
     """
     import charset_normalizer
 
@@ -167,7 +194,8 @@ def _checked(text: str, path: str, codec: str, skipped: int = 0) -> str:
 
 
 def normalise_line_ends(text: str) -> str:
-    """CRLF and lone CR become LF (listings come with CRLF, CR and LF line ends). U+2028/U+2029/NEL are not line ends
+    """CRLF and lone CR become LF (listings come with CRLF, CR and LF line ends). U+2028/U+2029/NEL are not
+    line ends
     here (a listing's paragraphs are split at blank lines only); :func:`sanitise_line` makes them spaces."""
     return text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text
 
@@ -177,8 +205,8 @@ def sanitise_line(line: str) -> str:
 
     Removed: Unicode categories Cc (controls, incl. NUL, ``\\r``), Cf (zero-width space/joiners, BOM, soft
     hyphen, bidi marks) and Cs; a tab and every Unicode space (NBSP, ideographic space, thin spaces) become an
-    ASCII space. Nothing else changes. Why: no stored field may hold control or zero-width characters (docs/design.md,
-    "Cleaning"), and URL offsets into ``abstract_raw`` must address a URL
+    ASCII space. Nothing else changes. Why: no stored field may hold control or zero-width characters
+    (docs/design.md, "Cleaning"), and URL offsets into ``abstract_raw`` must address a URL
     without a zero-width space inside it (``transformer\u200b-xs`` in a real listing).
     """
     from pipeline.cleaning import _invisible_patterns
@@ -187,5 +215,3 @@ def sanitise_line(line: str) -> str:
         return line
     drop, space = _invisible_patterns()
     return drop.sub("", space.sub(" ", line))
-
-

@@ -59,10 +59,18 @@ def read(text: str, name: str) -> tuple[str | None, list[Record]]:
         names = [_text(_children(a).get("name", [a])[0]) for a in kids.get("author", [])]
         names += [_text(c) for c in kids.get("creator", [])]
         published = _text(_pick(first, "published", "pubdate", "date"))[:4]
-        records.append(Record(
-            position=i, line=0, abstract_raw=raw_text(abstract), title=clean_field(_text(first.get("title"))),
-            authors=[a for n in names for a in split_authors(n)],
-            source_id=clean_field(_text(_pick(first, "id", "guid"))),
-            source_status=None, venue_text=clean_field(_text(_pick(first, "comment", "journal_ref"))),
-            year_text=published if published.isdigit() else None, problem=control_problem(abstract)))
+        records.append(
+            Record(
+                position=i,
+                line=0,
+                abstract_raw=raw_text(abstract),
+                title=clean_field(_text(first.get("title"))),
+                authors=[a for n in names for a in split_authors(n)],
+                source_id=clean_field(_text(_pick(first, "id", "guid"))),
+                source_status=None,
+                venue_text=clean_field(_text(_pick(first, "comment", "journal_ref"))),
+                year_text=published if published.isdigit() else None,
+                problem=control_problem(abstract),
+            )
+        )
     return header, records

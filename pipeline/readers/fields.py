@@ -11,23 +11,102 @@ from __future__ import annotations
 
 import re
 
-from pipeline.readers.base import Record, clean_field, control_problem, raw_text, split_authors, strip_accents_lower
+from pipeline.readers.base import (
+    Record,
+    clean_field,
+    control_problem,
+    raw_text,
+    split_authors,
+    strip_accents_lower,
+)
 
 FIELD_NAMES: dict[str, tuple[str, ...]] = {
-    "abstract": ("abstract", "paper_abstract", "abstract_text", "abstracttext", "summary", "abs", "paper_summary",
-                 "abstract_en", "description"),
+    "abstract": (
+        "abstract",
+        "paper_abstract",
+        "abstract_text",
+        "abstracttext",
+        "summary",
+        "abs",
+        "paper_summary",
+        "abstract_en",
+        "description",
+    ),
     "title": ("title", "paper_title", "papertitle", "title_en", "name", "paper_name"),
-    "authors": ("authors", "author", "author_names", "authornames", "authors_list", "creators", "author_list",
-                "authors_parsed", "people"),
-    "source_id": ("id", "paper_id", "paperid", "openreview_id", "forum", "forum_id", "arxiv_id", "arxivid",
-                  "doi", "uid", "key", "entry_id", "corpusid", "number", "submission_id"),
-    "source_status": ("status", "decision", "presentation", "presentation_type", "session_type", "award",
-                      "acceptance", "type_of_presentation", "event_type", "track_type"),
-    "code": ("github", "code", "code_url", "codeurl", "code_link", "repo", "repository", "github_url",
-             "github_link", "source_code", "implementation"),
-    "project": ("project", "project_page", "projectpage", "project_url", "website", "webpage", "project_link"),
-    "comment": ("comment", "comments", "journal_ref", "journalref", "venue", "conference", "booktitle",
-                "journal", "note", "proceedings"),
+    "authors": (
+        "authors",
+        "author",
+        "author_names",
+        "authornames",
+        "authors_list",
+        "creators",
+        "author_list",
+        "authors_parsed",
+        "people",
+    ),
+    "source_id": (
+        "id",
+        "paper_id",
+        "paperid",
+        "openreview_id",
+        "forum",
+        "forum_id",
+        "arxiv_id",
+        "arxivid",
+        "doi",
+        "uid",
+        "key",
+        "entry_id",
+        "corpusid",
+        "number",
+        "submission_id",
+    ),
+    "source_status": (
+        "status",
+        "decision",
+        "presentation",
+        "presentation_type",
+        "session_type",
+        "award",
+        "acceptance",
+        "type_of_presentation",
+        "event_type",
+        "track_type",
+    ),
+    "code": (
+        "github",
+        "code",
+        "code_url",
+        "codeurl",
+        "code_link",
+        "repo",
+        "repository",
+        "github_url",
+        "github_link",
+        "source_code",
+        "implementation",
+    ),
+    "project": (
+        "project",
+        "project_page",
+        "projectpage",
+        "project_url",
+        "website",
+        "webpage",
+        "project_link",
+    ),
+    "comment": (
+        "comment",
+        "comments",
+        "journal_ref",
+        "journalref",
+        "venue",
+        "conference",
+        "booktitle",
+        "journal",
+        "note",
+        "proceedings",
+    ),
     "year": ("year", "pub_year", "publication_year", "conference_year"),
 }
 #: Record fields of :data:`FIELD_NAMES` a settings file's ``[columns]`` may map.
@@ -85,19 +164,26 @@ def _links(value) -> list[str]:
 
 
 def flatten(obj: dict) -> dict:
-    """A paper object with nested fields lifted: OpenReview notes' ``content`` (API v1 ``{"title": "..."}`` and
-    v2 ``{"title": {"value": "..."}}``) merged into the top level (the top level wins), ``{"value": x}`` unwrapped."""
+    """A paper object with nested fields lifted: OpenReview notes' ``content`` (API v1 ``{"title": "..."}``
+    and
+    v2 ``{"title": {"value": "..."}}``) merged into the top level (the top level wins), ``{"value": x}``
+    unwrapped."""
     content = obj.get("content")
     out = dict(obj)
     if isinstance(content, dict):
         out = {**content, **{k: v for k, v in obj.items() if k != "content"}}
-    return {k: v["value"] if isinstance(v, dict) and set(v) <= {"value", "readers", "writers", "signatures"}
-            and "value" in v else v for k, v in out.items()}
+    return {
+        k: v["value"]
+        if isinstance(v, dict) and set(v) <= {"value", "readers", "writers", "signatures"} and "value" in v
+        else v
+        for k, v in out.items()
+    }
 
 
 def record_from_fields(obj: dict, columns: dict[str, str], position: int, line: int) -> Record:
     """A :class:`Record` from one structured record ``obj`` (key → value) and ``columns`` (from
-    :func:`map_columns`). ``source_urls``: the code links first, then project links, in field order, each once.
+    :func:`map_columns`). ``source_urls``: the code links first, then project links, in field order, each
+    once.
     A control character anywhere in the abstract or title makes the record's ``problem``."""
     get = {f: obj.get(col) for f, col in columns.items()}
     abstract = get.get("abstract")
@@ -108,9 +194,15 @@ def record_from_fields(obj: dict, columns: dict[str, str], position: int, line: 
     urls = list(dict.fromkeys(_links(get.get("code")) + _links(get.get("project"))))
     sid = get.get("source_id")
     return Record(
-        position=position, line=line, abstract_raw=raw_text(raw_abstract), title=clean_field(get.get("title")),
-        authors=split_authors(get.get("authors")), source_id=clean_field(sid) if sid is not None else None,
-        source_status=clean_field(get.get("source_status")), source_urls=urls,
+        position=position,
+        line=line,
+        abstract_raw=raw_text(raw_abstract),
+        title=clean_field(get.get("title")),
+        authors=split_authors(get.get("authors")),
+        source_id=clean_field(sid) if sid is not None else None,
+        source_status=clean_field(get.get("source_status")),
+        source_urls=urls,
         problem=control_problem(raw_abstract) or control_problem(raw_title),
-        venue_text=clean_field(get.get("comment")), year_text=clean_field(get.get("year")),
+        venue_text=clean_field(get.get("comment")),
+        year_text=clean_field(get.get("year")),
     )

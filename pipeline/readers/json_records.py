@@ -1,10 +1,12 @@
-"""JSON and JSON Lines records (the stdlib ``json`` module parses): papercopilot's paperlists files (an array of
-paper objects), arXiv feed records (``summary``, ``authors`` as a list, ``comment``), OpenReview/Semantic Scholar
-exports.
+"""JSON and JSON Lines records (the stdlib ``json`` module parses): papercopilot's paperlists files (an array
+of
+paper objects), arXiv feed records (``summary``, ``authors`` as a list, ``comment``), OpenReview/Semantic
+Scholar exports.
 
 Accepted documents: an array of objects; an object holding such an array (``{"papers": [...]}``,
 ``{"data": [...]}``: the longest array of objects); an object of objects keyed by id (the key is the
-``source_id`` when the object has no id field); a single paper object. JSON Lines: one object per non-blank line;
+``source_id`` when the object has no id field); a single paper object. JSON Lines: one object per non-blank
+              line;
 a line that is not a JSON object is that record's problem. Fields are found by name (pipeline.readers.fields).
 ``position``: the 0-based index in the array/object, or the line (JSON Lines).
 """
@@ -23,7 +25,9 @@ NAME_JSONL = "jsonl"
 def _objects(doc) -> tuple[list[dict], list[str] | None] | None:
     """The paper objects of a parsed JSON document and, for an object keyed by id, the keys; None if none."""
     if isinstance(doc, list):
-        return ([x for x in doc if isinstance(x, dict)], None) if any(isinstance(x, dict) for x in doc) else None
+        return (
+            ([x for x in doc if isinstance(x, dict)], None) if any(isinstance(x, dict) for x in doc) else None
+        )
     if not isinstance(doc, dict):
         return None
     arrays = [v for v in doc.values() if isinstance(v, list) and v and all(isinstance(x, dict) for x in v)]
@@ -53,16 +57,22 @@ def read_json(text: str, name: str, columns: dict[str, str] | None = None) -> tu
         raise ReaderError(name, f"invalid JSON: {e.msg}", e.lineno) from None
     found = _objects(doc)
     if found is None:
-        raise ReaderError(name, "JSON holds no paper objects (expected an array of objects, {\"papers\": [...]} "
-                                "or objects keyed by id)")
+        raise ReaderError(
+            name,
+            'JSON holds no paper objects (expected an array of objects, {"papers": [...]} '
+            "or objects keyed by id)",
+        )
     objs, keys = found
     objs = [flatten(o) for o in objs]
     if any(not isinstance(x, dict) for x in (doc if isinstance(doc, list) else [])):
         raise ReaderError(name, "JSON array mixes paper objects with other values")
     mapping = map_columns(_key_names(objs), columns)
     if "abstract" not in mapping:
-        raise ReaderError(name, f"JSON records have no abstract field (keys: {_key_names(objs)[:20]}); name it in "
-                                "a settings file's [columns] abstract = \"...\"")
+        raise ReaderError(
+            name,
+            f"JSON records have no abstract field (keys: {_key_names(objs)[:20]}); name it in "
+            'a settings file\'s [columns] abstract = "..."',
+        )
     records = []
     for i, obj in enumerate(objs):
         rec = record_from_fields(obj, mapping, i, 0)
@@ -72,7 +82,9 @@ def read_json(text: str, name: str, columns: dict[str, str] | None = None) -> tu
     return None, records
 
 
-def read_jsonl(text: str, name: str, columns: dict[str, str] | None = None) -> tuple[str | None, list[Record]]:
+def read_jsonl(
+    text: str, name: str, columns: dict[str, str] | None = None
+) -> tuple[str | None, list[Record]]:
     """Read JSON Lines; returns ``(None, records)``; ``position`` = ``line`` = the record's line.
 
     Raises:

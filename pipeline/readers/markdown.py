@@ -1,12 +1,13 @@
 """Markdown schedules and paper lists: one record per paper heading (``### Title``), with ``**Authors:** ...``
-lines, other ``**Label:** value`` fields and the abstract (often inside a ``<details><summary>Abstract</summary>``
-block); and markdown tables with a header row naming an abstract column.
+lines, other ``**Label:** value`` fields and the abstract (often inside a
+``<details><summary>Abstract</summary>`` block); and markdown tables with a header row naming an abstract
+                                         column.
 
 Headings: the paper heading level is the most frequent heading level of the file (``###`` in schedules);
 higher-level headings (``## Poster Session 1``, ``## Orals``) are sections: a section named for a presentation
 type (Oral, Spotlight, Poster) gives ``source_status`` to its papers unless a paper says otherwise
-(``**Oral Presentation:** ...`` → ``Oral``). HTML tags, ``<details>``/``<summary>`` markup, emphasis markers and
-heading marks never reach the abstract; links become ``source_urls`` when they are code or project links.
+(``**Oral Presentation:** ...`` → ``Oral``). HTML tags, ``<details>``/``<summary>`` markup, emphasis markers
+and heading marks never reach the abstract; links become ``source_urls`` when they are code or project links.
 """
 
 from __future__ import annotations
@@ -20,11 +21,14 @@ from pipeline.readers.fields import map_columns, record_from_fields
 NAME = "markdown"
 NAME_TABLE = "markdown_table"
 HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
-_FIELD = re.compile(r"^\s*(?:[*_]{2})?(?P<label>[A-Za-z][A-Za-z ()/\-]{0,40}?)\s*(?:[*_]{2})?\s*[:：]\s*(?:[*_]{2})?"
-                    r"\s*(?P<value>.*)$")
+_FIELD = re.compile(
+    r"^\s*(?:[*_]{2})?(?P<label>[A-Za-z][A-Za-z ()/\-]{0,40}?)\s*(?:[*_]{2})?\s*[:：]\s*(?:[*_]{2})?"
+    r"\s*(?P<value>.*)$"
+)
 _SUMMARY = re.compile(r"<summary>.*?</summary>", re.IGNORECASE | re.DOTALL)
-_TAG = re.compile(r"</?(?:details|summary|br|p|div|span|b|i|em|strong|hr|sup|sub|font|center|small)\b[^>]*>",
-                  re.IGNORECASE)
+_TAG = re.compile(
+    r"</?(?:details|summary|br|p|div|span|b|i|em|strong|hr|sup|sub|font|center|small)\b[^>]*>", re.IGNORECASE
+)
 _LINK = re.compile(r"\[([^\]]*)\]\((https?://[^)\s]+)\)")
 _STATUS_WORDS = ("oral", "spotlight", "poster", "highlight", "award", "workshop")
 _CODE_LINK = re.compile(r"\b(?:code|github|repo|repository|implementation|project|website|page|demo)\b", re.I)
@@ -57,10 +61,13 @@ def _strip_markup(text: str) -> str:
 def _table_rows(lines: list[str]) -> tuple[int, list[str], list[tuple[int, list[str]]]] | None:
     """A markdown table: (line index of the header, header cells, [(line index, cells)]) or None."""
     for i in range(len(lines) - 1):
-        if lines[i].lstrip().startswith("|") and re.fullmatch(r"\s*\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?\s*",
-                                                              lines[i + 1]):
+        if lines[i].lstrip().startswith("|") and re.fullmatch(
+            r"\s*\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?\s*", lines[i + 1]
+        ):
+
             def cells(x):
                 return [c.strip() for c in re.split(r"(?<!\\)\|", x.strip().strip("|"))]
+
             rows = []
             for j in range(i + 2, len(lines)):
                 if not lines[j].lstrip().startswith("|"):
@@ -70,7 +77,9 @@ def _table_rows(lines: list[str]) -> tuple[int, list[str], list[tuple[int, list[
     return None
 
 
-def read_table(text: str, name: str, columns: dict[str, str] | None = None) -> tuple[str | None, list[Record]]:
+def read_table(
+    text: str, name: str, columns: dict[str, str] | None = None
+) -> tuple[str | None, list[Record]]:
     """Read a markdown table whose header names an abstract column; ``position`` = 1-based data row."""
     found = _table_rows([sanitise_line(x) for x in text.split("\n")])
     if found is None:
@@ -112,7 +121,7 @@ def read(text: str, name: str = "") -> tuple[str | None, list[Record]]:
             section_status = _status_of(title)
             section_text = title
             continue
-        body = lines[i + 1:end]
+        body = lines[i + 1 : end]
         authors, status, urls, rest = [], None, [], []
         in_details = False
         for x in body:
@@ -128,9 +137,22 @@ def read(text: str, name: str = "") -> tuple[str | None, list[Record]]:
                 if _status_of(label) or label in ("status", "decision", "type", "presentation"):
                     status = _status_of(label) if _status_of(label) else clean_field(value)
                     continue
-                if label in ("paper", "code", "project", "links", "link", "url", "pdf", "openreview", "arxiv"):
-                    urls += [u for t, u in _LINK.findall(value) if _CODE_LINK.search(t) or label in ("code",
-                                                                                                      "project")]
+                if label in (
+                    "paper",
+                    "code",
+                    "project",
+                    "links",
+                    "link",
+                    "url",
+                    "pdf",
+                    "openreview",
+                    "arxiv",
+                ):
+                    urls += [
+                        u
+                        for t, u in _LINK.findall(value)
+                        if _CODE_LINK.search(t) or label in ("code", "project")
+                    ]
                     if not _LINK.search(value) and label in ("code", "project") and value.startswith("http"):
                         urls.append(value.split()[0])
                     continue
@@ -139,9 +161,17 @@ def read(text: str, name: str = "") -> tuple[str | None, list[Record]]:
             rest.append(s)
         abstract = _strip_markup("\n".join(rest))
         raw_body = "\n".join(raw_lines[i:end])
-        records.append(Record(
-            position=i + 1, line=i + 1, abstract_raw=abstract,
-            title=clean_field(_strip_markup(_LINK.sub(r"\1", title)).strip("*_ ")), authors=authors,
-            source_status=status or section_status, source_urls=list(dict.fromkeys(urls)),
-            venue_text=section_text, problem=control_problem(raw_body)))
+        records.append(
+            Record(
+                position=i + 1,
+                line=i + 1,
+                abstract_raw=abstract,
+                title=clean_field(_strip_markup(_LINK.sub(r"\1", title)).strip("*_ ")),
+                authors=authors,
+                source_status=status or section_status,
+                source_urls=list(dict.fromkeys(urls)),
+                venue_text=section_text,
+                problem=control_problem(raw_body),
+            )
+        )
     return header, records

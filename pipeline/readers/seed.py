@@ -1,10 +1,10 @@
 """The seed text shape: an optional header line ``<VENUE> <YEAR> <words>``, then one abstract per paragraph.
 
-A paragraph is a run of non-blank lines; paragraphs are separated by one or more blank lines; a paragraph may be
-hard-wrapped (its lines are kept joined by ``\\n``; cleaning joins them with a space). The first non-blank line
-is the header when :func:`pipeline.readers.venues.parse_header` accepts it: it is metadata, never a record. A
-later one-line paragraph that is a header naming a known venue (two listings concatenated) is kept as a record
-(quarantined as ``header_repeated``) and switches venue/year for the records after it.
+A paragraph is a run of non-blank lines; paragraphs are separated by one or more blank lines; a paragraph may
+be hard-wrapped (its lines are kept joined by ``\\n``; cleaning joins them with a space). The first non-blank
+line is the header when :func:`pipeline.readers.venues.parse_header` accepts it: it is metadata, never a
+record. A later one-line paragraph that is a header naming a known venue (two listings concatenated) is kept
+as a record (quarantined as ``header_repeated``) and switches venue/year for the records after it.
 """
 
 from __future__ import annotations
@@ -81,7 +81,10 @@ def read(text: str) -> tuple[str | None, list[Record]]:
         if "\n" not in p.text and (parsed := parse_header(p.text)) and canonical_venue(parsed[0]):
             current_venue = p.text.strip()
         n_lines = p.text.count("\n") + 1
-        problem = control_problem("\n".join(raw_lines[p.line - 1:p.line - 1 + n_lines]))
-        records.append(Record(position=p.line, line=p.line, abstract_raw=p.text, venue_text=current_venue,
-                              problem=problem))
+        problem = control_problem("\n".join(raw_lines[p.line - 1 : p.line - 1 + n_lines]))
+        records.append(
+            Record(
+                position=p.line, line=p.line, abstract_raw=p.text, venue_text=current_venue, problem=problem
+            )
+        )
     return header, records

@@ -1,4 +1,5 @@
-"""Text dumps of records separated by a line of one repeated character (``*``, ``=``, ``-``, ``_``, ``~``, ``#``;
+"""Text dumps of records separated by a line of one repeated character (``*``, ``=``, ``-``, ``_``, ``~``,
+``#``;
 at least 10 of them): each record is a title line, an author line, then the abstract (possibly hard-wrapped,
 possibly holding blank lines).
 
@@ -13,14 +14,23 @@ from __future__ import annotations
 
 import re
 
-from pipeline.readers.base import Record, control_problem, is_separator_line, looks_like_authors, split_authors
+from pipeline.readers.base import (
+    Record,
+    control_problem,
+    is_separator_line,
+    looks_like_authors,
+    split_authors,
+)
 from pipeline.readers.decoding import sanitise_line
 from pipeline.readers.venues import parse_header
 
 NAME = "separated_text"
-#: A record needs at least this many separator lines in the file to be read as this shape (the sniffer's rule).
+#: A record needs at least this many separator lines in the file to be read as this shape (the sniffer's
+#: rule).
 MIN_SEPARATORS = 2
-_LABEL = re.compile(r"^\s*(title|authors?|abstract|summary|id|status|decision)\s*[:：]\s*(.*)$", re.IGNORECASE)
+_LABEL = re.compile(
+    r"^\s*(title|authors?|abstract|summary|id|status|decision)\s*[:：]\s*(.*)$", re.IGNORECASE
+)
 #: At most this many lines of a record may be its title (wrapped titles are rare beyond 3).
 MAX_TITLE_LINES = 3
 
@@ -62,10 +72,15 @@ def parse_block(block: list[str], line: int) -> Record:
                 fields[key].append(x)
         title = " ".join(" ".join(fields.get("title", [])).split()) or None
         abstract = "\n".join(fields.get("abstract", [])).strip("\n ")
-        return Record(position=line, line=line, abstract_raw=abstract, title=title,
-                      authors=split_authors(" ".join(fields.get("author", []))) if "author" in fields else [],
-                      source_id=" ".join(fields.get("id", [])).strip() or None,
-                      source_status=" ".join(fields.get("statu", fields.get("decision", []))).strip() or None)
+        return Record(
+            position=line,
+            line=line,
+            abstract_raw=abstract,
+            title=title,
+            authors=split_authors(" ".join(fields.get("author", []))) if "author" in fields else [],
+            source_id=" ".join(fields.get("id", [])).strip() or None,
+            source_status=" ".join(fields.get("statu", fields.get("decision", []))).strip() or None,
+        )
     first_blank = next((j for j, x in enumerate(block) if not x.strip()), len(block))
     head = block[:first_blank]
     n_title = 1
@@ -76,12 +91,16 @@ def parse_block(block: list[str], line: int) -> Record:
     if len(head) < 2 or not block[n_title].strip():
         # no author line: the block is a title and an abstract, or an abstract alone
         if len(head) >= 2 and len(block[0].split()) <= 25 and not block[0].rstrip().endswith("."):
-            return Record(position=line, line=line, abstract_raw="\n".join(block[1:]).strip("\n "),
-                          title=" ".join(block[0].split()))
+            return Record(
+                position=line,
+                line=line,
+                abstract_raw="\n".join(block[1:]).strip("\n "),
+                title=" ".join(block[0].split()),
+            )
         return Record(position=line, line=line, abstract_raw="\n".join(block).strip("\n "))
     title = " ".join(" ".join(block[:n_title]).split())
     authors = split_authors(block[n_title])
-    abstract = "\n".join(block[n_title + 1:]).strip("\n ")
+    abstract = "\n".join(block[n_title + 1 :]).strip("\n ")
     return Record(position=line, line=line, abstract_raw=abstract, title=title or None, authors=authors)
 
 
@@ -93,7 +112,7 @@ def read(text: str) -> tuple[str | None, list[Record]]:
     header = None
     records: list[Record] = []
     for k, (start, block) in enumerate(blocks(lines)):
-        raw_block = "\n".join(raw_lines[start:start + len(block)])
+        raw_block = "\n".join(raw_lines[start : start + len(block)])
         if k == 0 and not is_separator_line(lines[0] if lines else ""):
             nonblank = [x.strip() for x in block if x.strip()]
             if not nonblank:
@@ -102,8 +121,14 @@ def read(text: str) -> tuple[str | None, list[Record]]:
                 header = nonblank[0]
                 continue
             if len(nonblank) <= 3 and sum(len(x.split()) for x in nonblank) < 40:
-                records.append(Record(position=start + 1, line=start + 1, abstract_raw="\n".join(block),
-                                      problem="preamble: lines before the first record separator"))
+                records.append(
+                    Record(
+                        position=start + 1,
+                        line=start + 1,
+                        abstract_raw="\n".join(block),
+                        problem="preamble: lines before the first record separator",
+                    )
+                )
                 continue
         if not block:
             continue

@@ -68,7 +68,8 @@ def settings_paths(name: str) -> list[str]:
 
 
 def find_settings(raw_dir: Path, name: str) -> list[tuple[str, bytes]]:
-    """``(relative path, bytes)`` of each settings file of :func:`settings_paths` that exists under ``raw_dir``."""
+    """``(relative path, bytes)`` of each settings file of :func:`settings_paths` that exists under
+    ``raw_dir``."""
     found = []
     for rel in settings_paths(name):
         path = raw_dir / rel
@@ -119,17 +120,28 @@ def parse_settings(sources: list[tuple[str, bytes]], readers: tuple[str, ...] = 
             if key not in KEYS:
                 raise SettingsError(f"settings file {rel}: unknown key {key!r} (known: {sorted(KEYS)})")
             if not isinstance(value, KEYS[key]) or isinstance(value, bool):
-                raise SettingsError(f"settings file {rel}: {key} must be a {KEYS[key].__name__}, got {value!r}")
+                raise SettingsError(
+                    f"settings file {rel}: {key} must be a {KEYS[key].__name__}, got {value!r}"
+                )
             if key == "columns":
                 bad = [k for k, v in value.items() if k not in MAPPABLE or not isinstance(v, str)]
                 if bad:
-                    raise SettingsError(f"settings file {rel}: [columns] {bad} unknown or not a string "
-                                        f"(fields: {list(MAPPABLE)})")
+                    raise SettingsError(
+                        f"settings file {rel}: [columns] {bad} unknown or not a string "
+                        f"(fields: {list(MAPPABLE)})"
+                    )
                 merged["columns"] = {**merged["columns"], **value}
             else:
                 merged[key] = value
         if readers and merged.get("reader") not in (None, *readers):
-            raise SettingsError(f"settings file {rel}: unknown reader {merged['reader']!r} (readers: {list(readers)})")
-    return Settings(venue=merged.get("venue"), year=merged.get("year"), reader=merged.get("reader"),
-                    encoding=merged.get("encoding"), columns=merged["columns"],
-                    sources=tuple(rel for rel, _ in sources))
+            raise SettingsError(
+                f"settings file {rel}: unknown reader {merged['reader']!r} (readers: {list(readers)})"
+            )
+    return Settings(
+        venue=merged.get("venue"),
+        year=merged.get("year"),
+        reader=merged.get("reader"),
+        encoding=merged.get("encoding"),
+        columns=merged["columns"],
+        sources=tuple(rel for rel, _ in sources),
+    )

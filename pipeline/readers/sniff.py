@@ -8,8 +8,8 @@ Rules, in order (the first that holds names the reader):
    reader (a saved web page is not a listing);
 3. BibTeX: an ``@type{key,`` entry line and an ``abstract =`` field;
 4. a markdown table whose header row names an abstract column; markdown paper headings: at least two
-   ``#``-headings of one level and ``**Authors``/``<details>``/``**Abstract`` lines (or a ``.md`` name with two
-   or more headings);
+   ``#``-headings of one level and ``**Authors``/``<details>``/``**Abstract`` lines (or a ``.md`` name with
+   two or more headings);
 5. CSV/TSV: the first non-blank line splits (``,`` ``\\t`` ``;`` ``|``) into 2+ fields one of which names an
    abstract column (pipeline.readers.fields);
 6. PDF first-page dumps: a line ``Abstract``/``Abstract.``/``Abstract:``/``Abstract—`` after 1 to
@@ -25,7 +25,7 @@ from __future__ import annotations
 import json
 import re
 
-from pipeline.readers import bibtex, feed, json_records, markdown, pdf_page, separated, seed, table
+from pipeline.readers import bibtex, feed, json_records, markdown, pdf_page, seed, separated, table
 from pipeline.readers.base import is_separator_line
 from pipeline.readers.fields import map_columns
 

@@ -1,6 +1,7 @@
-"""CSV and TSV files with a header row (the stdlib ``csv`` module does the quoting: commas, quotes and newlines
-inside quoted fields). The delimiter is the one of ``,`` ``\\t`` ``;`` ``|`` that splits the header row into the
-most fields; the abstract column is found by name (pipeline.readers.fields), or named by a settings file.
+"""CSV and TSV files with a header row (the stdlib ``csv`` module does the quoting: commas, quotes and
+newlines
+inside quoted fields). The delimiter is the one of ``,`` ``\\t`` ``;`` ``|`` that splits the header row into
+the most fields; the abstract column is found by name (pipeline.readers.fields), or named by a settings file.
 
 One record per data row; ``position`` is the 1-based data row (the header row not counted), ``line`` the file
 line where the row starts. A row with more or fewer fields than the header is that row's problem.
@@ -20,7 +21,9 @@ DELIMITERS = (",", "\t", ";", "|")
 
 def header_columns(first_line: str) -> tuple[str, list[str]]:
     """``(delimiter, header names)`` for a header line: the delimiter of DELIMITERS giving the most fields."""
-    best = max(DELIMITERS, key=lambda d: (len(next(csv.reader([first_line], delimiter=d), [])), -DELIMITERS.index(d)))
+    best = max(
+        DELIMITERS, key=lambda d: (len(next(csv.reader([first_line], delimiter=d), [])), -DELIMITERS.index(d))
+    )
     return best, next(csv.reader([first_line], delimiter=best), [])
 
 
@@ -44,8 +47,12 @@ def read(text: str, name: str, columns: dict[str, str] | None = None) -> tuple[s
     header = next(reader)
     mapping = map_columns(header, columns)
     if "abstract" not in mapping:
-        raise ReaderError(name, f"CSV/TSV header has no abstract column (columns: {header[:20]}); name it in a "
-                                f"settings file's [columns] abstract = \"...\"", first + 1)
+        raise ReaderError(
+            name,
+            f"CSV/TSV header has no abstract column (columns: {header[:20]}); name it in a "
+            f'settings file\'s [columns] abstract = "..."',
+            first + 1,
+        )
     records: list[Record] = []
     prev_end = reader.line_num
     row_no = 0

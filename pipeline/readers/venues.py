@@ -3,7 +3,8 @@
 Resolution order (the caller, :func:`pipeline.readers.read_listing`, applies it):
 
 1. the settings file's ``venue`` / ``year`` (pipeline.readers.settings);
-2. the file's own words: its header line(s) (``ICML 2026 论文列表``, ``NeurIPS Datasets & Benchmarks 2025 论文列表``,
+2. the file's own words: its header line(s) (``ICML 2026 论文列表``, ``NeurIPS Datasets &
+   Benchmarks 2025 论文列表``,
    ``arXiv 2026 papers``) or a record's own field (``comment: Accepted to ICML 2026``, a proceedings line
    ``(Eds.): ICCV 2021, LNCS``); a later header line switches venue/year for the records after it;
 3. the file name, then each folder name on its path, nearest first (``iclr2017.json``, ``cvpr19.txt``,
@@ -20,14 +21,16 @@ import datetime as _dt
 import re
 from pathlib import PurePosixPath
 
-#: Venue token: ASCII letters, digits, ``-`` and ``_``, so that it is a safe Hive partition value (docs/design.md, "Published tables":
-#: "ASCII, never-null partition values"). A leading digit is allowed for venues such as ``3DV``.
+#: Venue token: ASCII letters, digits, ``-`` and ``_``, so that it is a safe Hive partition value
+#: (docs/design.md, "Published tables": "ASCII, never-null partition values"). A leading digit is allowed for
+#: venues such as ``3DV``.
 VENUE_RE = r"[A-Za-z0-9][A-Za-z0-9_\-]{0,31}"
 #: A header line: venue, a year (not followed by another digit: ``ICML 2026论文列表`` is a header), then free
 #: words in any script. Longer lines are prose, not headers.
 HEADER_RE = re.compile(rf"^\s*(?P<venue>{VENUE_RE}?)[\s_\-]+(?P<year>\d{{4}})(?!\d)(?P<rest>.*)$")
 HEADER_MAX_CHARS = 120
-#: File names such as ``neurips_2024.txt`` or ``ICML-2026-extra.txt`` give venue and year when there is no header.
+#: File names such as ``neurips_2024.txt`` or ``ICML-2026-extra.txt`` give venue and year when there is no
+#: header.
 FILENAME_RE = re.compile(rf"^(?P<venue>{VENUE_RE}?)[_\-\s](?P<year>\d{{4}})(?!\d)")
 #: Years outside MIN_YEAR..(current year + 1) are not believed (NeurIPS 1987 is the oldest listing in the
 #: dev corpus).
@@ -48,9 +51,17 @@ KNOWN_VENUES = {
 }
 #: Aliases: other names of a known venue → its canonical spelling (case-insensitive keys).
 VENUE_ALIASES = {
-    "nips": "NeurIPS", "neurips-datasets": "NeurIPS", "the-web-conf": "WWW", "thewebconf": "WWW",
-    "automl": "AutoML-Conf", "automl-conf": "AutoML-Conf", "arxiv.org": "arXiv", "corr": "arXiv",
-    "mlsys-conf": "MLSys", "sysml": "MLSys", "pami": "TPAMI",
+    "nips": "NeurIPS",
+    "neurips-datasets": "NeurIPS",
+    "the-web-conf": "WWW",
+    "thewebconf": "WWW",
+    "automl": "AutoML-Conf",
+    "automl-conf": "AutoML-Conf",
+    "arxiv.org": "arXiv",
+    "corr": "arXiv",
+    "mlsys-conf": "MLSys",
+    "sysml": "MLSys",
+    "pami": "TPAMI",
 }
 KNOWN_VENUES |= VENUE_ALIASES
 #: Venue names that are also ordinary lower-case words; in free text they count only as written in capitals
@@ -61,12 +72,14 @@ _TOKEN = re.compile(r"[A-Za-z0-9][A-Za-z0-9\-_.'’]*[A-Za-z0-9]|[A-Za-z0-9]")
 #: A known venue glued to a 4- or 2-digit year (``iclr2017``, ``cvpr19``, ``NeurIPS-2023``, ``nips_2016``).
 _GLUED = re.compile(r"^(?P<venue>[A-Za-z][A-Za-z0-9\-]*?[A-Za-z])[\-_.'’]?(?P<year>\d{4}|\d{2})$")
 _YEAR4 = re.compile(r"^(?:19[89]\d|20\d\d)$")
-#: Words a header may carry besides venue and year without being prose (``Datasets & Benchmarks``, ``论文列表``).
+#: Words a header may carry besides venue and year without being prose (``Datasets &
+#: Benchmarks``, ``论文列表``).
 _HEADER_MAX_WORDS = 10
 
 
 def canonical_venue(token: str) -> str | None:
-    """Canonical spelling of a known venue or alias (case-insensitive, ``nips`` -> ``NeurIPS``), else ``None``."""
+    """Canonical spelling of a known venue or alias (case-insensitive, ``nips`` -> ``NeurIPS``), else
+    ``None``."""
     return KNOWN_VENUES.get(token.strip().lower())
 
 
@@ -83,11 +96,12 @@ def expand_year(text: str, today: _dt.date | None = None) -> int:
 def parse_header(line: str) -> tuple[str, int] | None:
     """``(venue, year)`` when ``line`` is a listing header such as ``ICML 2026 论文列表``, else ``None``.
 
-    A header is at most HEADER_MAX_CHARS characters and does not end like a sentence of prose (``.`` after more
-    than five words). Either it starts with a venue token and a 4-digit year (the venue may be unknown; it is
-    returned as written, see :func:`canonical_venue`), or it starts with a known venue and names a 4-digit year
-    within its first _HEADER_MAX_WORDS words (``NeurIPS Datasets & Benchmarks 2025 论文列表``). The year is not
-    range-checked here.
+    A header is at most HEADER_MAX_CHARS characters and does not end like a sentence of prose (``.`` after
+    more than five words). Either it starts with a venue token and a 4-digit year (the venue may be unknown;
+    it is returned as written, see :func:`canonical_venue`), or it starts with a known venue and names a
+    4-digit year within its first _HEADER_MAX_WORDS words (``NeurIPS Datasets & Benchmarks
+    2025 论文列表``). The
+    year is not range-checked here.
     """
     stripped = line.strip().lstrip("\ufeff")
     if not stripped or len(stripped) > HEADER_MAX_CHARS:
@@ -115,24 +129,30 @@ def venue_year_in_text(text: str, today: _dt.date | None = None) -> tuple[str, i
     tokens = _TOKEN.findall(text)
     for i, tok in enumerate(tokens):
         glued = _GLUED.match(tok)
-        if glued and (venue := canonical_venue(glued["venue"])) and (len(glued["year"]) == 2 or _YEAR4.match(
-                glued["year"])) and not (glued["venue"].lower() in _COMMON_WORDS and glued["venue"].islower()):
+        if (
+            glued
+            and (venue := canonical_venue(glued["venue"]))
+            and (len(glued["year"]) == 2 or _YEAR4.match(glued["year"]))
+            and not (glued["venue"].lower() in _COMMON_WORDS and glued["venue"].islower())
+        ):
             return venue, expand_year(glued["year"], today)
         venue = canonical_venue(tok)
         if venue is None or (tok.lower() in _COMMON_WORDS and not tok.isupper()):
             continue
-        for nxt in tokens[i + 1:i + 4]:
+        for nxt in tokens[i + 1 : i + 4]:
             if _YEAR4.match(nxt):
                 return venue, int(nxt)
     return None
 
 
-def venue_year_from_path(name: str, today: _dt.date | None = None) -> tuple[str | None, int | None, str | None]:
+def venue_year_from_path(
+    name: str, today: _dt.date | None = None
+) -> tuple[str | None, int | None, str | None]:
     """Venue and year from the file name and the folder names of ``name`` (POSIX path), nearest first.
 
     Returns ``(venue, year, where)``: the canonical venue of the nearest component naming a known venue
-    (``nips_2016.txt``, ``iclr2017.json``, ``cvpr19.txt``, folder ``icml2025/`` or ``ECCV/``), the year glued to
-    it or else the nearest 4-digit year component (``ECCV/2022/list.txt``), each ``None`` when no component
+    (``nips_2016.txt``, ``iclr2017.json``, ``cvpr19.txt``, folder ``icml2025/`` or ``ECCV/``), the year glued
+    to it or else the nearest 4-digit year component (``ECCV/2022/list.txt``), each ``None`` when no component
     says; ``where`` names the component(s) used, for the run log.
     """
     parts = list(PurePosixPath(name).parts)
@@ -148,7 +168,7 @@ def venue_year_from_path(name: str, today: _dt.date | None = None) -> tuple[str 
     venue = year = where_v = where_y = None
     for comp in components:
         tokens = re.split(r"[\s_\-.,()\[\]]+", comp)
-        for j, tok in enumerate(tokens):
+        for tok in tokens:
             if not tok:
                 continue
             glued = _GLUED.match(tok)
@@ -158,7 +178,11 @@ def venue_year_from_path(name: str, today: _dt.date | None = None) -> tuple[str 
                     if year is None:
                         year, where_y = expand_year(glued["year"], today), comp
                     continue
-            if venue is None and (v := canonical_venue(tok)) and not (tok.lower() in _COMMON_WORDS and not tok.isupper()):
+            if (
+                venue is None
+                and (v := canonical_venue(tok))
+                and not (tok.lower() in _COMMON_WORDS and not tok.isupper())
+            ):
                 venue, where_v = v, comp
             elif year is None and _YEAR4.match(tok):
                 year, where_y = int(tok), comp

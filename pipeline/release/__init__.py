@@ -26,12 +26,30 @@ from :func:`read_all`, and the next release gets the next unused number with the
 parent. Publishing content equal to the latest release (same ``release_id``) makes no new release.
 """
 
-from pipeline.release.layout import (PARTITION_COLUMNS, RELEASE_DIR_PREFIX, SORT_KEYS, TABLES, ReleaseError,
-                                     committed_releases, latest_release, list_releases, read_index, release_dir)
+from pipeline.release.layout import (
+    PARTITION_COLUMNS,
+    RELEASE_DIR_PREFIX,
+    SORT_KEYS,
+    TABLES,
+    ReleaseError,
+    committed_releases,
+    latest_release,
+    list_releases,
+    read_index,
+    release_dir,
+)
 from pipeline.release.lock import PublishInProgressError
 from pipeline.release.manifest import FileEntry, Manifest, TableEntry, read_manifest
-from pipeline.release.plan import (CHANGELOG_SCHEMA, HISTORY_COLUMNS, MAX_REMOVAL_SHARE, PlanOutdatedError,
-                                   ReleasePlan, RemovalGuardError, diff_papers, plan_release)
+from pipeline.release.plan import (
+    CHANGELOG_SCHEMA,
+    HISTORY_COLUMNS,
+    MAX_REMOVAL_SHARE,
+    PlanOutdatedError,
+    ReleasePlan,
+    RemovalGuardError,
+    diff_papers,
+    plan_release,
+)
 from pipeline.release.publish import PublishResult, ReleaseVerifyError, publish
 from pipeline.release.read import read_all, read_table, read_verified, table_schema
 from pipeline.release.retention import prune
@@ -39,10 +57,40 @@ from pipeline.release.schema import SchemaDriftError, conform
 from pipeline.release.verify import verify, verify_all, verify_targets
 
 __all__ = [
-    "CHANGELOG_SCHEMA", "HISTORY_COLUMNS", "MAX_REMOVAL_SHARE", "PARTITION_COLUMNS", "RELEASE_DIR_PREFIX",
-    "SORT_KEYS", "TABLES", "FileEntry", "Manifest", "PlanOutdatedError", "PublishInProgressError",
-    "PublishResult", "ReleaseError", "ReleasePlan", "ReleaseVerifyError", "RemovalGuardError",
-    "SchemaDriftError", "TableEntry", "committed_releases", "conform", "diff_papers", "latest_release",
-    "list_releases", "plan_release", "prune", "publish", "read_all", "read_index", "read_manifest",
-    "read_table", "read_verified", "release_dir", "table_schema", "verify", "verify_all", "verify_targets",
+    "CHANGELOG_SCHEMA",
+    "HISTORY_COLUMNS",
+    "MAX_REMOVAL_SHARE",
+    "PARTITION_COLUMNS",
+    "RELEASE_DIR_PREFIX",
+    "SORT_KEYS",
+    "TABLES",
+    "FileEntry",
+    "Manifest",
+    "PlanOutdatedError",
+    "PublishInProgressError",
+    "PublishResult",
+    "ReleaseError",
+    "ReleasePlan",
+    "ReleaseVerifyError",
+    "RemovalGuardError",
+    "SchemaDriftError",
+    "TableEntry",
+    "committed_releases",
+    "conform",
+    "diff_papers",
+    "latest_release",
+    "list_releases",
+    "plan_release",
+    "prune",
+    "publish",
+    "read_all",
+    "read_index",
+    "read_manifest",
+    "read_table",
+    "read_verified",
+    "release_dir",
+    "table_schema",
+    "verify",
+    "verify_all",
+    "verify_targets",
 ]

@@ -46,7 +46,7 @@ def list_releases(warehouse: Path, complete: bool = True) -> list[int]:
     """Numbers of the ``release=N`` folders, ascending: those with a manifest (``complete``), or every one."""
     out = []
     for d in Path(warehouse).glob(f"{RELEASE_DIR_PREFIX}*"):
-        suffix = d.name[len(RELEASE_DIR_PREFIX):]
+        suffix = d.name[len(RELEASE_DIR_PREFIX) :]
         if suffix.isdigit() and (not complete or (d / MANIFEST_FILE).exists()):
             out.append(int(suffix))
     return sorted(out)
@@ -66,7 +66,8 @@ def latest_release(warehouse: Path) -> int | None:
         raise ReleaseError(
             f"{p} holds {text[:40]!r}, not a release number. Write the number of an intact release into it "
             f"(release folders here: {found or 'none'}; `python -m pipeline verify N` checks one), or delete "
-            "it to publish as if nothing had been published before.")
+            "it to publish as if nothing had been published before."
+        )
     return int(text)
 
 
@@ -94,27 +95,35 @@ def read_index(warehouse: Path) -> list[dict]:
     except json.JSONDecodeError as err:
         raise ReleaseError(_bad_index(path, f"not valid JSON ({err.msg} at line {err.lineno})")) from None
     if not isinstance(entries, list) or not all(
-            isinstance(e, dict) and isinstance(e.get("release"), int) for e in entries):
-        raise ReleaseError(_bad_index(path, "not a list of {\"release\": N, ...} entries"))
+        isinstance(e, dict) and isinstance(e.get("release"), int) for e in entries
+    ):
+        raise ReleaseError(_bad_index(path, 'not a list of {"release": N, ...} entries'))
     return entries
 
 
 def _bad_index(path: Path, what: str) -> str:
-    return (f"{path} is {what}. Restore it from a backup, or delete it: the next publish rebuilds it from "
-            "the manifests of the release folders (every complete release=N folder then counts as committed).")
+    return (
+        f"{path} is {what}. Restore it from a backup, or delete it: the next publish rebuilds it from "
+        "the manifests of the release folders (every complete release=N folder then counts as committed)."
+    )
 
 
 def index_entry(manifest) -> dict:
     """The ``releases.json`` entry of a release, from its :class:`~pipeline.release.manifest.Manifest`."""
-    return {"release": manifest.release, "release_id": manifest.release_id, "parent": manifest.parent,
-            "created_at": manifest.created_at}
+    return {
+        "release": manifest.release,
+        "release_id": manifest.release_id,
+        "parent": manifest.parent,
+        "created_at": manifest.created_at,
+    }
 
 
 def write_index(warehouse: Path, entries: list[dict]) -> None:
     """Replace ``releases.json`` atomically with ``entries`` (one per release number, sorted by number)."""
     by_number = {e["release"]: e for e in entries}
-    write_atomic(Path(warehouse) / INDEX_FILE,
-                 json.dumps([by_number[n] for n in sorted(by_number)], indent=1) + "\n")
+    write_atomic(
+        Path(warehouse) / INDEX_FILE, json.dumps([by_number[n] for n in sorted(by_number)], indent=1) + "\n"
+    )
 
 
 def temp_name(path: Path) -> Path:

@@ -25,8 +25,10 @@ def publish_lock(warehouse: Path) -> Iterator[None]:
     try:
         lock.acquire()
     except filelock.Timeout:
-        raise PublishInProgressError(f"publish in progress in {warehouse} (lock {lock.lock_file} held by another "
-                                     "process); wait for it to finish, then run again") from None
+        raise PublishInProgressError(
+            f"publish in progress in {warehouse} (lock {lock.lock_file} held by another "
+            "process); wait for it to finish, then run again"
+        ) from None
     try:
         yield
     finally:

@@ -59,14 +59,21 @@ class TableEntry:
         return [name for name, _ in self.columns if name not in self.partitioning]
 
     def to_dict(self) -> dict:
-        return {"rows": self.rows, "partitioning": list(self.partitioning),
-                "columns": [{"name": n, "dtype": t} for n, t in self.columns],
-                "files": [f.to_dict() for f in self.files]}
+        return {
+            "rows": self.rows,
+            "partitioning": list(self.partitioning),
+            "columns": [{"name": n, "dtype": t} for n, t in self.columns],
+            "files": [f.to_dict() for f in self.files],
+        }
 
     @classmethod
     def from_dict(cls, d: dict) -> TableEntry:
-        return cls(d["rows"], tuple(d["partitioning"]), tuple((c["name"], c["dtype"]) for c in d["columns"]),
-                   tuple(FileEntry.from_dict(f) for f in d["files"]))
+        return cls(
+            d["rows"],
+            tuple(d["partitioning"]),
+            tuple((c["name"], c["dtype"]) for c in d["columns"]),
+            tuple(FileEntry.from_dict(f) for f in d["files"]),
+        )
 
 
 @dataclass(frozen=True)
@@ -92,9 +99,14 @@ class Manifest:
     def to_dict(self) -> dict:
         """The JSON object written to ``manifest.json`` (keys in a fixed order)."""
         return {
-            "release": self.release, "release_id": self.release_id, "parent": self.parent,
-            "created_at": self.created_at, "code_version": self.code_version,
-            "schema_version": self.schema_version, "inputs": list(self.inputs), "changes": dict(self.changes),
+            "release": self.release,
+            "release_id": self.release_id,
+            "parent": self.parent,
+            "created_at": self.created_at,
+            "code_version": self.code_version,
+            "schema_version": self.schema_version,
+            "inputs": list(self.inputs),
+            "changes": dict(self.changes),
             "content_fingerprint": self.content_fingerprint,
             "tables": {name: t.to_dict() for name, t in self.tables.items()},
             "files": [f.to_dict() for f in self.files],
@@ -102,10 +114,19 @@ class Manifest:
 
     @classmethod
     def from_dict(cls, d: dict) -> Manifest:
-        return cls(d["release"], d["release_id"], d["parent"], d["created_at"], d["code_version"],
-                   d["schema_version"], tuple(d["inputs"]), d["changes"], d.get("content_fingerprint", ""),
-                   {name: TableEntry.from_dict(t) for name, t in d["tables"].items()},
-                   tuple(FileEntry.from_dict(f) for f in d.get("files", [])))
+        return cls(
+            d["release"],
+            d["release_id"],
+            d["parent"],
+            d["created_at"],
+            d["code_version"],
+            d["schema_version"],
+            tuple(d["inputs"]),
+            d["changes"],
+            d.get("content_fingerprint", ""),
+            {name: TableEntry.from_dict(t) for name, t in d["tables"].items()},
+            tuple(FileEntry.from_dict(f) for f in d.get("files", [])),
+        )
 
 
 def read_manifest(root: Path) -> Manifest:
@@ -116,16 +137,20 @@ def read_manifest(root: Path) -> Manifest:
     try:
         return Manifest.from_dict(json.loads(path.read_text(encoding="utf-8")))
     except FileNotFoundError:
-        raise ReleaseError(f"{path} is missing: {root} is not a complete release. Run "
-                           "`python -m pipeline verify --all`, and point LATEST at an intact release.") from None
+        raise ReleaseError(
+            f"{path} is missing: {root} is not a complete release. Run "
+            "`python -m pipeline verify --all`, and point LATEST at an intact release."
+        ) from None
     except (ValueError, KeyError, TypeError) as err:
-        raise ReleaseError(f"{path} is damaged ({type(err).__name__}: {err}). Restore the release folder from "
-                           "a backup, or point LATEST at an intact release (`python -m pipeline verify --all`)."
-                           ) from None
+        raise ReleaseError(
+            f"{path} is damaged ({type(err).__name__}: {err}). Restore the release folder from "
+            "a backup, or point LATEST at an intact release (`python -m pipeline verify --all`)."
+        ) from None
 
 
 def write_manifest(root: Path, manifest: Manifest) -> Path:
-    """Write ``manifest`` as ``<root>/manifest.json`` (indented, UTF-8, trailing newline); returns the path."""
+    """Write ``manifest`` as ``<root>/manifest.json`` (indented, UTF-8, trailing newline); returns the
+    path."""
     path = Path(root) / MANIFEST_FILE
     path.write_text(json.dumps(manifest.to_dict(), indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     return path

@@ -23,7 +23,7 @@ from pathlib import Path
 
 import polars as pl
 
-from pipeline.release.layout import (ReleaseError, latest_release, list_releases, read_index, release_dir)
+from pipeline.release.layout import ReleaseError, latest_release, list_releases, read_index, release_dir
 from pipeline.release.manifest import Manifest, read_manifest
 from pipeline.release.read import read_verified
 
@@ -75,19 +75,31 @@ class ReleasePlan:
         if self.previous_papers is None:
             return papers.with_columns(first_release=new, last_changed_release=new), plan
         changed = plan.changes.filter(pl.col("change") == "changed")["paper_id"]
-        hist = self.previous_papers.select("paper_id", *[pl.col(c).alias(f"prev_{c}") for c in HISTORY_COLUMNS])
-        stamped = papers.join(hist, on="paper_id", how="left", maintain_order="left").with_columns(
-            first_release=pl.coalesce("prev_first_release", new),
-            last_changed_release=pl.when(pl.col("paper_id").is_in(changed.implode())
-                                         | pl.col("prev_last_changed_release").is_null())
-            .then(new).otherwise(pl.col("prev_last_changed_release")),
-        ).select(papers.columns)
+        hist = self.previous_papers.select(
+            "paper_id", *[pl.col(c).alias(f"prev_{c}") for c in HISTORY_COLUMNS]
+        )
+        stamped = (
+            papers.join(hist, on="paper_id", how="left", maintain_order="left")
+            .with_columns(
+                first_release=pl.coalesce("prev_first_release", new),
+                last_changed_release=pl.when(
+                    pl.col("paper_id").is_in(changed.implode())
+                    | pl.col("prev_last_changed_release").is_null()
+                )
+                .then(new)
+                .otherwise(pl.col("prev_last_changed_release")),
+            )
+            .select(papers.columns)
+        )
         return stamped, plan
 
     def to_json(self) -> dict:
         """``number``, ``parent`` and the parent's ``release_id``: what the publish step re-checks."""
-        return {"number": self.number, "parent": self.parent,
-                "parent_release_id": self.parent_manifest.release_id if self.parent_manifest else None}
+        return {
+            "number": self.number,
+            "parent": self.parent,
+            "parent_release_id": self.parent_manifest.release_id if self.parent_manifest else None,
+        }
 
     @classmethod
     def from_json(cls, d: dict, changes: pl.DataFrame | None, warehouse: Path) -> ReleasePlan:
@@ -96,14 +108,18 @@ class ReleasePlan:
         parent = d["parent"]
         manifest = read_manifest(release_dir(warehouse, parent)) if parent is not None else None
         if manifest is not None and manifest.release_id != d.get("parent_release_id"):
-            raise PlanOutdatedError(f"release {parent} is not the release the tables were built against "
-                                    f"(release_id {manifest.release_id}, expected {d.get('parent_release_id')}); "
-                                    f"{_REBUILD}")
+            raise PlanOutdatedError(
+                f"release {parent} is not the release the tables were built against "
+                f"(release_id {manifest.release_id}, expected {d.get('parent_release_id')}); "
+                f"{_REBUILD}"
+            )
         return cls(d["number"], parent, manifest, changes=changes)
 
 
-_REBUILD = ("rebuild the tables: rerun `python -m pipeline run`, or materialise the dataset group "
-            "(tables and release) again")
+_REBUILD = (
+    "rebuild the tables: rerun `python -m pipeline run`, or materialise the dataset group "
+    "(tables and release) again"
+)
 
 
 def next_number(warehouse: Path, index: list[dict], latest: int | None) -> int:
@@ -128,9 +144,13 @@ def plan_release(warehouse: Path, read_previous: bool = True) -> ReleasePlan:
     manifest = read_manifest(release_dir(warehouse, latest))
     if not read_previous:
         return ReleasePlan(number, latest, manifest)
-    return ReleasePlan(number, latest, manifest,
-                       read_verified(warehouse, latest, "papers", manifest),
-                       read_verified(warehouse, latest, "listing_lineage", manifest))
+    return ReleasePlan(
+        number,
+        latest,
+        manifest,
+        read_verified(warehouse, latest, "papers", manifest),
+        read_verified(warehouse, latest, "listing_lineage", manifest),
+    )
 
 
 def check_current(plan: ReleasePlan, warehouse: Path, index: list[dict]) -> None:
@@ -142,11 +162,13 @@ def check_current(plan: ReleasePlan, warehouse: Path, index: list[dict]) -> None
         raise PlanOutdatedError(
             f"the tables were built for release {plan.number} on top of release {plan.parent}, but "
             f"{Path(warehouse) / 'LATEST'} now names {latest} (another publish or a rollback happened "
-            f"meanwhile); {_REBUILD}")
+            f"meanwhile); {_REBUILD}"
+        )
     taken = next_number(warehouse, index, latest)
     if plan.number < taken:
-        raise PlanOutdatedError(f"release number {plan.number} was taken meanwhile (next free: {taken}); "
-                                f"{_REBUILD}")
+        raise PlanOutdatedError(
+            f"release number {plan.number} was taken meanwhile (next free: {taken}); {_REBUILD}"
+        )
 
 
 def diff_papers(old: pl.DataFrame | None, new: pl.DataFrame) -> pl.DataFrame:
@@ -155,24 +177,37 @@ def diff_papers(old: pl.DataFrame | None, new: pl.DataFrame) -> pl.DataFrame:
     History columns (first_release, last_changed_release) are not compared, nor columns absent from ``old``
     (a column new in this release is a schema change, listed in the manifest, not a change of every paper)."""
     if old is None:
-        return (new.select("paper_id", change=pl.lit("added"), columns=pl.lit(None, pl.String))
-                .cast(CHANGELOG_SCHEMA).sort("paper_id"))
+        return (
+            new.select("paper_id", change=pl.lit("added"), columns=pl.lit(None, pl.String))
+            .cast(CHANGELOG_SCHEMA)
+            .sort("paper_id")
+        )
     compare = [c for c in new.columns if c not in HISTORY_COLUMNS and c != "paper_id" and c in old.columns]
-    joined = old.select("paper_id", *compare).join(new.select("paper_id", *compare), on="paper_id",
-                                                   how="full", suffix="_new", coalesce=False)
+    joined = old.select("paper_id", *compare).join(
+        new.select("paper_id", *compare), on="paper_id", how="full", suffix="_new", coalesce=False
+    )
     added = joined.filter(pl.col("paper_id").is_null()).select(pl.col("paper_id_new").alias("paper_id"))
     removed = joined.filter(pl.col("paper_id_new").is_null()).select("paper_id")
     both = joined.filter(pl.col("paper_id").is_not_null() & pl.col("paper_id_new").is_not_null())
     diffs = both.select(
         "paper_id",
         pl.concat_list([pl.when(pl.col(c).ne_missing(pl.col(f"{c}_new"))).then(pl.lit(c)) for c in compare])
-        .list.drop_nulls().list.join(",").alias("columns"),
+        .list.drop_nulls()
+        .list.join(",")
+        .alias("columns"),
     ).filter(pl.col("columns") != "")
-    return pl.concat([
-        added.with_columns(change=pl.lit("added"), columns=pl.lit(None, pl.String)),
-        removed.with_columns(change=pl.lit("removed"), columns=pl.lit(None, pl.String)),
-        diffs.with_columns(change=pl.lit("changed")).select("paper_id", "change", "columns"),
-    ]).select(list(CHANGELOG_SCHEMA)).cast(CHANGELOG_SCHEMA).sort("change", "paper_id")
+    return (
+        pl.concat(
+            [
+                added.with_columns(change=pl.lit("added"), columns=pl.lit(None, pl.String)),
+                removed.with_columns(change=pl.lit("removed"), columns=pl.lit(None, pl.String)),
+                diffs.with_columns(change=pl.lit("changed")).select("paper_id", "change", "columns"),
+            ]
+        )
+        .select(list(CHANGELOG_SCHEMA))
+        .cast(CHANGELOG_SCHEMA)
+        .sort("change", "paper_id")
+    )
 
 
 def removal_guard(plan: ReleasePlan, warehouse: Path, papers: pl.DataFrame, lineage: pl.DataFrame) -> None:
@@ -187,21 +222,32 @@ def removal_guard(plan: ReleasePlan, warehouse: Path, papers: pl.DataFrame, line
     removed = plan.changes.filter(pl.col("change") == "removed").height
     if before == 0 or (removed <= MAX_REMOVAL_SHARE * before and papers.height > 0):
         return
-    old = (plan.previous_lineage.select("listing", "status") if plan.previous_lineage is not None
-           else read_verified(warehouse, plan.parent, "listing_lineage", plan.parent_manifest)
-           .select("listing", "status"))
+    old = (
+        plan.previous_lineage.select("listing", "status")
+        if plan.previous_lineage is not None
+        else read_verified(warehouse, plan.parent, "listing_lineage", plan.parent_manifest).select(
+            "listing", "status"
+        )
+    )
     had = set(old.filter(pl.col("status") != "quarantined")["listing"].unique())
     now_all = set(lineage["listing"].unique())
     now_kept = set(lineage.filter(pl.col("status") != "quarantined")["listing"].unique())
     vanished = sorted(had - now_all)
     emptied = sorted((had & now_all) - now_kept)
-    names = "; ".join(part for part in (
-        f"listings gone from the raw folder: {', '.join(vanished[:20])}" if vanished else "",
-        f"listings that publish no paper any more: {', '.join(emptied[:20])}" if emptied else "") if part)
+    names = "; ".join(
+        part
+        for part in (
+            f"listings gone from the raw folder: {', '.join(vanished[:20])}" if vanished else "",
+            f"listings that publish no paper any more: {', '.join(emptied[:20])}" if emptied else "",
+        )
+        if part
+    )
     raise RemovalGuardError(
         f"not published: this release would remove {removed} of the {before} papers of release "
         f"{plan.parent} ({removed / before:.0%}; at most {MAX_REMOVAL_SHARE:.0%} may go without confirmation"
         f"{', and never all' if papers.height == 0 else ''}). {names or 'No listing vanished.'} "
         "LATEST is unchanged. If this is intended, rerun with `python -m pipeline run --allow-removal` "
-        "(`make run ALLOW_REMOVAL=1`; in Dagster: run config `ops: {release: {config: {allow_removal: true}}}`); "
-        "otherwise put the listing files back into the raw folder.")
+        "(`make run ALLOW_REMOVAL=1`; in Dagster: run config `ops: "
+        "{release: {config: {allow_removal: true}}}`); "
+        "otherwise put the listing files back into the raw folder."
+    )

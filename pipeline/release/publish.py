@@ -25,16 +25,24 @@ from pathlib import Path
 import polars as pl
 
 from pipeline import CODE_VERSION, card
+from pipeline.card.changelog import changelog_markdown
 from pipeline.release import layout, retention, writer
-from pipeline.release.layout import (PARTITION_COLUMNS, STAGING_DIR, TABLES, ReleaseError, latest_release,
-                                     list_releases, read_index, release_dir)
+from pipeline.release.layout import (
+    PARTITION_COLUMNS,
+    STAGING_DIR,
+    TABLES,
+    ReleaseError,
+    latest_release,
+    list_releases,
+    read_index,
+    release_dir,
+)
 from pipeline.release.lock import publish_lock
 from pipeline.release.manifest import FileEntry, Manifest, TableEntry, read_manifest, write_manifest
 from pipeline.release.plan import ReleasePlan, check_current, plan_release, removal_guard
 from pipeline.release.read import read_verified, sha256_file, table_schema
 from pipeline.release.schema import conform
 from pipeline.release.verify import verify_tree
-from pipeline.card.changelog import changelog_markdown
 from schemas import SCHEMA_VERSION
 
 CHANGE_KINDS = ("added", "removed", "changed")
@@ -118,8 +126,11 @@ def _repaired_index(warehouse: Path) -> list[dict]:
     index = read_index(warehouse)
     latest = latest_release(warehouse)
     known = {e["release"] for e in index}
-    missing = [n for n in (list_releases(warehouse) if not index else [latest])
-               if n is not None and n not in known and (release_dir(warehouse, n) / layout.MANIFEST_FILE).exists()]
+    missing = [
+        n
+        for n in (list_releases(warehouse) if not index else [latest])
+        if n is not None and n not in known and (release_dir(warehouse, n) / layout.MANIFEST_FILE).exists()
+    ]
     if missing:
         index = index + [layout.index_entry(read_manifest(release_dir(warehouse, n))) for n in missing]
         layout.write_index(warehouse, index)
@@ -127,8 +138,15 @@ def _repaired_index(warehouse: Path) -> list[dict]:
     return index
 
 
-def _stage_and_commit(warehouse: Path, plan: ReleasePlan, tables: dict[str, pl.DataFrame], inputs: list[dict],
-                      index: list[dict], now: dt.datetime | None, allow_removal: bool) -> PublishResult:
+def _stage_and_commit(
+    warehouse: Path,
+    plan: ReleasePlan,
+    tables: dict[str, pl.DataFrame],
+    inputs: list[dict],
+    index: list[dict],
+    now: dt.datetime | None,
+    allow_removal: bool,
+) -> PublishResult:
     """Steps 2-6 of the commit protocol (module docstring), under the lock; see :func:`publish`."""
     parent, number = plan.parent, plan.number
     parent_manifest = plan.parent_manifest
@@ -137,8 +155,9 @@ def _stage_and_commit(warehouse: Path, plan: ReleasePlan, tables: dict[str, pl.D
     parts = {name: writer.partitions(tables[name], name) for name in TABLES}
     fingerprint = writer.content_fingerprint(parts)
     if parent_manifest is not None and parent_manifest.content_fingerprint == fingerprint:
-        return PublishResult(parent, False, parent_manifest.release_id, release_dir(warehouse, parent),
-                             parent_manifest.changes)
+        return PublishResult(
+            parent, False, parent_manifest.release_id, release_dir(warehouse, parent), parent_manifest.changes
+        )
     if plan.changes is None:  # planned here: the parent's papers, read verified, for the diff
         previous = plan.previous_papers
         if previous is None and parent is not None:
@@ -158,29 +177,46 @@ def _stage_and_commit(warehouse: Path, plan: ReleasePlan, tables: dict[str, pl.D
     release_id = writer.content_digest(written)[:16]
     if parent_manifest is not None and parent_manifest.release_id == release_id:
         # same files (the fingerprint's polars version differed)
-        return PublishResult(parent, False, release_id, release_dir(warehouse, parent), parent_manifest.changes)
+        return PublishResult(
+            parent, False, release_id, release_dir(warehouse, parent), parent_manifest.changes
+        )
     pngs = charts_done()
     manifest = Manifest(
-        release=number, release_id=release_id, parent=parent,
-        created_at=(now or dt.datetime.now(dt.timezone.utc)).isoformat(timespec="seconds"),
-        code_version=CODE_VERSION, schema_version=SCHEMA_VERSION,
+        release=number,
+        release_id=release_id,
+        parent=parent,
+        created_at=(now or dt.datetime.now(dt.UTC)).isoformat(timespec="seconds"),
+        code_version=CODE_VERSION,
+        schema_version=SCHEMA_VERSION,
         inputs=tuple(sorted(inputs, key=lambda d: d["listing"])),
         changes={k: changes.filter(pl.col("change") == k).height for k in CHANGE_KINDS},
         content_fingerprint=fingerprint,
-        tables={name: TableEntry(tables[name].height, PARTITION_COLUMNS,
-                                 tuple((c, str(t)) for c, t in tables[name].schema.items()), tuple(written[name]))
-                for name in TABLES},
+        tables={
+            name: TableEntry(
+                tables[name].height,
+                PARTITION_COLUMNS,
+                tuple((c, str(t)) for c, t in tables[name].schema.items()),
+                tuple(written[name]),
+            )
+            for name in TABLES
+        },
     )
     changes.write_parquet(stage / "changelog.parquet", compression="zstd")
     previous = plan.previous_papers
     if previous is None and parent is not None and changes.filter(pl.col("change") == "removed").height:
         previous = read_verified(warehouse, parent, "papers", parent_manifest)  # names the removed papers
-    (stage / "CHANGELOG.md").write_text(changelog_markdown(number, parent, changes, tables["papers"], previous))
-    files = [FileEntry(extra, rows, (stage / extra).stat().st_size, sha256_file(stage / extra))
-             for extra, rows in (("changelog.parquet", changes.height), ("CHANGELOG.md", None))]
+    (stage / "CHANGELOG.md").write_text(
+        changelog_markdown(number, parent, changes, tables["papers"], previous)
+    )
+    files = [
+        FileEntry(extra, rows, (stage / extra).stat().st_size, sha256_file(stage / extra))
+        for extra, rows in (("changelog.parquet", changes.height), ("CHANGELOG.md", None))
+    ]
     partial = Manifest(**{**manifest.__dict__, "files": tuple(files)})
-    files += [FileEntry.from_dict(d) for d in card.write_release_documents(stage, tables, partial.to_dict(),
-                                                                           changes, pngs)]
+    files += [
+        FileEntry.from_dict(d)
+        for d in card.write_release_documents(stage, tables, partial.to_dict(), changes, pngs)
+    ]
     manifest = Manifest(**{**manifest.__dict__, "files": tuple(files)})
     write_manifest(stage, manifest)
     writer.fsync_tree(stage)
@@ -189,10 +225,12 @@ def _stage_and_commit(warehouse: Path, plan: ReleasePlan, tables: dict[str, pl.D
         raise ReleaseVerifyError(
             f"release {number} was not published: its staged files fail verification "
             f"({len(problems)} problems, first: {problems[0]}). LATEST still names {parent}. Check the disk "
-            "and the parent release (`python -m pipeline verify --all`), then run again.")
+            "and the parent release (`python -m pipeline verify --all`), then run again."
+        )
     os.rename(stage, release_dir(warehouse, number))
     layout.write_index(warehouse, [*index, layout.index_entry(manifest)])
     layout.write_atomic(warehouse / layout.LATEST_FILE, str(number))
     n_files = sum(len(t.files) for t in manifest.tables.values()) + len(manifest.files)
-    return PublishResult(number, True, release_id, release_dir(warehouse, number), manifest.changes,
-                         n_files, tuple(warnings))
+    return PublishResult(
+        number, True, release_id, release_dir(warehouse, number), manifest.changes, n_files, tuple(warnings)
+    )

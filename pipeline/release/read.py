@@ -9,16 +9,23 @@ from pathlib import Path
 
 import polars as pl
 
-from pipeline.release.layout import (IO_THREADS, RELEASE_DIR_PREFIX, ReleaseError, committed_releases,
-                                     latest_release, release_dir)
+from pipeline.release.layout import (
+    IO_THREADS,
+    RELEASE_DIR_PREFIX,
+    ReleaseError,
+    committed_releases,
+    latest_release,
+    release_dir,
+)
 from pipeline.release.manifest import Manifest, read_manifest
 
 #: dtypes of the Hive columns as read back (the paths carry text; year is always an integer).
 HIVE_DTYPES = {"venue": pl.String, "year": pl.Int64}
 
 
-def read_table(warehouse: Path, table: str, number: int | None = None,
-               columns: list[str] | None = None) -> pl.DataFrame | None:
+def read_table(
+    warehouse: Path, table: str, number: int | None = None, columns: list[str] | None = None
+) -> pl.DataFrame | None:
     """Read one table of release ``number`` (default: LATEST) with its Hive columns (venue: String, year:
     Int64), in the manifest's column order, or only ``columns``; ``None`` if absent."""
     number = latest_release(warehouse) if number is None else number
@@ -29,8 +36,12 @@ def read_table(warehouse: Path, table: str, number: int | None = None,
         return None
     columns = columns or read_manifest(release_dir(warehouse, number)).tables[table].column_names
     hive = [pl.col(c).cast(t) for c, t in HIVE_DTYPES.items() if c in columns]
-    return (pl.scan_parquet(path / "**" / "*.parquet", hive_partitioning=True).select(columns)
-            .with_columns(*hive).collect())
+    return (
+        pl.scan_parquet(path / "**" / "*.parquet", hive_partitioning=True)
+        .select(columns)
+        .with_columns(*hive)
+        .collect()
+    )
 
 
 def sha256_file(path: Path) -> str:
@@ -66,17 +77,20 @@ def read_verified(warehouse: Path, number: int, table: str, manifest: Manifest |
         path, why = bad[0]
         raise ReleaseError(
             f"release {number} is damaged: {path} {why} ({len(bad)} damaged {table} files), so paper ids and "
-            f"history cannot be carried over from it. Restore the release folder from a backup, or roll back: "
+            f"history cannot be carried over from it. Restore the release folder from a backup, or roll "
+            "back: "
             f"write the number of an intact release into {Path(warehouse) / 'LATEST'} "
-            "(`python -m pipeline verify --all` shows which are intact).")
+            "(`python -m pipeline verify --all` shows which are intact)."
+        )
     columns = info.column_names
     hive = [pl.col(c).cast(t) for c, t in HIVE_DTYPES.items() if c in columns]
-    return (pl.scan_parquet(paths, hive_partitioning=True).select(columns).with_columns(*hive).collect())
+    return pl.scan_parquet(paths, hive_partitioning=True).select(columns).with_columns(*hive).collect()
 
 
 def table_schema(warehouse: Path, table: str, number: int | None = None) -> dict[str, pl.DataType]:
     """The dtypes of ``table``'s data columns (Hive columns excluded) in release ``number`` (default LATEST),
-    read from its first file's footer. Columns are only ever added, so LATEST's schema covers every release."""
+    read from its first file's footer. Columns are only ever added, so LATEST's schema covers every
+    release."""
     number = latest_release(warehouse) if number is None else number
     if number is None:
         raise ReleaseError(f"{warehouse}: nothing published (no LATEST)")
@@ -95,8 +109,11 @@ def read_all(warehouse: Path, table: str) -> pl.DataFrame:
     if not committed:
         return pl.DataFrame()
     glob = str(Path(warehouse) / f"{RELEASE_DIR_PREFIX}*" / table / "**" / "*.parquet")
-    return (pl.scan_parquet(glob, hive_partitioning=True, schema=table_schema(warehouse, table),
-                            missing_columns="insert")
-            .filter(pl.col("release").is_in(committed))
-            .with_columns(pl.col("venue").cast(pl.String), pl.col("year").cast(pl.Int64))
-            .collect())
+    return (
+        pl.scan_parquet(
+            glob, hive_partitioning=True, schema=table_schema(warehouse, table), missing_columns="insert"
+        )
+        .filter(pl.col("release").is_in(committed))
+        .with_columns(pl.col("venue").cast(pl.String), pl.col("year").cast(pl.Int64))
+        .collect()
+    )

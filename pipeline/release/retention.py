@@ -13,8 +13,15 @@ import re
 import shutil
 from pathlib import Path
 
-from pipeline.release.layout import (STAGING_DIR, TRASH_DIR, latest_release, list_releases, read_index,
-                                     release_dir, write_index)
+from pipeline.release.layout import (
+    STAGING_DIR,
+    TRASH_DIR,
+    latest_release,
+    list_releases,
+    read_index,
+    release_dir,
+    write_index,
+)
 
 #: Temporary files written through a rename: ``.<name>.<pid>.tmp`` (LATEST, releases.json) and
 #: ``.<name>.<pid>.<8 hex>.tmp`` (the pipeline's work files). A file is removed only when every reading
@@ -55,8 +62,15 @@ def clean_debris(warehouse: Path, index: list[dict]) -> tuple[list[str], list[di
     as it is now."""
     warehouse = Path(warehouse)
     removed = []
-    trashed = {int(m.group(1)) for p in (warehouse / TRASH_DIR).glob("*")
-               if (m := re.match(r"^release=(\d+)\.\d+$", p.name))} if (warehouse / TRASH_DIR).is_dir() else set()
+    trashed = (
+        {
+            int(m.group(1))
+            for p in (warehouse / TRASH_DIR).glob("*")
+            if (m := re.match(r"^release=(\d+)\.\d+$", p.name))
+        }
+        if (warehouse / TRASH_DIR).is_dir()
+        else set()
+    )
     latest = latest_release(warehouse)
     if trashed - {latest} and any(e["release"] in trashed for e in index):
         index = [e for e in index if e["release"] not in trashed or e["release"] == latest]

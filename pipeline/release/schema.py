@@ -15,7 +15,8 @@ from schemas import MODELS
 
 
 class SchemaDriftError(ReleaseError, ValueError):
-    """A table's column would change dtype (lossy cast) or disappear against the contract or parent release."""
+    """A table's column would change dtype (lossy cast) or disappear against the contract or parent
+    release."""
 
 
 def _contract_dtypes(table: str) -> dict[str, pl.DataType]:
@@ -29,8 +30,10 @@ def conform(df: pl.DataFrame, table: str, pinned: dict[str, pl.DataType]) -> pl.
     target = {**{c: t for c, t in pinned.items() if t != pl.Null}, **_contract_dtypes(table)}
     missing = sorted(c for c in pinned if c not in df.columns and c not in PARTITION_COLUMNS)
     if missing:
-        raise SchemaDriftError(f"{table}: columns {missing} of the parent release are missing; releases only "
-                               "add columns (bump the dataset, or keep them as nulls)")
+        raise SchemaDriftError(
+            f"{table}: columns {missing} of the parent release are missing; releases only "
+            "add columns (bump the dataset, or keep them as nulls)"
+        )
     casts = []
     for c, dtype in df.schema.items():
         want = target.get(c)

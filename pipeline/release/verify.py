@@ -12,8 +12,15 @@ from pathlib import Path
 
 import pyarrow.parquet as pq
 
-from pipeline.release.layout import (IO_THREADS, MANIFEST_FILE, ReleaseError, latest_release, list_releases,
-                                     read_index, release_dir)
+from pipeline.release.layout import (
+    IO_THREADS,
+    MANIFEST_FILE,
+    ReleaseError,
+    latest_release,
+    list_releases,
+    read_index,
+    release_dir,
+)
 from pipeline.release.manifest import FileEntry, Manifest, read_manifest
 from pipeline.release.read import sha256_file
 
@@ -40,13 +47,16 @@ def _check_file(root: Path, f: FileEntry, columns: list[str] | None) -> tuple[li
 
 
 def verify_tree(root: Path, manifest: Manifest) -> list[str]:
-    """Every problem of the release folder ``root`` against ``manifest``, each naming the file; [] if intact."""
+    """Every problem of the release folder ``root`` against ``manifest``, each naming the file; [] if
+    intact."""
     problems = []
     listed = {MANIFEST_FILE}
     # files are hashed by threads (hashlib and pyarrow release the GIL); results are read back in order
     with ThreadPoolExecutor(max_workers=IO_THREADS) as pool:
-        checks = {name: [pool.submit(_check_file, root, f, info.data_columns) for f in info.files]
-                  for name, info in manifest.tables.items()}
+        checks = {
+            name: [pool.submit(_check_file, root, f, info.data_columns) for f in info.files]
+            for name, info in manifest.tables.items()
+        }
         extra = [pool.submit(_check_file, root, f, None) for f in manifest.files]
         for name, info in manifest.tables.items():
             total = 0
@@ -60,8 +70,11 @@ def verify_tree(root: Path, manifest: Manifest) -> list[str]:
         for f, job in zip(manifest.files, extra):
             listed.add(f.path)
             problems += job.result()[0]
-    unlisted = sorted(p.relative_to(root).as_posix() for p in root.rglob("*")
-                      if p.is_file() and p.relative_to(root).as_posix() not in listed)
+    unlisted = sorted(
+        p.relative_to(root).as_posix()
+        for p in root.rglob("*")
+        if p.is_file() and p.relative_to(root).as_posix() not in listed
+    )
     problems += [f"{root / p}: not in the manifest" for p in unlisted]
     return problems
 
@@ -70,7 +83,8 @@ def verify(warehouse: Path, number: int | None = None) -> list[str]:
     """Re-check release ``number`` (default: LATEST) against its manifest (see :func:`verify_tree`).
 
     Returns the list of problems (empty when the release is intact), each naming the file; a missing
-    release, a missing or unreadable manifest is one problem. Raises ReleaseError when LATEST is unreadable."""
+    release, a missing or unreadable manifest is one problem. Raises ReleaseError when LATEST is
+    unreadable."""
     number = latest_release(warehouse) if number is None else number
     if number is None:
         return [f"{warehouse}: no LATEST, nothing published"]

@@ -34,16 +34,24 @@ def partitions(df: pl.DataFrame, table: str) -> list[Partition]:
     is one empty file under ``venue=unknown/year=0``.
     """
     df = df.sort([*PARTITION_COLUMNS, *SORT_KEYS[table]])
-    groups = df.partition_by(list(PARTITION_COLUMNS), as_dict=True, maintain_order=True) if df.height else {
-        ("unknown", 0): df}
+    groups = (
+        df.partition_by(list(PARTITION_COLUMNS), as_dict=True, maintain_order=True)
+        if df.height
+        else {("unknown", 0): df}
+    )
     out = []
     for (venue, year), part in sorted(groups.items()):
         rows = part.drop(PARTITION_COLUMNS)
         h = hashlib.sha256(f"polars {pl.__version__}\0{rows.schema}\0{rows.height}\0".encode())
         if rows.height:
             h.update(rows.hash_rows(seed=0).to_numpy().tobytes())
-        out.append(((Path(table) / f"venue={venue}" / f"year={year}" / "part-0.parquet").as_posix(), rows,
-                    h.hexdigest()))
+        out.append(
+            (
+                (Path(table) / f"venue={venue}" / f"year={year}" / "part-0.parquet").as_posix(),
+                rows,
+                h.hexdigest(),
+            )
+        )
     return out
 
 
@@ -67,36 +75,54 @@ def content_digest(written: dict[str, list[FileEntry]]) -> str:
     return h.hexdigest()
 
 
-def write_partition(rel: str, rows: pl.DataFrame, fingerprint: str, root: Path, parent: Path | None,
-                    parent_entry: FileEntry | None) -> tuple[FileEntry, str | None]:
+def write_partition(
+    rel: str,
+    rows: pl.DataFrame,
+    fingerprint: str,
+    root: Path,
+    parent: Path | None,
+    parent_entry: FileEntry | None,
+) -> tuple[FileEntry, str | None]:
     """Write one partition file under ``root``, or hard-link the parent release's file when its fingerprint
     is the same and its bytes match the parent's manifest (sha256). Returns the file's manifest entry and a
     warning (the damaged parent file that was not reused) or None."""
     path = root / rel
     path.parent.mkdir(parents=True, exist_ok=True)
     warning = None
-    if parent is not None and parent_entry is not None and parent_entry.fingerprint == fingerprint \
-            and (parent / rel).is_file():
+    if (
+        parent is not None
+        and parent_entry is not None
+        and parent_entry.fingerprint == fingerprint
+        and (parent / rel).is_file()
+    ):
         if sha256_file(parent / rel) == parent_entry.sha256:
             try:
                 os.link(parent / rel, path)
             except OSError:  # a filesystem without hard links: copy
                 shutil.copyfile(parent / rel, path)
             return parent_entry, None
-        warning = (f"{parent / rel} fails its sha256 check against its release's manifest (damaged); "
-                   "written anew instead of reused")
+        warning = (
+            f"{parent / rel} fails its sha256 check against its release's manifest (damaged); "
+            "written anew instead of reused"
+        )
     pq.write_table(rows.to_arrow(), path, compression="zstd")
     return FileEntry(rel, rows.height, path.stat().st_size, sha256_file(path), fingerprint), warning
 
 
-def write_tables(parts: dict[str, list[Partition]], stage: Path, parent: Path | None,
-                 parent_files: dict[str, FileEntry]) -> tuple[dict[str, list[FileEntry]], list[str]]:
+def write_tables(
+    parts: dict[str, list[Partition]], stage: Path, parent: Path | None, parent_files: dict[str, FileEntry]
+) -> tuple[dict[str, list[FileEntry]], list[str]]:
     """Write every table's partitions into ``stage`` (threads: pyarrow and hashlib release the GIL).
 
     Returns the file entries per table (in partition order) and the warnings of :func:`write_partition`."""
     with ThreadPoolExecutor(max_workers=IO_THREADS) as pool:
-        jobs = {name: [pool.submit(write_partition, rel, rows, fp, stage, parent, parent_files.get(rel))
-                       for rel, rows, fp in parts[name]] for name in TABLES}
+        jobs = {
+            name: [
+                pool.submit(write_partition, rel, rows, fp, stage, parent, parent_files.get(rel))
+                for rel, rows, fp in parts[name]
+            ]
+            for name in TABLES
+        }
         done = {name: [job.result() for job in jobs[name]] for name in TABLES}
     written = {name: [entry for entry, _ in done[name]] for name in TABLES}
     warnings = [w for name in TABLES for _, w in done[name] if w]
