@@ -33,11 +33,9 @@ test-fast: $(VENV)/.installed-dev
 	$(PY) -m pytest -q -m "not slow and not integration"
 
 # ruff lint (rules in pyproject.toml [tool.ruff]) and the format check; `.ci/run` runs it before the tests.
-# The extraction package and its tests are formatted separately (excluded here until then).
-LINT_EXCLUDE := --extend-exclude pipeline/extraction --extend-exclude 'tests/test_extraction_*.py'
 lint: $(VENV)/.installed-dev
-	$(VENV)/bin/ruff check $(LINT_EXCLUDE) .
-	$(VENV)/bin/ruff format --check $(LINT_EXCLUDE) .
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
 
 # The Dagster UI on 127.0.0.1 with the project-local DAGSTER_HOME (its dagster.yaml sets the publish pool limit and
 # the run queue); the raw-folder sensor, the daily schedule and the automation sensor start RUNNING.

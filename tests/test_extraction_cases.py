@@ -18,7 +18,9 @@ def paragraphs(name: str) -> list[str]:
 
 
 def metric(rows, value, unit):
-    hits = [r for r in rows if r["value"] is not None and abs(r["value"] - value) < 1e-9 and r["unit"] == unit]
+    hits = [
+        r for r in rows if r["value"] is not None and abs(r["value"] - value) < 1e-9 and r["unit"] == unit
+    ]
     assert hits, f"{value} {unit} missing in {[(r['value'], r['unit']) for r in rows]}"
     return hits[0]
 
@@ -27,8 +29,10 @@ def metric(rows, value, unit):
 def test_case05_invisible_chars(para):
     raw = paragraphs("case05_invisible_chars.txt")[para]
     urls = extract_urls(raw)
-    assert [(u["url"], u["kind"]) for u in urls] == [("https://github.com/example-org/transformer-xs", "code")]
-    assert raw[urls[0]["start"]:urls[0]["end"]] == urls[0]["url_raw"]
+    assert [(u["url"], u["kind"]) for u in urls] == [
+        ("https://github.com/example-org/transformer-xs", "code")
+    ]
+    assert raw[urls[0]["start"] : urls[0]["end"]] == urls[0]["url_raw"]
     rows = extract_metrics(clean_abstract(raw))
     r = metric(rows, 54.0, "%")
     assert (r["kind"], r["metric"], r["dataset"]) == ("score", "F1", "DocRED")
@@ -37,14 +41,16 @@ def test_case05_invisible_chars(para):
 
 def test_case11_latex_urls():
     p1, p2 = paragraphs("case11_latex_url.txt")
-    assert [(u["url"], u["kind"]) for u in extract_urls(p1)] == [("https://github.com/example-org/fast-attn", "code")]
+    assert [(u["url"], u["kind"]) for u in extract_urls(p1)] == [
+        ("https://github.com/example-org/fast-attn", "code")
+    ]
     assert [(u["url"], u["kind"]) for u in extract_urls(p2)] == [
         ("https://example.org/bench", "project_page"),
         ("https://huggingface.co/datasets/example-org/sci-tables", "dataset"),
     ]
     for raw in (p1, p2):
         for u in extract_urls(raw):
-            assert raw[u["start"]:u["end"]] == u["url_raw"] and "{" not in u["url"] and "}" not in u["url"]
+            assert raw[u["start"] : u["end"]] == u["url_raw"] and "{" not in u["url"] and "}" not in u["url"]
 
 
 def test_case13_latex_percent():
@@ -61,7 +67,9 @@ def test_case15_ranges_and_points():
     p1, p2 = paragraphs("case15_ranges_pp.txt")
     rows = extract_metrics(clean_abstract(p1))
     assert [(r["kind"], r["unit"], r["value"], r["value_low"], r["value_high"]) for r in rows] == [
-        ("range", "%", None, 10.0, 20.0), ("range", "pp", None, 2.0, 3.0)]
+        ("range", "%", None, 10.0, 20.0),
+        ("range", "pp", None, 2.0, 3.0),
+    ]
     rows = extract_metrics(clean_abstract(p2))
     ba = metric(rows, 44.2, "%")
     assert (ba["kind"], ba["value_from"], ba["direction"]) == ("before_after", 41.0, "increase")

@@ -29,7 +29,11 @@ def _scale_bench():
 
 def _metric_table(texts: list[str]) -> pl.DataFrame:
     """paper_metrics rows (schemas.PaperMetrics columns) of ``texts``, one placeholder paper per text."""
-    rows = [{**r, "paper_id": f"p{i:016x}"} for i, t in enumerate(texts) for r in extract_metrics(clean_abstract(t))]
+    rows = [
+        {**r, "paper_id": f"p{i:016x}"}
+        for i, t in enumerate(texts)
+        for r in extract_metrics(clean_abstract(t))
+    ]
     frame = pl.DataFrame(rows, schema={**dict(METRIC_STRUCT.to_schema()), "paper_id": pl.String})
     frame = frame.with_columns(venue=pl.lit("CVPR"), year=pl.lit(2019, pl.Int64))
     return frame.select(list(schemas.PaperMetrics.to_schema().columns))
@@ -38,18 +42,26 @@ def _metric_table(texts: list[str]) -> pl.DataFrame:
 # Excerpts of two dev-corpus abstracts (CVPR 2018, CVPR 2019) and the scale-bench variants of them whose rows
 # broke PaperMetrics.non_negative_levels: a "-" range separator moved away from the first number was read as
 # a minus sign, giving multipliers -1.9 and -14.9.
-_RANGE_1 = ("Our technique outperforms the weakly supervised baseline in all dataset pairs by 1.5 × −1.9×, "
-            "establishing its general applicability.")
-_RANGE_2 = ("We show our method yields high-quality annotations at 2.3x -14.9x less annotation time than existing "
-            "methods.")
-_BROKE_1 = "weakly supervised in baseline all dataset pairs 1.5 by × -1.9×, establishing general its applicability."
+_RANGE_1 = (
+    "Our technique outperforms the weakly supervised baseline in all dataset pairs by 1.5 × −1.9×, "
+    "establishing its general applicability."
+)
+_RANGE_2 = (
+    "We show our method yields high-quality annotations at 2.3x -14.9x less annotation time than existing "
+    "methods."
+)
+_BROKE_1 = (
+    "weakly supervised in baseline all dataset pairs 1.5 by × -1.9×, establishing general its applicability."
+)
 _BROKE_2 = "how our method high-quality yields annotations at 2.3x less -14.9x annotation time than methods. existing"
 
 
 @pytest.mark.parametrize("text,low,high", [(_RANGE_1, 1.5, 1.9), (_RANGE_2, 2.3, 14.9)])
 def test_dashed_multiplier_range_is_a_range(text, low, high):
     rows = extract_metrics(clean_abstract(text))
-    assert [(r["kind"], r["unit"], r["value_low"], r["value_high"]) for r in rows] == [("range", "x", low, high)]
+    assert [(r["kind"], r["unit"], r["value_low"], r["value_high"]) for r in rows] == [
+        ("range", "x", low, high)
+    ]
 
 
 @pytest.mark.parametrize("text,value", [(_BROKE_1, 1.9), (_BROKE_2, 14.9)])
@@ -89,8 +101,10 @@ def test_factor_zero_is_not_a_multiplier():
     """A scale-bench variant of an ECCV 2020 abstract ("one binary selection factor (i.e., 0 or 1)"):
     'selection factor 0' is a setting, not a result (spelled-number reads 'factor N' only for N > 0);
     'a factor of 6' still is one."""
-    text = ("variables, the perturbation magnitude one and binary selection factor 0 (i.e., or 1). One is pixel "
-            "perturbed if its factor selection is 1, otherwise not perturbed.")
+    text = (
+        "variables, the perturbation magnitude one and binary selection factor 0 (i.e., or 1). One is pixel "
+        "perturbed if its factor selection is 1, otherwise not perturbed."
+    )
     assert [r for r in extract_metrics(text) if r["unit"] == "x"] == []
     (row,) = extract_metrics("Our solver is faster by a factor of 6 on the hardest instances.")
     assert (row["value"], row["kind"], row["rules"][0]) == (6.0, "multiplier", "spelled-number")

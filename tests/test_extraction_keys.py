@@ -7,20 +7,26 @@ from pipeline.extraction import extract_metrics
 from pipeline.extraction.keys import dataset_key, metric_key
 
 
-@pytest.mark.parametrize("names,key", [
-    (["CIFAR-10", "CIFAR10", "cifar-10", "ＣＩＦＡＲ-１０", "the CIFAR-10 dataset"], "cifar10"),
-    (["MS COCO", "MS-COCO", "MSCOCO dataset", "ms coco benchmark"], "mscoco"),
-    (["Pascal VOC 2007", "PASCAL-VOC 2007"], "pascalvoc2007"),
-])
+@pytest.mark.parametrize(
+    "names,key",
+    [
+        (["CIFAR-10", "CIFAR10", "cifar-10", "ＣＩＦＡＲ-１０", "the CIFAR-10 dataset"], "cifar10"),
+        (["MS COCO", "MS-COCO", "MSCOCO dataset", "ms coco benchmark"], "mscoco"),
+        (["Pascal VOC 2007", "PASCAL-VOC 2007"], "pascalvoc2007"),
+    ],
+)
 def test_dataset_key_groups_spellings(names, key):
     assert {dataset_key(n) for n in names} == {key}
 
 
-@pytest.mark.parametrize("names,key", [
-    (["F1", "F1 score", "F_1", "F-1", "f1 scores"], "f1"),
-    (["top-1 accuracy", "Top-1 Accuracies"], "top1accuracy"),
-    (["pass@1", "Pass@1"], "pass@1"),
-])
+@pytest.mark.parametrize(
+    "names,key",
+    [
+        (["F1", "F1 score", "F_1", "F-1", "f1 scores"], "f1"),
+        (["top-1 accuracy", "Top-1 Accuracies"], "top1accuracy"),
+        (["pass@1", "Pass@1"], "pass@1"),
+    ],
+)
 def test_metric_key_groups_spellings(names, key):
     assert {metric_key(n) for n in names} == {key}
 
@@ -38,11 +44,14 @@ def test_rows_carry_keys():
     assert (r["metric_key"], r["dataset_key"]) == ("top1accuracy", "cifar10")
 
 
-@pytest.mark.parametrize("text,value,unit_text", [
-    ("Inference latency drops to 35 ms per image.", 35.0, "ms"),
-    ("Peak memory falls to 12 GB, a 2x reduction.", 12.0, "GB"),
-    ("The detector runs at 30 fps on a phone, faster than before.", 30.0, "fps"),
-])
+@pytest.mark.parametrize(
+    "text,value,unit_text",
+    [
+        ("Inference latency drops to 35 ms per image.", 35.0, "ms"),
+        ("Peak memory falls to 12 GB, a 2x reduction.", 12.0, "GB"),
+        ("The detector runs at 30 fps on a phone, faster than before.", 30.0, "fps"),
+    ],
+)
 def test_units_without_a_class_keep_their_text(text, value, unit_text):
     r = next(r for r in _rows(text) if r["value"] == value)
     assert r["unit"] is None and r["unit_text"] == unit_text
@@ -63,8 +72,10 @@ def test_generic_words_are_not_names():
 
 
 def test_one_baseline_name_per_number():
-    rows = _rows("On REval our model scores 82.9%, outperforming baseline CodeReasoner-7B (72.3%), its 14B "
-                 "counterpart (81.1%), and GPT-4o (77.3%). It reaches 61.0% (vs. 42.9% for GPT-4o).")
+    rows = _rows(
+        "On REval our model scores 82.9%, outperforming baseline CodeReasoner-7B (72.3%), its 14B "
+        "counterpart (81.1%), and GPT-4o (77.3%). It reaches 61.0% (vs. 42.9% for GPT-4o)."
+    )
     got = {r["value"]: (r["subject"], r["baseline"]) for r in rows}
     assert got[72.3] == ("baseline", "CodeReasoner-7B")
     assert got[77.3] == ("baseline", "GPT-4o")

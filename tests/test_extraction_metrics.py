@@ -1,18 +1,16 @@
 """Metric extraction: seed results, the gold fixtures' metric group, and kinds of number faults."""
 
-import json
 import re
 from pathlib import Path
 
 import pytest
 
 from pipeline.cleaning import clean_abstract
-from tests.eval_entry import evaluation
 from pipeline.extraction import METRIC_FIELDS, extract_metrics
 from pipeline.extraction.metrics import METRIC_KINDS, METRIC_UNITS
 from pipeline.extraction.text import sentence_of
-
 from tests.conftest import SEEDS
+from tests.eval_entry import evaluation
 
 ROOT = Path(__file__).resolve().parents[1]
 GOLD = ROOT / "tests" / "data" / "gold"
@@ -27,16 +25,21 @@ def _seed_clean():
 
 
 def _find(rows, value, unit):
-    return [r for r in rows if r["value"] is not None and abs(r["value"] - value) < 1e-9 and r["unit"] == unit]
+    return [
+        r for r in rows if r["value"] is not None and abs(r["value"] - value) < 1e-9 and r["unit"] == unit
+    ]
 
 
-@pytest.mark.parametrize("value,unit,kind,metric,dataset", [
-    (54.0, "%", "score", "F1", "LoCoMo"),
-    (1.41, "x", "multiplier", "speedup", None),
-    (80.0, "%", "relative_change", "KV cache size", "LongBench"),
-    (13.6, "%", "delta", None, "SWE-bench Lite"),
-    (12.3, "%", "delta", None, "SWE-bench Verified"),
-])
+@pytest.mark.parametrize(
+    "value,unit,kind,metric,dataset",
+    [
+        (54.0, "%", "score", "F1", "LoCoMo"),
+        (1.41, "x", "multiplier", "speedup", None),
+        (80.0, "%", "relative_change", "KV cache size", "LongBench"),
+        (13.6, "%", "delta", None, "SWE-bench Lite"),
+        (12.3, "%", "delta", None, "SWE-bench Verified"),
+    ],
+)
 def test_seed_metrics(value, unit, kind, metric, dataset):
     rows = [r for text in _seed_clean() for r in extract_metrics(text)]
     hits = _find(rows, value, unit)
@@ -56,7 +59,7 @@ def test_seed_rows_shape_offsets_and_sentence():
             assert tuple(r) == METRIC_FIELDS
             assert r["unit"] in METRIC_UNITS and r["kind"] in METRIC_KINDS
             assert r["subject"] in ("ours", "baseline")
-            assert text[r["start"]:r["end"]] == r["span"]
+            assert text[r["start"] : r["end"]] == r["span"]
             assert r["span"] in sentence_of(text, r["start"], r["end"])
             assert (r["value"] is None) == (r["kind"] == "range")
     assert n >= 30
@@ -73,8 +76,15 @@ _KNOWN_FIXTURE_CONFLICTS = {
 _FX = {f["id"]: f for f in evaluation.fixture_results() if f["group"] == "metric"}
 
 
-@pytest.mark.parametrize("fid", [pytest.param(f, marks=pytest.mark.xfail(strict=True, reason=_KNOWN_FIXTURE_CONFLICTS[f]))
-                                 if f in _KNOWN_FIXTURE_CONFLICTS else f for f in sorted(_FX)])
+@pytest.mark.parametrize(
+    "fid",
+    [
+        pytest.param(f, marks=pytest.mark.xfail(strict=True, reason=_KNOWN_FIXTURE_CONFLICTS[f]))
+        if f in _KNOWN_FIXTURE_CONFLICTS
+        else f
+        for f in sorted(_FX)
+    ],
+)
 def test_metric_fixture(fid):
     assert _FX[fid]["passed"], _FX[fid]["problems"]
 
@@ -90,20 +100,23 @@ def one(text):
     return rows[0]
 
 
-@pytest.mark.parametrize("text,value,unit,kind", [
-    ("It improves accuracy by 2.3 percent.", 2.3, "%", "delta"),
-    ("Accuracy rises by 4.1 percentage points.", 4.1, "pp", "delta"),
-    ("Accuracy rises by 4.1pp over the baseline.", 4.1, "pp", "delta"),
-    ("Decoding is 3-fold faster.", 3.0, "x", "multiplier"),
-    ("Decoding is 2.5 times faster.", 2.5, "x", "multiplier"),
-    ("We obtain 28.4 BLEU on WMT14.", 28.4, None, "score"),
-    ("The F1 of 0.91 beats prior work.", 0.91, None, "score"),
-    ("The slope is −0.38 on HealthBench.", -0.38, None, "score"),
-    ("Pruning changes quality by -0.38 BLEU.", -0.38, None, "delta"),
-    ("The agent reaches an Elo of 1.2k on the ladder.", 1200.0, None, "score"),
-    ("It uses 70% fewer tokens.", 70.0, "%", "relative_change"),
-    ("a 9% relative improvement in recall", 9.0, "%", "relative_change"),
-])
+@pytest.mark.parametrize(
+    "text,value,unit,kind",
+    [
+        ("It improves accuracy by 2.3 percent.", 2.3, "%", "delta"),
+        ("Accuracy rises by 4.1 percentage points.", 4.1, "pp", "delta"),
+        ("Accuracy rises by 4.1pp over the baseline.", 4.1, "pp", "delta"),
+        ("Decoding is 3-fold faster.", 3.0, "x", "multiplier"),
+        ("Decoding is 2.5 times faster.", 2.5, "x", "multiplier"),
+        ("We obtain 28.4 BLEU on WMT14.", 28.4, None, "score"),
+        ("The F1 of 0.91 beats prior work.", 0.91, None, "score"),
+        ("The slope is −0.38 on HealthBench.", -0.38, None, "score"),
+        ("Pruning changes quality by -0.38 BLEU.", -0.38, None, "delta"),
+        ("The agent reaches an Elo of 1.2k on the ladder.", 1200.0, None, "score"),
+        ("It uses 70% fewer tokens.", 70.0, "%", "relative_change"),
+        ("a 9% relative improvement in recall", 9.0, "%", "relative_change"),
+    ],
+)
 def test_number_forms(text, value, unit, kind):
     r = one(text)
     assert (r["value"], r["unit"], r["kind"]) == (value, unit, kind)
@@ -111,7 +124,13 @@ def test_number_forms(text, value, unit, kind):
 
 def test_ranges_and_before_after():
     r = one("Gains of 10–20% are typical.")
-    assert (r["value"], r["value_low"], r["value_high"], r["kind"], r["unit"]) == (None, 10.0, 20.0, "range", "%")
+    assert (r["value"], r["value_low"], r["value_high"], r["kind"], r["unit"]) == (
+        None,
+        10.0,
+        20.0,
+        "range",
+        "%",
+    )
     r = one("It reduces error by 2--3 points.")
     assert (r["value_low"], r["value_high"], r["unit"]) == (2.0, 3.0, "pp")
     r = one("Fine-tuning reduces WER from 5.1 to 4.3.")
@@ -126,22 +145,28 @@ def test_baseline_vs_and_qualifiers():
     assert one("It achieves about 54% F1.")["qualifier"] == "about"
 
 
-@pytest.mark.parametrize("text", [
-    "We fine-tune Llama-3.1-8B and Mixtral-8×7B on 2 million pull requests in 12 languages.",
-    "A 7B-parameter model trained on 1.2T tokens with 4-bit weights and 128-shot prompts, since 2023.",
-    "We compare ResNet-50, GPT-4 and Qwen2.5-7B on CIFAR-100 at 256×256 using 5-fold cross-validation.",
-    "Section 3 shows (1) a bound of O(n^2) and (2) the 95% CI.",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "We fine-tune Llama-3.1-8B and Mixtral-8×7B on 2 million pull requests in 12 languages.",
+        "A 7B-parameter model trained on 1.2T tokens with 4-bit weights and 128-shot prompts, since 2023.",
+        "We compare ResNet-50, GPT-4 and Qwen2.5-7B on CIFAR-100 at 256×256 using 5-fold cross-validation.",
+        "Section 3 shows (1) a bound of O(n^2) and (2) the 95% CI.",
+    ],
+)
 def test_setup_quantities_are_not_metrics(text):
     assert extract_metrics(text) == []
 
 
-@pytest.mark.parametrize("text", [  # dev-corpus sentences: "points" that count points, not percentage points
-    "Our model can efficiently process a pair of point cloud frames at once with a maximum of 86K points per frame.",
-    "makes it an end-to-end method able to process point clouds of huge spaces or even entire rooms with up to "
-    "200k points at once.",
-    "the computational cost of the algorithm is such that problems with more than 1000 points can be treated.",
-])
+@pytest.mark.parametrize(
+    "text",
+    [  # dev-corpus sentences: "points" that count points, not percentage points
+        "Our model can efficiently process a pair of point cloud frames at once with a maximum of 86K points per frame.",
+        "makes it an end-to-end method able to process point clouds of huge spaces or even entire rooms with up to "
+        "200k points at once.",
+        "the computational cost of the algorithm is such that problems with more than 1000 points can be treated.",
+    ],
+)
 def test_counts_of_points_are_not_percentage_points(text):
     assert extract_metrics(text) == []
 

@@ -7,8 +7,11 @@ from pipeline.extraction import extract_metrics
 from pipeline.extraction.rules import RULES
 from tests.eval_entry import evaluation
 
-_CASES = [pytest.param(name, text, value, expected, id=f"{name}-{i}")
-          for name, rule in RULES.items() for i, (text, value, expected) in enumerate(rule.examples)]
+_CASES = [
+    pytest.param(name, text, value, expected, id=f"{name}-{i}")
+    for name, rule in RULES.items()
+    for i, (text, value, expected) in enumerate(rule.examples)
+]
 
 
 @pytest.mark.parametrize("name,text,value,expected", _CASES)

@@ -20,9 +20,20 @@ import unicodedata
 
 _DATASET_HEAD = re.compile(r"\s+(?:datasets?|data\s+sets?|benchmarks?|corpus|corpora|splits?|sets?)$")
 _METRIC_HEAD = re.compile(r"\s+(?:scores?|metrics?|values?)$")
-_PLURALS = {"accuracies": "accuracy", "rates": "rate", "errors": "error", "latencies": "latency",
-            "perplexities": "perplexity", "speedups": "speedup", "rewards": "reward", "returns": "return",
-            "margins": "margin", "costs": "cost", "slopes": "slope", "correlations": "correlation"}
+_PLURALS = {
+    "accuracies": "accuracy",
+    "rates": "rate",
+    "errors": "error",
+    "latencies": "latency",
+    "perplexities": "perplexity",
+    "speedups": "speedup",
+    "rewards": "reward",
+    "returns": "return",
+    "margins": "margin",
+    "costs": "cost",
+    "slopes": "slope",
+    "correlations": "correlation",
+}
 
 
 def _fold(name: str) -> str:

@@ -24,23 +24,34 @@ _NAME = r"(?:[A-Z0-9][\w'’.+→-]*[\w+](?:\s(?:[A-Z0-9][\w'’.+→-]*[\w+]|v\
 _SEP = r"(?:\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or|&)\s+)"
 # A list of data-set names is introduced by a preposition or a "datasets:"-like head, or followed by one:
 # "on Flower, Animal Faces, and VGGFace", "benchmarks, BC40 and CB513" (never "X, Y and Z achieve").
-_NAME_LIST = re.compile(rf"(?:\b(?i:on|in|for|across|using|of|from)\s+(?i:the\s+|both\s+)?|"
-                        rf"\b(?:datasets?|benchmarks?|corpora)\s*(?::|,)?\s+(?:the\s+|both\s+)?)"
-                        rf"(?P<list>{_NAME}(?:{_SEP}{_NAME})+)(?![\w-])")
+_NAME_LIST = re.compile(
+    rf"(?:\b(?i:on|in|for|across|using|of|from)\s+(?i:the\s+|both\s+)?|"
+    rf"\b(?:datasets?|benchmarks?|corpora)\s*(?::|,)?\s+(?:the\s+|both\s+)?)"
+    rf"(?P<list>{_NAME}(?:{_SEP}{_NAME})+)(?![\w-])"
+)
 _METRIC_ITEM = rf"(?:[\w@-]+\s)?{_LEX_WORDS}(?:\s\([\w@-]+\))?"
 _METRIC_LIST = re.compile(rf"(?<![\w-]){_METRIC_ITEM}(?:{_SEP}{_METRIC_ITEM})+(?![\w-])", re.I)
 # "human and robot performance", "AP and AP90 scores": two modifiers sharing one metric head.
 _SHARED_HEAD = re.compile(rf"(?<![\w-])([\w-]+)\s+and\s+([\w-]+)\s+({_LEX_WORDS})(?![\w-])", re.I)
 # "on strict 5 ◦ 2cm and 5 ◦ 5cm metrics": two names the text calls metrics.
-_NAMED_METRICS = re.compile(r"\b(?:on|in|for)\s+(?:the\s+)?(?:strict\s+)?(?P<a>[^,;()%]{1,25}?)\s+and\s+"
-                            r"(?P<b>[^,;()%]{1,25}?)\s+(?:metrics|scores|measures)\b", re.I)
+_NAMED_METRICS = re.compile(
+    r"\b(?:on|in|for)\s+(?:the\s+)?(?:strict\s+)?(?P<a>[^,;()%]{1,25}?)\s+and\s+"
+    r"(?P<b>[^,;()%]{1,25}?)\s+(?:metrics|scores|measures)\b",
+    re.I,
+)
 _RESPECTIVELY = re.compile(r"\b(?:respectively|resp\.)", re.I)
 # "4.6%, 4.6%, 2.2% on these three datasets": the numbers follow the order of a list named before.
-_ON_THESE = re.compile(r"\s*(?:\([^()]*\)\s*)?(?:on|in|for|across)\s+(?:these|those|the|all)\s+(?:\w+\s+)?"
-                       r"(?:datasets|benchmarks|tasks|corpora)\b", re.I)
+_ON_THESE = re.compile(
+    r"\s*(?:\([^()]*\)\s*)?(?:on|in|for|across)\s+(?:these|those|the|all)\s+(?:\w+\s+)?"
+    r"(?:datasets|benchmarks|tasks|corpora)\b",
+    re.I,
+)
 _SPLIT = re.compile(_SEP)
-_ANAPHOR = re.compile(r"\b(?:these|those|both|the two|the three|all three|all four|each of the)\s+"
-                      r"(?:\w+\s+)?(?:datasets|benchmarks|tasks|corpora|settings)\b", re.I)
+_ANAPHOR = re.compile(
+    r"\b(?:these|those|both|the two|the three|all three|all four|each of the)\s+"
+    r"(?:\w+\s+)?(?:datasets|benchmarks|tasks|corpora|settings)\b",
+    re.I,
+)
 # Gaps between numbers of one coordinated group: separators, optionally a metric name or "on X".
 _GROUP_GAP = re.compile(rf"\s*(?:[\w@-]+\s+)?{_SEP}?\s*(?:(?:{_LEX_WORDS})\s+)?", re.I)
 
@@ -67,6 +78,7 @@ def _dataset_item(name: str) -> str | None:
 
 def _lists(text: str, lo: int, hi: int, avoid: list[tuple[int, int]]) -> tuple[list, list]:
     """Dataset-name lists and metric-name lists in ``text[lo:hi]`` outside the ``avoid`` spans."""
+
     def free(m):
         return all(m.end() <= a or m.start() >= b for a, b in avoid)
 
@@ -94,8 +106,12 @@ def _groups(text: str, rows: list[dict]) -> list[list[dict]]:
     groups: list[list[dict]] = []
     for r in rows:
         prev = groups[-1][-1] if groups else None
-        if prev is not None and prev["_s0"] == r["_s0"] and _GROUP_GAP.fullmatch(text[prev["end"]:r["start"]]) \
-                and not _RESPECTIVELY.search(text[prev["end"]:r["start"]]):
+        if (
+            prev is not None
+            and prev["_s0"] == r["_s0"]
+            and _GROUP_GAP.fullmatch(text[prev["end"] : r["start"]])
+            and not _RESPECTIVELY.search(text[prev["end"] : r["start"]])
+        ):
             groups[-1].append(r)
         else:
             groups.append([r])
@@ -110,7 +126,7 @@ def link_respectively(text: str, rows: list[dict], sentences: list[tuple[int, in
         if len(g) < 2:
             continue
         s0, s1 = g[0]["_s0"], g[0]["_s1"]
-        tail = text[g[-1]["end"]:s1]
+        tail = text[g[-1]["end"] : s1]
         if not _RESPECTIVELY.search(tail[:200]) and not _ON_THESE.match(tail):
             # "41.2% and 37.9% on COCO and LVIS": a list of as many names right after the numbers
             m = _NAME_LIST.match(text, g[-1]["end"] + (len(tail) - len(tail.lstrip())))
@@ -158,8 +174,15 @@ def share_clause_metric(text: str, rows: list[dict]) -> None:
             continue
         lo, hi = r["_lo"], r["_hi"]
         peers = [x for x in rows if x is not r and x["_lo"] == lo and x["_s0"] == r["_s0"]]
-        named = {x["metric"] for x in peers if x["metric"] and x["unit"] == r["unit"] and x["kind"] == r["kind"]
-                 and x["subject"] == r["subject"] and not _GENERIC_METRIC.fullmatch(x["metric"])}
+        named = {
+            x["metric"]
+            for x in peers
+            if x["metric"]
+            and x["unit"] == r["unit"]
+            and x["kind"] == r["kind"]
+            and x["subject"] == r["subject"]
+            and not _GENERIC_METRIC.fullmatch(x["metric"])
+        }
         if len(named) == 1:
             r["metric"] = named.pop()
             r["rules"].append("clause-metric-peer")
@@ -178,7 +201,8 @@ _BENCH_MENTION = re.compile(
     rf"\b(?P<a>{_NAME})\s+(?:datasets?|benchmarks?|data set|corpus)\b|"
     rf"\b(?:dataset|benchmark|corpus)\s+(?:called\s+|named\s+)?(?P<b>{_NAME})|"
     rf"\b(?:introduce|present|propose|release|construct|build|create|collect)\w*\s+(?P<c>{_NAME}),?\s+"
-    rf"(?:a|an|the)\s+(?:[\w()-]+\s+){{0,6}}?(?:datasets?|benchmarks?|corpus|suite|collection)\b")
+    rf"(?:a|an|the)\s+(?:[\w()-]+\s+){{0,6}}?(?:datasets?|benchmarks?|corpus|suite|collection)\b"
+)
 
 
 def abstract_datasets(text: str) -> set[str]:
@@ -197,7 +221,6 @@ def share_abstract_dataset(text: str, rows: list[dict]) -> None:
     """Rows with no dataset take the abstract's data set when the abstract names exactly one, counting the
     datasets of its other rows and its strong mentions ("We introduce ESTER, a dataset ..." then "systems
     achieve 22.1% ..."); never when it names two or more."""
-    from pipeline.extraction.keys import dataset_key
 
     if all(r["dataset"] for r in rows):
         return
@@ -211,9 +234,12 @@ def share_abstract_dataset(text: str, rows: list[dict]) -> None:
             r["rules"].append("abstract-dataset")
 
 
-_ACROSS_MANY = re.compile(rf"[^.;()]{{0,40}}?\b(?:across|on|over|in)\s+(?:all\s+|the\s+)?"
-                          rf"(?:{V.alternation(V.COUNT_WORDS)}|all|\d+)\s+(?:[\w-]+\s+)?"
-                          r"(?:benchmarks|datasets|tasks|corpora|languages|domains)\b", re.I)
+_ACROSS_MANY = re.compile(
+    rf"[^.;()]{{0,40}}?\b(?:across|on|over|in)\s+(?:all\s+|the\s+)?"
+    rf"(?:{V.alternation(V.COUNT_WORDS)}|all|\d+)\s+(?:[\w-]+\s+)?"
+    r"(?:benchmarks|datasets|tasks|corpora|languages|domains)\b",
+    re.I,
+)
 
 
 def share_sentence_dataset(text: str, rows: list[dict]) -> None:
@@ -224,14 +250,21 @@ def share_sentence_dataset(text: str, rows: list[dict]) -> None:
         by_sentence.setdefault(r["_s0"], []).append(r)
     for rs in by_sentence.values():
         # only names read as "N on <Name>" or from a list are shared, never a guess from earlier in the sentence
-        named = {(r["dataset"], r["_paren"] >= 0) for r in rs if r["dataset"] and
-                 {"dataset-after", "respectively-datasets"} & set(r["rules"])}
+        named = {
+            (r["dataset"], r["_paren"] >= 0)
+            for r in rs
+            if r["dataset"] and {"dataset-after", "respectively-datasets"} & set(r["rules"])
+        }
         if len({n for n, _ in named}) != 1:
             continue
         (name, in_brackets), *_ = named
         for r in rs:
             # never from a bracketed aside to the main claim, never to a number measured across many sets
-            if not r["dataset"] and (r["_paren"] >= 0) == in_brackets and not _ACROSS_MANY.match(text, r["end"]):
+            if (
+                not r["dataset"]
+                and (r["_paren"] >= 0) == in_brackets
+                and not _ACROSS_MANY.match(text, r["end"])
+            ):
                 r["dataset"] = name
                 r["rules"].append("sentence-dataset")
 
@@ -245,7 +278,7 @@ def share_baseline_dataset(text: str, rows: list[dict]) -> None:
     for r, b in zip(rows, rows[1:]):
         if b["subject"] != "baseline" or r["subject"] != "ours" or b["_s0"] != r["_s0"]:
             continue
-        if not _VS_GAP.search(text[r["end"]:b["start"]]) or "dataset-after" not in b["rules"]:
+        if not _VS_GAP.search(text[r["end"] : b["start"]]) or "dataset-after" not in b["rules"]:
             continue
         if r["dataset"] is None or "dataset-before" in r["rules"] or "sentence-dataset" in r["rules"]:
             r["dataset"] = b["dataset"]

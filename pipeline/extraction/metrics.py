@@ -36,15 +36,32 @@ from __future__ import annotations
 import re
 
 from pipeline.extraction import linking
-from pipeline.extraction.keys import dataset_key, metric_key
 from pipeline.extraction import vocabulary as V
+from pipeline.extraction.keys import dataset_key, metric_key
 from pipeline.extraction.text import sentences
 
 #: Keys of every row returned by :func:`extract_metrics`, in column order.
 METRIC_FIELDS = (
-    "value", "value_text", "unit", "unit_text", "kind", "value_from", "value_low", "value_high", "metric",
-    "metric_key", "dataset", "dataset_key", "subject", "baseline", "direction", "qualifier", "span", "start",
-    "end", "rules",
+    "value",
+    "value_text",
+    "unit",
+    "unit_text",
+    "kind",
+    "value_from",
+    "value_low",
+    "value_high",
+    "metric",
+    "metric_key",
+    "dataset",
+    "dataset_key",
+    "subject",
+    "baseline",
+    "direction",
+    "qualifier",
+    "span",
+    "start",
+    "end",
+    "rules",
 )
 #: Allowed values (the data contract of paper_metrics, schemas/tables.py).
 METRIC_UNITS = ("%", "pp", "x", None)
@@ -79,10 +96,15 @@ _RELATIVE = re.compile(r"\brelative(?:ly)?\b", re.I)
 _ABSOLUTE = re.compile(r"\babsolute\b", re.I)
 _QUALIFIERS = tuple((re.compile(rf"{rx}\s*$", re.I), q) for rx, q in V.QUALIFIERS)
 _QUAL_TEXT = re.compile(rf"(?:{'|'.join(rx for rx, _ in V.QUALIFIERS)})\s*$", re.I)
-_BASELINE_CUE = re.compile(r"(?:\bvs\.?|\bversus|\bcompared (?:to|with)|\brelative to|\bagainst)\s+(?P<name>[^,;()]*?)$", re.I)
+_BASELINE_CUE = re.compile(
+    r"(?:\bvs\.?|\bversus|\bcompared (?:to|with)|\brelative to|\bagainst)\s+(?P<name>[^,;()]*?)$", re.I
+)
 _POSSESSIVE = re.compile(r"(?P<name>[\w\-.]+(?:\s[\w\-.]+)?)[’']s\s+(?:[a-z]+\s+)?$")
-_COMPARATOR = re.compile(r"\b(outperform\w*|surpass\w*|beat\w*|exceed\w*|better than|compared (?:to|with)|"
-                         r"over|than|against|vs\.?|versus)\b", re.I)
+_COMPARATOR = re.compile(
+    r"\b(outperform\w*|surpass\w*|beat\w*|exceed\w*|better than|compared (?:to|with)|"
+    r"over|than|against|vs\.?|versus)\b",
+    re.I,
+)
 # Words that make a number a setup quantity when they follow it (GUIDELINES "NOT metrics").
 _SETUP_AFTER = re.compile(
     rf"\s?(?:[-–]\s?{V.alternation(V.SETUP_HYPHEN_SUFFIXES)}\b|"
@@ -105,38 +127,80 @@ def _correlation_before(text: str, lo: int, pos: int):
 
 _CORRELATION = re.compile(rf"(?<![\w'’])(?P<sym>{V.alternation(V.CORRELATION_SYMBOLS)})\s*(?:=|≈|of|:)\s*$")
 _HEADS = V.alternation(V.METRIC_HEADS)
-_NP_WORD = (r"(?!(?:on|in|of|for|by|than|over|and|or|with|while|to|at|from|the|a|an|compared|across|vs|all|each|"
-            r"both|these|those|most|several|many|every|other|average)\b)[\w@\-./]+")
+_NP_WORD = (
+    r"(?!(?:on|in|of|for|by|than|over|and|or|with|while|to|at|from|the|a|an|compared|across|vs|all|each|"
+    r"both|these|those|most|several|many|every|other|average)\b)[\w@\-./]+"
+)
 _NP = rf"{_NP_WORD}(?:\s{_NP_WORD}){{0,3}}"
 _OPEN_AFTER = (
-    ("metric-after-on-name", re.compile(
-        rf"^\s*(?:\(\w+\)\s*)?(?:on|in)\s+(?:the\s+)?(?P<np>{_LEX_WORDS})(?![\w-])", re.I)),
-    ("metric-after-change-noun", re.compile(
-        rf"^\s*(?:\(\w+\)\s*)?(?:absolute\s+|relative\s+)?(?:{V.alternation(V.CHANGE_WORDS)})\s+"
-        rf"(?:in|on|of|for)\s+(?:the\s+)?(?:terms of\s+)?(?P<np>{_NP})", re.I)),
-    ("metric-after-comparative", re.compile(
-        rf"^\s*(?:absolute\s+|relative\s+)?(?:fewer|less|lower|higher|more|smaller|larger|longer|shorter)\s+"
-        rf"(?P<np>{_NP})", re.I)),
-    ("metric-after-in-terms-of", re.compile(
-        rf"^\s*(?:\(\w+\)\s*)?(?:[\w-]+\s+){{0,3}}?in terms of\s+(?:the\s+)?"
-        rf"(?P<np>{_NP_WORD}(?:\s{_NP_WORD}){{0,6}}(?:\s\([\w@-]+\))?)", re.I)),
-    ("metric-after-on-metric", re.compile(
-        rf"^\s*(?:\(\w+\)\s*)?(?:on|in)\s+(?:the\s+)?(?P<np>[\w@\-. ◦]{{1,30}}?)\s+(?:metrics?|scores?)\b", re.I)),
-    ("metric-after-acronym", re.compile(r"^\s?(?P<np>[A-Z][A-Za-z]*[A-Z][A-Za-z]*(?:-[A-Z]+)?)(?![\w-])(?!\s+[A-Z])")),
+    (
+        "metric-after-on-name",
+        re.compile(rf"^\s*(?:\(\w+\)\s*)?(?:on|in)\s+(?:the\s+)?(?P<np>{_LEX_WORDS})(?![\w-])", re.I),
+    ),
+    (
+        "metric-after-change-noun",
+        re.compile(
+            rf"^\s*(?:\(\w+\)\s*)?(?:absolute\s+|relative\s+)?(?:{V.alternation(V.CHANGE_WORDS)})\s+"
+            rf"(?:in|on|of|for)\s+(?:the\s+)?(?:terms of\s+)?(?P<np>{_NP})",
+            re.I,
+        ),
+    ),
+    (
+        "metric-after-comparative",
+        re.compile(
+            rf"^\s*(?:absolute\s+|relative\s+)?(?:fewer|less|lower|higher|more|smaller|larger|longer|shorter)\s+"
+            rf"(?P<np>{_NP})",
+            re.I,
+        ),
+    ),
+    (
+        "metric-after-in-terms-of",
+        re.compile(
+            rf"^\s*(?:\(\w+\)\s*)?(?:[\w-]+\s+){{0,3}}?in terms of\s+(?:the\s+)?"
+            rf"(?P<np>{_NP_WORD}(?:\s{_NP_WORD}){{0,6}}(?:\s\([\w@-]+\))?)",
+            re.I,
+        ),
+    ),
+    (
+        "metric-after-on-metric",
+        re.compile(
+            r"^\s*(?:\(\w+\)\s*)?(?:on|in)\s+(?:the\s+)?(?P<np>[\w@\-. ◦]{1,30}?)\s+(?:metrics?|scores?)\b",
+            re.I,
+        ),
+    ),
+    (
+        "metric-after-acronym",
+        re.compile(r"^\s?(?P<np>[A-Z][A-Za-z]*[A-Z][A-Za-z]*(?:-[A-Z]+)?)(?![\w-])(?!\s+[A-Z])"),
+    ),
 )
 _OPEN_BEFORE_END = re.compile(r"(?:\bby|\bof|\bis|\bwas|\bfrom|\bto|=|:)\s+$")
 _OPEN_BEFORE = (
-    ("metric-before-verb-by", re.compile(
-        rf"\b(?:improv|reduc|increas|decreas|shorten|boost|lower|rais|cut|enhanc|advanc|surpass|outperform)\w*\s+"
-        rf"(?:the\s+|its\s+|our\s+)?"
-        rf"(?P<np>(?:[\w@\-]+\s){{0,3}}?{_HEADS})(?:\s+(?:of|on|in|for)\s+[^,;]{{0,50}}?)?\s+by\s+$", re.I)),
+    (
+        "metric-before-verb-by",
+        re.compile(
+            rf"\b(?:improv|reduc|increas|decreas|shorten|boost|lower|rais|cut|enhanc|advanc|surpass|outperform)\w*\s+"
+            rf"(?:the\s+|its\s+|our\s+)?"
+            rf"(?P<np>(?:[\w@\-]+\s){{0,3}}?{_HEADS})(?:\s+(?:of|on|in|for)\s+[^,;]{{0,50}}?)?\s+by\s+$",
+            re.I,
+        ),
+    ),
     ("metric-before-of", re.compile(rf"(?P<np>(?:[\w@\-]+\s){{0,2}}{_HEADS})\s+(?:of|is|was|=|:)\s+$", re.I)),
-    ("metric-before-passive", re.compile(
-        rf"(?P<np>(?:[\w@\-]+\s){{0,3}}?{_HEADS})\s+(?:was|were|is|are|has been|have been|can be)\s+(?:\w+ly\s+)?"
-        r"(?:reduced|improved|increased|decreased|boosted|lowered|raised|cut|enhanced)\s+(?:from|by|to)\s+$", re.I)),
-    ("metric-before-metric-word", re.compile(
-        r"(?P<np>(?:[\w@\-]+\s){0,2}[\w@\-]+)\s+(?:metric|measure)\s+(?:from|of|by|to)\s+$", re.I)),
-    ("metric-before-by", re.compile(rf"(?P<np>(?:[\w@\-]+\s){{0,2}}(?:{_LEX_WORDS}|{_HEADS}))\s+by\s+$", re.I)),
+    (
+        "metric-before-passive",
+        re.compile(
+            rf"(?P<np>(?:[\w@\-]+\s){{0,3}}?{_HEADS})\s+(?:was|were|is|are|has been|have been|can be)\s+(?:\w+ly\s+)?"
+            r"(?:reduced|improved|increased|decreased|boosted|lowered|raised|cut|enhanced)\s+(?:from|by|to)\s+$",
+            re.I,
+        ),
+    ),
+    (
+        "metric-before-metric-word",
+        re.compile(r"(?P<np>(?:[\w@\-]+\s){0,2}[\w@\-]+)\s+(?:metric|measure)\s+(?:from|of|by|to)\s+$", re.I),
+    ),
+    (
+        "metric-before-by",
+        re.compile(rf"(?P<np>(?:[\w@\-]+\s){{0,2}}(?:{_LEX_WORDS}|{_HEADS}))\s+by\s+$", re.I),
+    ),
 )
 _BEFORE_BRACKET = re.compile(rf"(?P<np>(?:[\w@\-]+\s){{0,2}}(?:{_LEX_WORDS}|{_HEADS}))\s*\(\s*$", re.I)
 
@@ -149,9 +213,30 @@ def _fnum(s: str) -> float:
 
 
 class _Tok:
-    __slots__ = ("start", "end", "num_start", "num_end", "value", "text", "signed", "unit", "unit_text",
-                 "measure", "decimal", "setup", "accepted", "kind", "low", "high", "vfrom", "span_start",
-                 "span_end", "group", "why", "dash")
+    __slots__ = (
+        "start",
+        "end",
+        "num_start",
+        "num_end",
+        "value",
+        "text",
+        "signed",
+        "unit",
+        "unit_text",
+        "measure",
+        "decimal",
+        "setup",
+        "accepted",
+        "kind",
+        "low",
+        "high",
+        "vfrom",
+        "span_start",
+        "span_end",
+        "group",
+        "why",
+        "dash",
+    )
 
     def __init__(self, **kw):
         for k in self.__slots__:
@@ -165,7 +250,7 @@ def _tokens(text: str) -> list[_Tok]:
     for m in _TOKEN.finditer(text):
         a, b = m.start(), m.end("num")
         na = m.start("num")
-        before = text[max(0, a - 1):a]
+        before = text[max(0, a - 1) : a]
         sign = (m["sign"] or "").strip()
         if sign and sign in _MINUS and text[last_end:a].strip() == "" and a - last_end <= 2:
             range_sep = True  # "57%-77%", "21% - 64%", "2.3x -14.9x": a range, not a negative number
@@ -184,18 +269,28 @@ def _tokens(text: str) -> list[_Tok]:
                 continue  # GPT-4, Llama-3.1, CIFAR-10: a number inside a name
             sign = ""  # "2-3", "3x-5x": range separator, paired later
             a = na
-        prev = text[max(0, a - 1):a]
+        prev = text[max(0, a - 1) : a]
         after_slash = prev == "/" and a >= 2 and text[a - 2].isdigit()
         if prev == "{" and a >= 2 and text[a - 2] in "^_":
             continue  # exponent/subscript "2^{16}"
         if prev == "=" and _correlation_before(text, 0, a):
             prev = ""  # "τ=0.64": a correlation statistic, not an assignment inside a formula
-        if prev and not after_slash and ((prev.isalnum() and prev < "\u2e80") or prev in "._@^/=\\#$€£" or
-                     (prev in "×x" and a >= 2 and text[a - 2].isdigit())):
+        if (
+            prev
+            and not after_slash
+            and (
+                (prev.isalnum() and prev < "\u2e80")
+                or prev in "._@^/=\\#$€£"
+                or (prev in "×x" and a >= 2 and text[a - 2].isdigit())
+            )
+        ):
             continue  # inside a word/name/version/exponent/resolution/price
         num = m["num"]
-        if "," in num and not re.fullmatch(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?", num) and \
-                not re.match(r"\s?%", text[b:b + 2]):
+        if (
+            "," in num
+            and not re.fullmatch(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?", num)
+            and not re.match(r"\s?%", text[b : b + 2])
+        ):
             # "1,2" is a list unless a percent sign follows ("81,2 %": decimal comma, fixtures M30)
             num = num.split(",")[0]
             b = na + len(num)
@@ -224,12 +319,16 @@ def _tokens(text: str) -> list[_Tok]:
             ue = um.end()
         else:
             ue = b
-        glued = text[b:b + 1]
+        glued = text[b : b + 1]
         setup = False
-        if not um and glued and (glued.isalpha() or glued in "_^") and not (
-                "." in num and _LEX_GLUED.match(text, b)):
+        if (
+            not um
+            and glued
+            and (glued.isalpha() or glued in "_^")
+            and not ("." in num and _LEX_GLUED.match(text, b))
+        ):
             setup = True  # sizes and names: 7B, 32K, 3D, 1e-5 (but "0.8mIoU": a metric glued to a decimal)
-        if unit == "x" and re.match(r"\s?\d", text[ue:ue + 2]):
+        if unit == "x" and re.match(r"\s?\d", text[ue : ue + 2]):
             setup = True  # 256×256, 8×7B
         if not unit and not measure and _SETUP_AFTER.match(text, b):
             setup = True
@@ -237,18 +336,25 @@ def _tokens(text: str) -> list[_Tok]:
             setup = True
         if unit is None and not measure and re.fullmatch(r"(?:19|20)\d\d", num) and not sign:
             setup = True  # a year
-        if re.match(r"\s?%\s*(?:CI|confidence)\b", text[b:b + 16]):
+        if re.match(r"\s?%\s*(?:CI|confidence)\b", text[b : b + 16]):
             setup = True
-        if unit == "x" and (re.match(r"[\s-]*cross", text[ue:ue + 8]) or (u == "times" and re.search(
-                r"\b(?:repeat|appear|occur|run|sampl|quer|call|iterat|execut|visit|seen|used)\w*\s+(?:\w+\s+){0,2}$",
-                text[max(0, na - 40):na]))):
+        if unit == "x" and (
+            re.match(r"[\s-]*cross", text[ue : ue + 8])
+            or (
+                u == "times"
+                and re.search(
+                    r"\b(?:repeat|appear|occur|run|sampl|quer|call|iterat|execut|visit|seen|used)\w*\s+(?:\w+\s+){0,2}$",
+                    text[max(0, na - 40) : na],
+                )
+            )
+        ):
             setup = True  # "5-fold cross-validation", "repeated over 60,000 times"
-        if text[max(0, na - 2):na].strip().endswith("±"):
+        if text[max(0, na - 2) : na].strip().endswith("±"):
             setup = True  # the uncertainty of "88.1 ± 0.3"
         corr = _correlation_before(text, 0, a) if "." in num else None
         if corr and value <= 1.0 and not um:
             pass  # a correlation statistic: "r = 0.91", "τ=0.64", "Spearman's ρ of 0.71"
-        elif re.search(r"(?<!\w)[A-Za-zα-ωΑ-Ω]\w?\s*[≥≤<>=≠]\s*$", text[max(0, a - 8):a]):
+        elif re.search(r"(?<!\w)[A-Za-zα-ωΑ-Ω]\w?\s*[≥≤<>=≠]\s*$", text[max(0, a - 8) : a]):
             setup = True  # math about a variable: "A ≥ 0 times", "k = 5", "n < 10"
         if unit == "x" and value == 0:
             setup = True  # "0×" is never a reported multiplier
@@ -258,20 +364,52 @@ def _tokens(text: str) -> list[_Tok]:
             # ("2.3x less -14.9x", "1.5 by × -1.9×": a range separator after the words were moved)
             sign, value, a = "", -value, na
         last_end = ue
-        toks.append(_Tok(start=a if sign else na, end=ue, num_start=na, num_end=b, value=value,
-                         text=(sign + num + (suf or "")), signed=bool(sign and sign != "±"),
-                         unit=unit, unit_text=unit_text, measure=measure,
-                         decimal="." in num or "," in num and not re.fullmatch(r"\d{1,3}(?:,\d{3})+", num),
-                         setup=setup or sign == "±", accepted=False, kind=None, low=None, high=None, vfrom=None,
-                         span_start=a if sign else na, span_end=ue, group=None, why=None, dash=dash))
+        toks.append(
+            _Tok(
+                start=a if sign else na,
+                end=ue,
+                num_start=na,
+                num_end=b,
+                value=value,
+                text=(sign + num + (suf or "")),
+                signed=bool(sign and sign != "±"),
+                unit=unit,
+                unit_text=unit_text,
+                measure=measure,
+                decimal="." in num or "," in num and not re.fullmatch(r"\d{1,3}(?:,\d{3})+", num),
+                setup=setup or sign == "±",
+                accepted=False,
+                kind=None,
+                low=None,
+                high=None,
+                vfrom=None,
+                span_start=a if sign else na,
+                span_end=ue,
+                group=None,
+                why=None,
+                dash=dash,
+            )
+        )
     return toks
 
 
 _RANGE_SEP = re.compile(r"\s?(?:--|–|—|-|~|∼|to)\s?")
 _FROM = re.compile(r"\bfrom\s+(?:an?\s+|the\s+)?(?:[\w-]+\s+){0,2}$", re.I)
 _LIST_SEP = re.compile(r"\s*(?:,|,?\s*(?:and|or|/))\s*")
-_WORD_NUM = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
-             "ten": 10, "a": 1, "an": 1}
+_WORD_NUM = {
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+    "a": 1,
+    "an": 1,
+}
 _SPELLED = re.compile(
     r"(?P<q>\b(?:more than|over|about|nearly|almost|roughly|up to|within)\s+)?"
     r"(?:(?P<twice>\btwice\b)(?=\s+as\b)|\bfactor\s+(?:of\s+)?(?P<factor>\d+(?:\.\d+)?)\b|"
@@ -293,7 +431,9 @@ _WORD_RESULT = re.compile(
 # what a fraction word must be followed by to be a result: a metric, an amount or a metric head word
 _FRACTION_OF = re.compile(
     rf"\s+(?:of\s+)?(?:the\s+|its\s+|their\s+)?(?:[\w-]+\s+)?"
-    rf"(?:{_LEX_WORDS}|{V.alternation(V.AMOUNT_WORDS)}|{V.alternation(V.METRIC_HEADS)})\b", re.I)
+    rf"(?:{_LEX_WORDS}|{V.alternation(V.AMOUNT_WORDS)}|{V.alternation(V.METRIC_HEADS)})\b",
+    re.I,
+)
 _WORD_GATE = re.compile(r"(?i)\b(?:half|third|thirds|quarter|tenth|ranked|place|zero|near-zero)\b")
 _SPELLED_GATE = re.compile(r"(?i)\b(?:twice|factor|magnitude|percent)\b")
 
@@ -313,10 +453,31 @@ def _word_results(text: str) -> list[_Tok]:
             v, unit, b = float(V.ORDINALS[m[g].lower()]), None, m.end()
         else:
             v, unit, a, b = 0.0, None, m.start("zero"), m.end("zero")
-        out.append(_Tok(start=a, end=b, num_start=a, num_end=b, value=v, text=text[a:b], signed=False, unit=unit,
-                        unit_text=None, measure=False, decimal=False, setup=False, accepted=True,
-                        kind="score" if unit is None else None, low=None, high=None, vfrom=None, span_start=a,
-                        span_end=b, group=None, why="spelled"))
+        out.append(
+            _Tok(
+                start=a,
+                end=b,
+                num_start=a,
+                num_end=b,
+                value=v,
+                text=text[a:b],
+                signed=False,
+                unit=unit,
+                unit_text=None,
+                measure=False,
+                decimal=False,
+                setup=False,
+                accepted=True,
+                kind="score" if unit is None else None,
+                low=None,
+                high=None,
+                vfrom=None,
+                span_start=a,
+                span_end=b,
+                group=None,
+                why="spelled",
+            )
+        )
     return out
 
 
@@ -335,12 +496,34 @@ def _spelled(text: str) -> list[_Tok]:
         elif m["om"]:
             w = m["om"].lower()
             n = float(w) if w.isdigit() else _WORD_NUM[w]
-            v, unit, a, b = 10.0 ** n, "x", m.start("om"), m.end()
+            v, unit, a, b = 10.0**n, "x", m.start("om"), m.end()
         else:
             v, unit, a, b = float(_WORD_NUM[m["pw"].lower()]), "%", m.start("pw"), m.end()
-        out.append(_Tok(start=a, end=b, num_start=a, num_end=b, value=v, text=text[a:b], signed=False, unit=unit,
-                        unit_text=None, measure=False, decimal=False, setup=False, accepted=True, kind=None,
-                        low=None, high=None, vfrom=None, span_start=a, span_end=b, group=None, why="spelled"))
+        out.append(
+            _Tok(
+                start=a,
+                end=b,
+                num_start=a,
+                num_end=b,
+                value=v,
+                text=text[a:b],
+                signed=False,
+                unit=unit,
+                unit_text=None,
+                measure=False,
+                decimal=False,
+                setup=False,
+                accepted=True,
+                kind=None,
+                low=None,
+                high=None,
+                vfrom=None,
+                span_start=a,
+                span_end=b,
+                group=None,
+                why="spelled",
+            )
+        )
     return out
 
 
@@ -352,37 +535,65 @@ def _pair_structures(text: str, toks: list[_Tok]) -> list[_Tok]:
         t = toks[i]
         n = toks[i + 1] if i + 1 < len(toks) else None
         if n is not None and not t.setup and not n.setup:
-            gap = text[t.end:n.start]
-            gap_num = text[t.num_end:n.start]
+            gap = text[t.end : n.start]
+            gap_num = text[t.num_end : n.start]
             # before -> after: "from 5.1 to 4.3", "from 41.0% to 44.2%"
-            if re.fullmatch(r"\s?to\s", gap) and _FROM.search(text[max(0, t.start - 40):t.start]) and \
-                    not re.search(r"\b(?:thresholds?|rang\w*|vary\w*|varie\w*|sizes?|scal\w*|lengths?)\s+(?:\w+\s+)?from\s+$",
-                                  text[max(0, t.start - 40):t.start]) and \
-                    (t.unit == n.unit or t.unit is None) and (t.decimal or n.decimal or n.unit or n.measure):
-                n.kind, n.vfrom, n.span_start, n.accepted, n.why = "before_after", t.value, t.start, True, "from-to"
+            if (
+                re.fullmatch(r"\s?to\s", gap)
+                and _FROM.search(text[max(0, t.start - 40) : t.start])
+                and not re.search(
+                    r"\b(?:thresholds?|rang\w*|vary\w*|varie\w*|sizes?|scal\w*|lengths?)\s+(?:\w+\s+)?from\s+$",
+                    text[max(0, t.start - 40) : t.start],
+                )
+                and (t.unit == n.unit or t.unit is None)
+                and (t.decimal or n.decimal or n.unit or n.measure)
+            ):
+                n.kind, n.vfrom, n.span_start, n.accepted, n.why = (
+                    "before_after",
+                    t.value,
+                    t.start,
+                    True,
+                    "from-to",
+                )
                 out.append(n)
                 i += 2
                 continue
             # range: "10–20%", "2-3 points", "3x-5x", "26~35×", "1.5-2.3×"; "between A and B%"
             sep_ok = _RANGE_SEP.fullmatch(gap_num if t.unit is None else gap) is not None
-            is_range = (t.unit is None or t.unit == n.unit) and not t.measure and sep_ok and not t.signed \
-                and (n.unit is not None or n.measure) and n.value > t.value
-            if re.fullmatch(r"\s?and\s", gap) and re.search(r"\bbetween\s+$", text[max(0, t.start - 12):t.start]) \
-                    and (n.unit or n.measure):
+            is_range = (
+                (t.unit is None or t.unit == n.unit)
+                and not t.measure
+                and sep_ok
+                and not t.signed
+                and (n.unit is not None or n.measure)
+                and n.value > t.value
+            )
+            if (
+                re.fullmatch(r"\s?and\s", gap)
+                and re.search(r"\bbetween\s+$", text[max(0, t.start - 12) : t.start])
+                and (n.unit or n.measure)
+            ):
                 is_range = True
             if is_range:
-                if re.search(r"\bCI\s*$", text[max(0, t.start - 8):t.start]) and out:
+                if re.search(r"\bCI\s*$", text[max(0, t.start - 8) : t.start]) and out:
                     out[-1].low, out[-1].high = t.value, n.value  # "(95% CI 0.93–0.97)": bounds of the score
                     i += 2
                     continue
-                n.kind, n.low, n.high, n.span_start, n.accepted, n.why = "range", t.value, n.value, t.start, True, "range"
-                n.text = text[t.start:n.num_end]
+                n.kind, n.low, n.high, n.span_start, n.accepted, n.why = (
+                    "range",
+                    t.value,
+                    n.value,
+                    t.start,
+                    True,
+                    "range",
+                )
+                n.text = text[t.start : n.num_end]
                 out.append(n)
                 i += 2
                 continue
             # slash pair with slash metric names: "87.5/89.1 EM/F1"
-            sm = re.match(rf"\s?({_LEX_WORDS})/({_LEX_WORDS})\b", text[n.end:n.end + 30], re.I)
-            if text[t.num_end:n.start] == "/" and sm and t.decimal and n.decimal:
+            sm = re.match(rf"\s?({_LEX_WORDS})/({_LEX_WORDS})\b", text[n.end : n.end + 30], re.I)
+            if text[t.num_end : n.start] == "/" and sm and t.decimal and n.decimal:
                 for tok, name in ((t, sm[1]), (n, sm[2])):
                     tok.accepted, tok.why, tok.group = True, "slash", name
                 out += [t, n]
@@ -393,15 +604,24 @@ def _pair_structures(text: str, toks: list[_Tok]) -> list[_Tok]:
     # lists share a unit: "up to 233 and 761 times", "2.24%, 3.97% and 1.49%"
     for j in range(len(out) - 2, -1, -1):
         t, n = out[j], out[j + 1]
-        if t.unit is None and not t.measure and not t.setup and n.unit and not n.setup and t.kind is None \
-                and _LIST_SEP.fullmatch(text[t.num_end:n.start]):
+        if (
+            t.unit is None
+            and not t.measure
+            and not t.setup
+            and n.unit
+            and not n.setup
+            and t.kind is None
+            and _LIST_SEP.fullmatch(text[t.num_end : n.start])
+        ):
             t.unit = n.unit
             t.end = t.span_end = t.num_end
     return out
 
 
-_CLAUSE_SPLIT = re.compile(r";|:\s|—|\s--\s|,\s(?=(?:while|whereas|but|and it|which|with|along with|and also|"
-                           r"and (?:we|our|the|it)\b))|\sand also\s")
+_CLAUSE_SPLIT = re.compile(
+    r";|:\s|—|\s--\s|,\s(?=(?:while|whereas|but|and it|which|with|along with|and also|"
+    r"and (?:we|our|the|it)\b))|\sand also\s"
+)
 
 
 def _clause_bounds(text: str, s0: int, s1: int, pos: int) -> tuple[int, int]:
@@ -415,12 +635,12 @@ def _clause_bounds(text: str, s0: int, s1: int, pos: int) -> tuple[int, int]:
 
 def _qualifier(text: str, t: _Tok, s0: int) -> tuple[str | None, int]:
     """Qualifier written before the number (GUIDELINES values) and the span start including it."""
-    pre = text[max(s0, t.span_start - 25):t.span_start]
+    pre = text[max(s0, t.span_start - 25) : t.span_start]
     for rx, q in _QUALIFIERS:
         m = rx.search(pre)
         if m:
             return q, t.span_start - (len(pre) - m.start())
-    post = text[t.span_end:t.span_end + 12]
+    post = text[t.span_end : t.span_end + 12]
     if re.match(r"\s+or (?:less|fewer|lower)\b", post):
         return "up to", t.span_start
     if re.match(r"\s+or (?:more|higher)\b", post):
@@ -428,18 +648,38 @@ def _qualifier(text: str, t: _Tok, s0: int) -> tuple[str | None, int]:
     return None, t.span_start
 
 
-_STOP_AFTER = re.compile(r"\b(?:on|in|for|with|over|than|compared|while|and|across|at|of|by|when|using|from|"
-                         r"to|vs|versus|relative|is|are|was|were)\b|[,.;()—]")
-_CHANGE_TAIL = re.compile(r"\s+(?:reductions?|improvements?|gains?|drops?|savings?|increases?|decreases?|boosts?|"
-                          r"loss)$", re.I)
-_LEAD_WORDS = re.compile(r"^(?:(?:a|an|the|its|their|our|his|her|higher|lower|better|worse|more|less|fewer|"
-                         r"relative|absolute|reaches|reached|achieves|achieved|achieving|obtains|has|have|"
-                         r"with|yields|shows|in|that|of|only|overall\s(?=gain))\s+)+", re.I)
+_STOP_AFTER = re.compile(
+    r"\b(?:on|in|for|with|over|than|compared|while|and|across|at|of|by|when|using|from|"
+    r"to|vs|versus|relative|is|are|was|were)\b|[,.;()—]"
+)
+_CHANGE_TAIL = re.compile(
+    r"\s+(?:reductions?|improvements?|gains?|drops?|savings?|increases?|decreases?|boosts?|"
+    r"loss)$",
+    re.I,
+)
+_LEAD_WORDS = re.compile(
+    r"^(?:(?:a|an|the|its|their|our|his|her|higher|lower|better|worse|more|less|fewer|"
+    r"relative|absolute|reaches|reached|achieves|achieved|achieving|obtains|has|have|"
+    r"with|yields|shows|in|that|of|only|overall\s(?=gain))\s+)+",
+    re.I,
+)
 
 
-_SINGULAR = {"accuracies": "accuracy", "rates": "rate", "scores": "score", "slopes": "slope", "margins": "margin",
-             "errors": "error", "costs": "cost", "latencies": "latency", "perplexities": "perplexity",
-             "speedups": "speedup", "speed-ups": "speed-up", "rewards": "reward", "returns": "return"}
+_SINGULAR = {
+    "accuracies": "accuracy",
+    "rates": "rate",
+    "scores": "score",
+    "slopes": "slope",
+    "margins": "margin",
+    "errors": "error",
+    "costs": "cost",
+    "latencies": "latency",
+    "perplexities": "perplexity",
+    "speedups": "speedup",
+    "speed-ups": "speed-up",
+    "rewards": "reward",
+    "returns": "return",
+}
 
 
 _ADJECTIVES = re.compile(rf"^(?:{V.alternation(V.METRIC_ADJECTIVES)}\s+)+", re.I)
@@ -451,8 +691,11 @@ def _tidy_metric(name: str | None) -> str | None:
         return None
     # keep a bracketed acronym that is a metric name ("Intersection over Union (mIoU)"), drop other brackets
     name = re.sub(r"\s*\(([^()]*)\)\s*", lambda m: f" ({m[1]}) " if _LEX.fullmatch(m[1]) else " ", name)
-    name = re.split(r"\b(?:that|find|finds|found|show|shows|achieves?|achieving|obtains?|reports?|yields?|"
-                    r"attains?|reach\w*|is|are|was|were|by)\s+", name.strip(" ,.;:"))[-1]
+    name = re.split(
+        r"\b(?:that|find|finds|found|show|shows|achieves?|achieving|obtains?|reports?|yields?|"
+        r"attains?|reach\w*|is|are|was|were|by)\s+",
+        name.strip(" ,.;:"),
+    )[-1]
     name = _LEAD_WORDS.sub("", name)
     name = _ADJECTIVES.sub("", name) if " " in name else name
     name = re.sub(r"\s+(?:and|or|with|while)$", "", name)
@@ -465,8 +708,9 @@ def _tidy_metric(name: str | None) -> str | None:
     name = " ".join(words)
     name = re.sub(r"\bF_1\b|\bF-1\b", "F1", name)
     name = re.sub(r"\s+", " ", name).strip()
-    if re.fullmatch(r"(?:reduc|improv|increas|decreas|boost|lower|rais|enhanc|achiev|obtain|confin|report|observ)ed",
-                    name):
+    if re.fullmatch(
+        r"(?:reduc|improv|increas|decreas|boost|lower|rais|enhanc|achiev|obtain|confin|report|observ)ed", name
+    ):
         return None  # "reduced", "improved": a verb left over, not a name
     return name or None
 
@@ -481,29 +725,46 @@ def _dataset_like(np_: str) -> bool:
     if _DATASET_WORD.search(np_):
         return True
     return bool(re.search(r"[A-Z][A-Za-z]*-?\d", np_)) and not (_LEX.search(np_) or _HEAD_WORD.search(np_))
-_NOT_METRIC = re.compile(r"(?i)^(?:than|the|that|its|their|our|time|times|cases?|points?|of|improvements?|gains?)$")
+
+
+_NOT_METRIC = re.compile(
+    r"(?i)^(?:than|the|that|its|their|our|time|times|cases?|points?|of|improvements?|gains?)$"
+)
 
 
 def _metric_open(text: str, t: _Tok, s0: int, lo: int, hi: int) -> tuple[str | None, str | None]:
     """A metric the lexicon does not know, read from the shape of the phrase around the number (each shape a
     named rule): "40% reduction in location uncertainty", "26.8% fewer search steps", "13.8% in terms of MPJPE",
     "0% MODA", "improve the best Rank-1 matching rate ... by 14%", "Spearman's ρ of 0.71", "4.3x faster"."""
-    post = text[t.span_end:min(hi, t.span_end + 80)]
+    post = text[t.span_end : min(hi, t.span_end + 80)]
     for name, rx in _OPEN_AFTER:
         m = rx.match(post)
         if m:
-            np_ = re.split(r"\s(?:on|in|of|for|than|over|compared|while|across|with)\s|[,;.)]|\((?![\w@-]+\))",
-                           m["np"])[0].strip()
+            np_ = re.split(
+                r"\s(?:on|in|of|for|than|over|compared|while|across|with)\s|[,;.)]|\((?![\w@-]+\))", m["np"]
+            )[0].strip()
             if np_.count("(") > np_.count(")"):
                 np_ += ")"  # "error (MPJPE)": keep the acronym's bracket
-            if name != "metric-after-on-metric" and re.search(r"\bon\s", m[0][:m.start("np") - m.start()]) and \
-                    not (_LEX.search(np_) or _HEAD_WORD.search(np_)):
+            if (
+                name != "metric-after-on-metric"
+                and re.search(r"\bon\s", m[0][: m.start("np") - m.start()])
+                and not (_LEX.search(np_) or _HEAD_WORD.search(np_))
+            ):
                 continue  # "51.2% improvements on long episodes": "on" names where, not what
-            if np_ and not _NOT_METRIC.match(np_) and not _MODEL_NAME.search(np_) and not _dataset_like(np_) \
-                    and not (np_[0].isupper() and re.search(r"\bon\s", m[0]) and not _LEX.search(np_)
-                             and name != "metric-after-on-metric"):
+            if (
+                np_
+                and not _NOT_METRIC.match(np_)
+                and not _MODEL_NAME.search(np_)
+                and not _dataset_like(np_)
+                and not (
+                    np_[0].isupper()
+                    and re.search(r"\bon\s", m[0])
+                    and not _LEX.search(np_)
+                    and name != "metric-after-on-metric"
+                )
+            ):
                 return np_, name  # ("a 6% improvement on CoLA": a capitalised name after "on" is a data set)
-    pre = _QUAL_TEXT.sub("", text[max(lo, t.span_start - 120):t.span_start]).rstrip() + " "
+    pre = _QUAL_TEXT.sub("", text[max(lo, t.span_start - 120) : t.span_start]).rstrip() + " "
     cm = _correlation_before(text, s0, t.span_start)
     if cm:
         return cm["sym"], "correlation-symbol"
@@ -519,7 +780,7 @@ def _metric_open(text: str, t: _Tok, s0: int, lo: int, hi: int) -> tuple[str | N
     for verb, metric in V.VERB_METRICS.items():
         if re.search(rf"\b{verb}\b[^,;.]{{0,100}}\bby\s+(?:a factor of\s+)?$", pre, re.I):
             return metric, "metric-verb"
-    cmp_ = re.match(r"\s*(\w+)", text[t.span_end:t.span_end + 20])
+    cmp_ = re.match(r"\s*(\w+)", text[t.span_end : t.span_end + 20])
     if cmp_ and cmp_[1].lower() in V.COMPARATIVE_METRICS and t.unit in ("x", "%"):
         return V.COMPARATIVE_METRICS[cmp_[1].lower()], "metric-comparative"
     return None, None
@@ -528,27 +789,30 @@ def _metric_open(text: str, t: _Tok, s0: int, lo: int, hi: int) -> tuple[str | N
 def _metric_after(text: str, t: _Tok, hi: int) -> str | None:
     """Metric named right after the number/unit: "54% F1", "10.7× KV memory reduction", "65ms model
     forwarding time", "14.9% in accuracy", "2.5% increase in storage"."""
-    seg = text[t.span_end:min(hi, t.span_end + 50)]
+    seg = text[t.span_end : min(hi, t.span_end + 50)]
     seg = re.sub(r"^\s?±\s?\d+(?:\.\d+)?", "", seg)  # "88.1 ± 0.3 F1"
     om = re.match(r"\s*of\s+(?:the\s+)?((?:[\w-]+\s)?[\w-]+)", seg)
     if t.unit == "%" and om and _AMOUNT.search(om[1]):
         return om[1]  # "72% of the task load"
     stop = _STOP_AFTER.search(seg)
-    head = seg[:stop.start()] if stop else seg
+    head = seg[: stop.start()] if stop else seg
     lm = None
-    for lm in _LEX.finditer(head):
+    for lm in _LEX.finditer(head):  # noqa: B007 (the last match)
         pass
     if lm is not None:
-        return head[:lm.end()]
+        return head[: lm.end()]
     if (t.measure or t.unit == "x") and _AMOUNT.search(head):
         am = list(_AMOUNT.finditer(head))[-1]
-        return head[:am.end()]
-    m_in = re.match(r"\s*(?:(?!(?:while|and|but|whereas|with|on|for)\b)[\w-]+\s+){0,4}?in\s+(?:the\s+|terms of\s+)?([\w\-@]+(?:\s[\w\-@]+){0,2})", seg)
+        return head[: am.end()]
+    m_in = re.match(
+        r"\s*(?:(?!(?:while|and|but|whereas|with|on|for)\b)[\w-]+\s+){0,4}?in\s+(?:the\s+|terms of\s+)?([\w\-@]+(?:\s[\w\-@]+){0,2})",
+        seg,
+    )
     if m_in:
         cand = m_in[1]
         lm2 = _LEX.search(cand) or _AMOUNT.search(cand)
         if lm2:
-            return cand[:lm2.end()]
+            return cand[: lm2.end()]
     return None
 
 
@@ -558,27 +822,39 @@ _VERB_BY = re.compile(
     r"(?P<np>[^,;]{2,70}?)\s+(?:by|to|from)\s+(?:an?\s+(?:average|margin)\s+of\s+)?$",
     re.I,
 )
-_NP_VERB = re.compile(r"(?P<np>[\w\-@.]+(?:\s[\w\-@.()]+){0,3})\s+(?:drops?|falls?|rises?|increases?|decreases?|"
-                      r"improves?|goes|jumps?|climbs?|grows?)\s+(?:by|to|from)\s+$", re.I)
-_BAD_NP = re.compile(r"\b(?:we|it|this|that|which|method|approach|results?|framework|system|one|"
-                     r"previous|prior art|the art|baselines?|SOTA|they|them|itself)\b", re.I)
+_NP_VERB = re.compile(
+    r"(?P<np>[\w\-@.]+(?:\s[\w\-@.()]+){0,3})\s+(?:drops?|falls?|rises?|increases?|decreases?|"
+    r"improves?|goes|jumps?|climbs?|grows?)\s+(?:by|to|from)\s+$",
+    re.I,
+)
+_BAD_NP = re.compile(
+    r"\b(?:we|it|this|that|which|method|approach|results?|framework|system|one|"
+    r"previous|prior art|the art|baselines?|SOTA|they|them|itself)\b",
+    re.I,
+)
 
 
-_ACRONYM_BEFORE = re.compile(r"(?P<np>(?:[\w\-]+\s){0,4})\((?P<acr>[A-Za-z][\w\-@]*)\)\s+(?:of|is|was|=|:)\s+$")
+_ACRONYM_BEFORE = re.compile(
+    r"(?P<np>(?:[\w\-]+\s){0,4})\((?P<acr>[A-Za-z][\w\-@]*)\)\s+(?:of|is|was|=|:)\s+$"
+)
 
 
 def _metric_before(text: str, t: _Tok, lo: int) -> str | None:
     """Metric named before the number: "improves F1 by 3%", "accuracy of 41%", "AUC) of 99.02%",
     "reduces WER from 5.1 to 4.3", "mIoU drops by ≈ 3%", "success rates up to 98.1%"."""
-    pre = text[max(lo, t.span_start - 100):t.span_start]
+    pre = text[max(lo, t.span_start - 100) : t.span_start]
     pre = _QUAL_TEXT.sub("", pre).rstrip() + " "
     m = _ACRONYM_BEFORE.search(pre[-70:]) if ")" in pre[-30:] else None
     if m and _LEX.fullmatch(m["acr"]):
         # "Area Under the Curve (AUC) of 99.02%": the phrase and its acronym, so either spelling matches
         return f"{m['np']}({m['acr']})" if m["np"] and _LEX.search(m["np"]) else m["acr"]
     near = pre[-60:]  # the 3-word patterns below never need more (and cost grows with the window)
-    m = re.search(r"(?P<np>(?:[\w\-@]+\s){0,2}[\w\-@]+)\s+(?:of|is|was|=|:|reaches|reached|reaching|at|stands at)\s+"
-                  r"(?:(?:an?\s+)?average\s+of\s+|only\s+)?$", near, re.I)
+    m = re.search(
+        r"(?P<np>(?:[\w\-@]+\s){0,2}[\w\-@]+)\s+(?:of|is|was|=|:|reaches|reached|reaching|at|stands at)\s+"
+        r"(?:(?:an?\s+)?average\s+of\s+|only\s+)?$",
+        near,
+        re.I,
+    )
     if m:
         np_ = _CHANGE_TAIL.sub("", m["np"])
         if _LEX_AT_END.search(np_):
@@ -590,12 +866,18 @@ def _metric_before(text: str, t: _Tok, lo: int) -> str | None:
     if m:
         return m["np"]
     m = re.search(r"(?P<np>(?:[\w\-@]+\s){0,2}[\w\-@]+)\s+$", near)
-    if m and not re.search(r"\bscores?$", m["np"]) and \
-            (_LEX_AT_END.search(m["np"]) or (t.unit == "%" and _AMOUNT.search(m["np"].split()[-1]))):
+    if (
+        m
+        and not re.search(r"\bscores?$", m["np"])
+        and (_LEX_AT_END.search(m["np"]) or (t.unit == "%" and _AMOUNT.search(m["np"].split()[-1])))
+    ):
         if not re.search(r"\b(?:by|of|than|over|vs|and|with|on|in|from)\s*$", m["np"], re.I):
             return m["np"]
-    m = re.search(r"(?P<np>(?:[\w\-@]+\s){0,2}[\w\-@]+)\s+(?:is|are|was|were|becomes)\s+(?:\w+\s+)?"
-                  r"(?:higher|lower|larger|smaller|faster|slower|better|worse)\s+by\s+$", near)
+    m = re.search(
+        r"(?P<np>(?:[\w\-@]+\s){0,2}[\w\-@]+)\s+(?:is|are|was|were|becomes)\s+(?:\w+\s+)?"
+        r"(?:higher|lower|larger|smaller|faster|slower|better|worse)\s+by\s+$",
+        near,
+    )
     if m and not _BAD_NP.search(m["np"]):
         return m["np"]  # "the true sensitivity is higher by at least factor 6"
     m = _NP_VERB.search(pre)
@@ -603,8 +885,11 @@ def _metric_before(text: str, t: _Tok, lo: int) -> str | None:
         return m["np"]
     m = _VERB_BY.search(pre)
     if m:
-        np_ = re.split(r"\b(?:improv|reduc|increas|decreas|boost|lower|cut|rais|enhanc|shrink|lift|accelerat|sav|"
-                       r"outperform)\w*\s+|\band\s+|,\s*|[’']s\s+", m["np"])[-1]
+        np_ = re.split(
+            r"\b(?:improv|reduc|increas|decreas|boost|lower|cut|rais|enhanc|shrink|lift|accelerat|sav|"
+            r"outperform)\w*\s+|\band\s+|,\s*|[’']s\s+",
+            m["np"],
+        )[-1]
         np_ = re.sub(r"^(?:the|its|their|our)\s+", "", np_)
         np_ = re.split(r"\s(?:on|in|for|across|over|with|compared)\s", np_)[0]
         if (_LEX.search(np_) or _AMOUNT.search(np_)) and not _BAD_NP.search(np_) and len(np_.split()) <= 6:
@@ -623,19 +908,26 @@ _BENCH_NAME = re.compile(
     r"(?P<name>[A-Z][\w'’.\-+]*(?:\s[A-Z0-9][\w'’.\-+]*)?)|"
     r"\b(?:the\s+)?(?P<name2>[A-Z][\w'’.\-+]*(?:\s[A-Z0-9][\w'’.\-+]*)?)\s+(?:benchmark|dataset|data set)s?\b"
 )
-_LOWER_SET = re.compile(r"\s*(?:On|In)\s+the\s+(?P<name>(?:[a-z][\w-]*\s){0,2}(?:scenes|split|set|subset|tasks?))\b")
+_LOWER_SET = re.compile(
+    r"\s*(?:On|In)\s+the\s+(?P<name>(?:[a-z][\w-]*\s){0,2}(?:scenes|split|set|subset|tasks?))\b"
+)
 
 
 _NOT_DATASET_AFTER = re.compile(rf"\s+{V.alternation(V.NOT_DATASET_HEADS)}\b", re.I)
-_COUNT_BEFORE = re.compile(rf"(?<![\d.,])\b{V.alternation(V.COUNT_WORDS)}\s+"
-                           r"(?:(?!(?:on|in|of|for|at|by|to|and|or)\b)[a-z][\w-]*\s+)?$", re.I)
+_COUNT_BEFORE = re.compile(
+    rf"(?<![\d.,])\b{V.alternation(V.COUNT_WORDS)}\s+"
+    r"(?:(?!(?:on|in|of|for|at|by|to|and|or)\b)[a-z][\w-]*\s+)?$",
+    re.I,
+)
 
 
 def _generic_mention(text: str, m: re.Match, group: str = "name") -> bool:
     """A capitalised name that is a kind of thing, not a data set: followed by a non-dataset head ("KGE models",
     "the CSRL task") or counted ("three ACOS datasets")."""
-    return bool(_NOT_DATASET_AFTER.match(text, m.end(group)) or
-                _COUNT_BEFORE.search(text, max(0, m.start(group) - 30), m.start(group)))
+    return bool(
+        _NOT_DATASET_AFTER.match(text, m.end(group))
+        or _COUNT_BEFORE.search(text, max(0, m.start(group) - 30), m.start(group))
+    )
 
 
 def _ok_dataset(name: str | None) -> str | None:
@@ -655,7 +947,7 @@ _PARTNER = re.compile(r"\s+and\s+(?P<name>[A-Z][\w'’.\-+]*[\w+](?:\s[A-Z0-9][\
 
 
 def _with_partner(text: str, end: int, name: str) -> str:
-    """"on CUB-200-2011 and ImageNet" for one number: the data set is both names, as written."""
+    """ "on CUB-200-2011 and ImageNet" for one number: the data set is both names, as written."""
     m = _PARTNER.match(text, end)
     if m and _ok_dataset(m["name"]) and not _NOT_DATASET_AFTER.match(text, m.end()):
         return f"{name} and {m['name']}"
@@ -665,15 +957,16 @@ def _with_partner(text: str, end: int, name: str) -> str:
 # "on real student behavior dataset", "on the remote sensing benchmark": a data set described, not named.
 _DESCRIBED_SET = re.compile(
     rf"\s*(?:\(\w+\)\s*)?(?:on|in)\s+(?:the\s+)?(?!(?:{V.alternation(V.GENERIC_DATASET_WORDS)}|"
-    rf"{V.alternation(V.COUNT_WORDS)})\b)(?P<name>(?:[a-z][\w-]*\s){{1,3}}(?:dataset|benchmark))\b")
+    rf"{V.alternation(V.COUNT_WORDS)})\b)(?P<name>(?:[a-z][\w-]*\s){{1,3}}(?:dataset|benchmark))\b"
+)
 
 
 def _dataset_after(text: str, start: int, end: int) -> str | None:
     m = _DESCRIBED_SET.search(text, start, end + 40)
-    if m and not re.search(r"\d\s?(?:%|×)", text[start:m.start()]):
+    if m and not re.search(r"\d\s?(?:%|×)", text[start : m.start()]):
         return m["name"]
     for m in _PREP_NAME.finditer(text, start, end):
-        if re.search(r"\d\s?(?:%|×)", text[start:m.start()]):
+        if re.search(r"\d\s?(?:%|×)", text[start : m.start()]):
             return None
         name = None if _generic_mention(text, m) else _ok_dataset(m["name"])
         if name:
@@ -700,7 +993,9 @@ def _dataset_before(text: str, s0: int, end: int, attached: list[tuple[int, int]
     if not found:
         for m in _BENCH_NAME.finditer(text, s0, end):
             g = "name" if m["name"] else "name2"
-            name = None if _COUNT_BEFORE.search(text, max(0, m.start(g) - 30), m.start(g)) else _ok_dataset(m[g])
+            name = (
+                None if _COUNT_BEFORE.search(text, max(0, m.start(g) - 30), m.start(g)) else _ok_dataset(m[g])
+            )
             name = _with_partner(text, m.end(g), name) if name and g == "name" else name
             if name:
                 found.append(name)
@@ -711,14 +1006,18 @@ def _dataset_before(text: str, s0: int, end: int, attached: list[tuple[int, int]
     return found[-1] if found else None
 
 
-_NAME_AFTER = re.compile(r"\s*(?:for|of|by|from)\s+(?:the\s+)?(?P<name>[A-Z][\w\-.+]*(?:\s[A-Z0-9][\w\-.+]*)?)")
+_NAME_AFTER = re.compile(
+    r"\s*(?:for|of|by|from)\s+(?:the\s+)?(?P<name>[A-Z][\w\-.+]*(?:\s[A-Z0-9][\w\-.+]*)?)"
+)
 
 
 def _one_baseline(listed: str) -> str | None:
     """One name per number: the last item of "baseline X (72.3%), its 14B counterpart (81.1%), and GPT-4o" as it
     stands before this number's bracket ("GPT-4o"), without "baseline"/"the"/"its"."""
     item = re.split(r",\s*(?:and\s+)?|\s+and\s+", listed.strip(" ,"))[-1]
-    item = re.sub(r"^(?:(?:and|the|its|their|our|a|an|baselines?|strong|previous)\s+)+", "", item.strip(), flags=re.I)
+    item = re.sub(
+        r"^(?:(?:and|the|its|their|our|a|an|baselines?|strong|previous)\s+)+", "", item.strip(), flags=re.I
+    )
     return item.strip() or None
 
 
@@ -732,7 +1031,7 @@ def _subject(text: str, t: _Tok, kind: str, s0: int) -> tuple[str, str | None]:
     """
     if t.signed or kind in ("delta", "relative_change", "multiplier", "before_after"):
         return "ours", None
-    pre = text[max(s0, t.span_start - 60):t.span_start]
+    pre = text[max(s0, t.span_start - 60) : t.span_start]
     pre_q = _QUAL_TEXT.sub("", pre)
     m = _BASELINE_CUE.search(pre_q)
     if m and not re.search(r"\d", m["name"]):
@@ -746,13 +1045,13 @@ def _subject(text: str, t: _Tok, kind: str, s0: int) -> tuple[str, str | None]:
         return "baseline", m["name"].split()[-1]
     po = text.rfind("(", s0, t.span_start)
     pc = text.rfind(")", s0, t.span_start)
-    if po > pc and re.fullmatch(r"[\s\d.,%×x+and&<>~≈]*", text[po + 1:t.span_start]):
+    if po > pc and re.fullmatch(r"[\s\d.,%×x+and&<>~≈]*", text[po + 1 : t.span_start]):
         stripped = re.sub(r"\([^()]*\)", "", text[s0:po])
         cm = None
-        for cm in _COMPARATOR.finditer(stripped):
+        for cm in _COMPARATOR.finditer(stripped):  # noqa: B007 (the last match)
             pass
         if cm is not None:
-            between = stripped[cm.end():]
+            between = stripped[cm.end() :]
             if not re.search(r"\d\s?(?:%|×)", between) and len(between) < 80:
                 return "baseline", _one_baseline(between)
     return "ours", None
@@ -766,10 +1065,12 @@ def _direction(text: str, t: _Tok, kind: str, lo: int, hi: int) -> str | None:
         return None
     if t.signed:
         return "decrease" if t.value < 0 else "increase"
-    near = text[t.span_end:min(hi, t.span_end + 30)]
-    before = text[max(lo, t.span_start - 70):t.span_start]
+    near = text[t.span_end : min(hi, t.span_end + 30)]
+    before = text[max(lo, t.span_start - 70) : t.span_start]
     for seg, pick in ((near, min), (before, max)):
-        d = [(m.start(), "increase") for m in _UP.finditer(seg)] + [(m.start(), "decrease") for m in _DOWN.finditer(seg)]
+        d = [(m.start(), "increase") for m in _UP.finditer(seg)] + [
+            (m.start(), "decrease") for m in _DOWN.finditer(seg)
+        ]
         if d:
             return pick(d)[1]
     return None
@@ -786,26 +1087,45 @@ def _kind(text: str, t: _Tok, lo: int, hi: int, metric: str | None) -> str:
         return "multiplier"
     if t.unit == "pp":
         return "delta"
-    pre = _QUAL_TEXT.sub("", text[max(lo, t.span_start - 60):t.span_start]).rstrip() + " "
-    post = text[t.span_end:min(hi, t.span_end + 40)]
-    near = text[max(lo, t.span_start - 25):min(hi, t.span_end + 25)]
+    pre = _QUAL_TEXT.sub("", text[max(lo, t.span_start - 60) : t.span_start]).rstrip() + " "
+    post = text[t.span_end : min(hi, t.span_end + 40)]
+    near = text[max(lo, t.span_start - 25) : min(hi, t.span_end + 25)]
     if _RELATIVE.search(near) and not _ABSOLUTE.search(near):
         return "relative_change" if t.unit == "%" else "delta"
-    if t.unit == "%" and re.match(r"\s*(?:fewer|less|smaller|shorter|cheaper|faster|slower|larger|more compact)\b"
-                                  r"(?!\s+than\b)", post, re.I):
+    if t.unit == "%" and re.match(
+        r"\s*(?:fewer|less|smaller|shorter|cheaper|faster|slower|larger|more compact)\b"
+        r"(?!\s+than\b)",
+        post,
+        re.I,
+    ):
         return "relative_change"
-    if t.unit == "%" and re.match(r"\s*of\s+(?:the\s+)?(?:\w+\s+)?(?:load|cost|time|memory|compute|FLOPs|tokens|"
-                                  r"budget|storage|energy|size)\b", post, re.I):
+    if t.unit == "%" and re.match(
+        r"\s*of\s+(?:the\s+)?(?:\w+\s+)?(?:load|cost|time|memory|compute|FLOPs|tokens|"
+        r"budget|storage|energy|size)\b",
+        post,
+        re.I,
+    ):
         return "relative_change"
     by = re.search(r"\bby\s+(?:(?:an?\s+)?(?:\w+\s+)?(?:average|mean|margins?)\s+of\s+)?$", pre) is not None
     change_word = _DELTA_NEAR.match(post) is not None and not re.match(r"\s*or\s+(?:less|more|fewer)", post)
     if re.search(r"[’']s\s+$", pre):
         return "score"  # "the baseline's 30.2%"
-    of_change = re.search(r"\b(?:gains?|improvements?|increases?|reductions?|drops?|decreases?|gaps?)\s+"
-                          r"(?:\([^()]*\)\s+)?of\s+(?:\w+\s+){0,2}$", pre, re.I) is not None
+    of_change = (
+        re.search(
+            r"\b(?:gains?|improvements?|increases?|reductions?|drops?|decreases?|gaps?)\s+"
+            r"(?:\([^()]*\)\s+)?of\s+(?:\w+\s+){0,2}$",
+            pre,
+            re.I,
+        )
+        is not None
+    )
     comparator = re.search(r"\b(?:outperform\w*|surpass\w*|beat\w*)\b[^\d%]{0,60}$", pre, re.I) is not None
-    paren_change = re.search(r"\b(?:gains?|loss|drops?|improvements?|degradation|increases?|decreases?)\s*\(\s*$",
-                             pre, re.I) is not None
+    paren_change = (
+        re.search(
+            r"\b(?:gains?|loss|drops?|improvements?|degradation|increases?|decreases?)\s*\(\s*$", pre, re.I
+        )
+        is not None
+    )
     # an explicit sign marks a change, except a negative plain score (a slope, a correlation); a percentage
     # level is never negative, so "-9% CHAIRi" is a change
     signed_change = t.signed and (t.value > 0 or t.unit == "%" or by or re.search(r"\bchang\w*\b", pre))
@@ -814,7 +1134,7 @@ def _kind(text: str, t: _Tok, lo: int, hi: int, metric: str | None) -> str:
             return "relative_change"
         # a % change that only goes down is a reduction of a quantity (dev gold: 14 of 17 such rows are
         # relative_change, while 58 of 66 % changes with an upward word are deltas)
-        window = text[max(lo, t.span_start - 60):min(hi, t.span_end + 40)]
+        window = text[max(lo, t.span_start - 60) : min(hi, t.span_end + 40)]
         if t.unit == "%" and not t.signed and _DOWN.search(window) and not _UP.search(window):
             return "relative_change"
         return "delta"
@@ -823,7 +1143,9 @@ def _kind(text: str, t: _Tok, lo: int, hi: int, metric: str | None) -> str:
 
 _RESULT_CUE = re.compile(
     r"\b(achiev\w*|attain\w*|reach\w*|obtain\w*|scor\w*|yield\w*|outperform\w*|surpass\w*|improv\w*|"
-    r"record\w*|report\w*|deliver\w*|get|gets|sets?|establish\w*|results?|accurac\w*|rate|performance)\b", re.I)
+    r"record\w*|report\w*|deliver\w*|get|gets|sets?|establish\w*|results?|accurac\w*|rate|performance)\b",
+    re.I,
+)
 
 
 #: The most percentage points a change can have: both ends are percentages (0-100).
@@ -844,8 +1166,8 @@ def _accept_plain(text: str, t: _Tok, s0: int) -> bool:
     "F1 of 0.91", "slope -0.38", "FID 2.9"; measures such as "65ms"; a baseline "versus 62.6")."""
     if t.setup:
         return False
-    pre = text[max(s0, t.span_start - 40):t.span_start]
-    post = text[t.span_end:t.span_end + 30]
+    pre = text[max(s0, t.span_start - 40) : t.span_start]
+    post = text[t.span_end : t.span_end + 30]
     if t.measure:
         u = t.unit_text.strip()
         if u == "s":
@@ -853,7 +1175,7 @@ def _accept_plain(text: str, t: _Tok, s0: int) -> bool:
         if u in ("ms", "mm", "dB", "ms/frame", "ms/image", "s/frame", "µs", "μs", "ns"):
             return True  # times per item are results wherever they are written
         # other measures ("12 GB", "30 fps") are results only next to a change, a comparison or a metric word
-        ctx = text[max(s0, t.span_start - 50):t.span_end + 40]
+        ctx = text[max(s0, t.span_start - 50) : t.span_end + 40]
         return bool(_UP.search(ctx) or _DOWN.search(ctx) or _LEX.search(ctx) or _AMOUNT.search(ctx))
     if t.decimal and _correlation_before(text, s0, t.span_start):
         return True
@@ -864,27 +1186,40 @@ def _accept_plain(text: str, t: _Tok, s0: int) -> bool:
     if re.search(r"\b(?:margins?|gaps?)\s+of\s+$", pre):
         return True  # "outperforms X by a huge margin of 9.3"
     pre_q = _QUAL_TEXT.sub("", pre).rstrip() + " "
-    if re.search(rf"(?:{_LEX_WORDS})\s*(?:\([^()]*\)\s*)?(?:of|is|was|=|:|at|reaches|reaching|to|"
-                 rf"(?:drops?|falls?|rises?|improves?|increases?|decreases?)\s+(?:to|from))?\s*$", pre_q, re.I):
+    if re.search(
+        rf"(?:{_LEX_WORDS})\s*(?:\([^()]*\)\s*)?(?:of|is|was|=|:|at|reaches|reaching|to|"
+        rf"(?:drops?|falls?|rises?|improves?|increases?|decreases?)\s+(?:to|from))?\s*$",
+        pre_q,
+        re.I,
+    ):
         return True
     if re.match(rf"\s?(?:±\s?\d+(?:\.\d+)?\s)?(?:{_LEX_WORDS})(?![\w-])", post, re.I):
         return True
     if t.signed:
         return True
-    if re.match(r"\s(?:on|in)\s+(?:the\s+)?[A-Z]", post) and _RESULT_CUE.search(text[s0:t.span_start]):
+    if re.match(r"\s(?:on|in)\s+(?:the\s+)?[A-Z]", post) and _RESULT_CUE.search(text[s0 : t.span_start]):
         return True
     if re.search(r"\b(?:vs\.?|versus)\s*$", pre):
         return True
     return False
 
 
-_LIST_GAP = re.compile(r"\s*(?:(?:on|in)\s+(?:the\s+)?[^,;.()%]{1,40}?)?\s*(?:,\s*and|,|and|or|/)\s*(?:by\s+)?")
+_LIST_GAP = re.compile(
+    r"\s*(?:(?:on|in)\s+(?:the\s+)?[^,;.()%]{1,40}?)?\s*(?:,\s*and|,|and|or|/)\s*(?:by\s+)?"
+)
 
 
 _ANY_DIGIT = re.compile(r"\d")
 #: Rule names of the ways a number becomes a row (``_Tok.why``).
-_WHY_RULE = {"from-to": "before-after", "range": "range", "slash": "slash-pair", "spelled": "spelled-number",
-             "unit-%": "accept-unit", "unit-pp": "accept-unit", "unit-x": "accept-unit"}
+_WHY_RULE = {
+    "from-to": "before-after",
+    "range": "range",
+    "slash": "slash-pair",
+    "spelled": "spelled-number",
+    "unit-%": "accept-unit",
+    "unit-pp": "accept-unit",
+    "unit-x": "accept-unit",
+}
 
 
 def extract_metrics(text: str) -> list[dict]:
@@ -901,23 +1236,34 @@ def extract_metrics(text: str) -> list[dict]:
     if not isinstance(text, str):
         raise TypeError(f"extract_metrics expects str, got {type(text).__name__}")
     has_digit = _ANY_DIGIT.search(text) is not None
-    spelled = (_spelled(text) if _SPELLED_GATE.search(text) else []) + \
-        (_word_results(text) if _WORD_GATE.search(text) else [])
+    spelled = (_spelled(text) if _SPELLED_GATE.search(text) else []) + (
+        _word_results(text) if _WORD_GATE.search(text) else []
+    )
     if not has_digit and not spelled:
         return []
     sents = sentences(text)
     toks = _pair_structures(text, _tokens(text))
     if spelled:
         # a word result replaces a setup token it covers ("1st place"), never a kept number
-        kept_toks = [t for t in toks if not (t.setup and any(t.num_start <= s.num_start < t.end for s in spelled))]
+        kept_toks = [
+            t for t in toks if not (t.setup and any(t.num_start <= s.num_start < t.end for s in spelled))
+        ]
         spelled = [s for s in spelled if not any(t.num_start <= s.num_start < t.end for t in kept_toks)]
         toks = sorted(kept_toks + spelled, key=lambda t: t.span_start)
     # plain decimals listed before an accepted one share its status: "92.4, 88.7 and 85.1 on SST-2, …"
     for j in range(len(toks) - 2, -1, -1):
         t, n = toks[j], toks[j + 1]
-        if not t.accepted and not t.setup and t.unit is None and not t.measure and t.decimal and n.unit is None \
-                and not n.setup and (n.accepted or _accept_plain(text, n, 0)) and \
-                _LIST_SEP.fullmatch(text[t.span_end:n.span_start]):
+        if (
+            not t.accepted
+            and not t.setup
+            and t.unit is None
+            and not t.measure
+            and t.decimal
+            and n.unit is None
+            and not n.setup
+            and (n.accepted or _accept_plain(text, n, 0))
+            and _LIST_SEP.fullmatch(text[t.span_end : n.span_start])
+        ):
             n.accepted = t.accepted = True
     kept: list[tuple[_Tok, int, int, int, int]] = []
     for t in toks:
@@ -930,16 +1276,20 @@ def extract_metrics(text: str) -> list[dict]:
         if not t.accepted:
             continue
         # the same value restated in brackets right after ("2x cheaper (~2× fewer GPU hours)"): one fact
-        if kept and kept[-1][0].value == t.value and kept[-1][0].unit == t.unit and \
-                re.fullmatch(r"[^()\d]{0,40}\(\s*[~≈]?\s*", text[kept[-1][0].span_end:t.span_start]):
+        if (
+            kept
+            and kept[-1][0].value == t.value
+            and kept[-1][0].unit == t.unit
+            and re.fullmatch(r"[^()\d]{0,40}\(\s*[~≈]?\s*", text[kept[-1][0].span_end : t.span_start])
+        ):
             continue
         lo, hi = _clause_bounds(text, s0, s1, t.span_start)
         kept.append((t, s0, s1, lo, hi))
 
     rows: list[dict] = []
     attached = []  # (start, end) of "N on X" attachments, so X is not reused for another number
-    for t, s0, s1, lo, hi in kept:
-        m = _PREP_NAME.match(text, t.span_end + 1) if text[t.span_end:t.span_end + 1] == " " else None
+    for t, s0, s1, lo, hi in kept:  # noqa: B007 (the tuple shape of kept)
+        m = _PREP_NAME.match(text, t.span_end + 1) if text[t.span_end : t.span_end + 1] == " " else None
         if m:
             attached.append((m.start(), m.end()))
     for i, (t, s0, s1, lo, hi) in enumerate(kept):
@@ -958,7 +1308,9 @@ def extract_metrics(text: str) -> list[dict]:
         row_rules.insert(0, _WHY_RULE.get(t.why, t.why or "plain-result"))
         # a benchmark inside the metric phrase: "improves BoolQ performance by 18.1 pp"
         if metric and not _LEX.fullmatch(metric):
-            bm = re.match(r"([A-Z][\w\-.]*[A-Z0-9][\w\-.]*)\s+(performance|accuracy|scores?|results?)$", metric)
+            bm = re.match(
+                r"([A-Z][\w\-.]*[A-Z0-9][\w\-.]*)\s+(performance|accuracy|scores?|results?)$", metric
+            )
             if bm and not _MODEL_NAME.search(bm[1]) and not _LEX.fullmatch(bm[1]):
                 dataset, metric = bm[1], bm[2]
                 row_rules.append("dataset-in-metric")
@@ -976,19 +1328,39 @@ def extract_metrics(text: str) -> list[dict]:
         if subject == "baseline":
             row_rules.append("subject-baseline")
         if subject == "ours" and kind in ("delta", "relative_change", "multiplier"):
-            bm = re.search(r"\b(?:over|than|outperform\w*|surpass\w*|beat\w*|against|compared (?:to|with))\s+"
-                           r"(?:the\s+)?(?:[\w-]+\s+)?(?P<n>[A-Z][\w\-.]*(?:\s[A-Z][\w\-.]*)?)", text[lo:hi])
+            bm = re.search(
+                r"\b(?:over|than|outperform\w*|surpass\w*|beat\w*|against|compared (?:to|with))\s+"
+                r"(?:the\s+)?(?:[\w-]+\s+)?(?P<n>[A-Z][\w\-.]*(?:\s[A-Z][\w\-.]*)?)",
+                text[lo:hi],
+            )
             baseline = bm["n"] if bm and not re.match(r"SOTA|State", bm["n"]) else None
-        rows.append(dict(
-            value=None if kind == "range" else t.value,
-            value_text=t.text if kind != "range" else text[t.span_start:t.num_end],
-            unit=t.unit, unit_text=(t.unit_text or "").strip() or None, kind=kind, value_from=t.vfrom, value_low=t.low, value_high=t.high,
-            metric=metric, dataset=dataset, subject=subject, baseline=baseline,
-            direction=_direction(text, t, kind, lo, hi), qualifier=qualifier,
-            span=text[q_start:t.span_end], start=q_start, end=t.span_end,
-            rules=row_rules + (["unsigned-multiplier"] if t.dash else []), _s0=s0, _s1=s1, _lo=lo, _hi=hi,
-            _paren=_in_paren(text, s0, t.span_start),
-        ))
+        rows.append(
+            dict(
+                value=None if kind == "range" else t.value,
+                value_text=t.text if kind != "range" else text[t.span_start : t.num_end],
+                unit=t.unit,
+                unit_text=(t.unit_text or "").strip() or None,
+                kind=kind,
+                value_from=t.vfrom,
+                value_low=t.low,
+                value_high=t.high,
+                metric=metric,
+                dataset=dataset,
+                subject=subject,
+                baseline=baseline,
+                direction=_direction(text, t, kind, lo, hi),
+                qualifier=qualifier,
+                span=text[q_start : t.span_end],
+                start=q_start,
+                end=t.span_end,
+                rules=row_rules + (["unsigned-multiplier"] if t.dash else []),
+                _s0=s0,
+                _s1=s1,
+                _lo=lo,
+                _hi=hi,
+                _paren=_in_paren(text, s0, t.span_start),
+            )
+        )
     _share_across_lists(text, rows)
     linking.link_respectively(text, rows, sents)
     linking.share_clause_metric(text, rows)
@@ -1050,8 +1422,13 @@ def _share_across_lists(text: str, rows: list[dict]) -> None:
     """
     groups: list[list[int]] = []
     for i, r in enumerate(rows):
-        if i and rows[i - 1]["_s0"] == r["_s0"] and rows[i - 1]["_paren"] == r["_paren"] and \
-                (rows[i - 1]["unit"] == r["unit"]) and _LIST_GAP.fullmatch(text[rows[i - 1]["end"]:r["start"]]):
+        if (
+            i
+            and rows[i - 1]["_s0"] == r["_s0"]
+            and rows[i - 1]["_paren"] == r["_paren"]
+            and (rows[i - 1]["unit"] == r["unit"])
+            and _LIST_GAP.fullmatch(text[rows[i - 1]["end"] : r["start"]])
+        ):
             groups[-1].append(i)
         else:
             groups.append([i])
@@ -1076,13 +1453,24 @@ def _share_across_lists(text: str, rows: list[dict]) -> None:
     for i, r in enumerate(rows):
         if i == 0 or rows[i - 1]["_s0"] != r["_s0"]:
             continue
-        if r["subject"] == "baseline" or (r["_paren"] >= 0 and r["_paren"] > rows[i - 1]["start"]) or \
-                (r["_paren"] >= 0 and r["_paren"] == rows[i - 1]["_paren"] and rows[i - 1]["subject"] == "baseline"):
+        if (
+            r["subject"] == "baseline"
+            or (r["_paren"] >= 0 and r["_paren"] > rows[i - 1]["start"])
+            or (
+                r["_paren"] >= 0
+                and r["_paren"] == rows[i - 1]["_paren"]
+                and rows[i - 1]["subject"] == "baseline"
+            )
+        ):
             src = rows[i - 1]
             r["metric"] = r["metric"] or src["metric"]
             r["dataset"] = r["dataset"] or src["dataset"]
-            if r["kind"] == "score" and src["kind"] in ("delta", "relative_change") and r["subject"] == "ours" \
-                    and src["unit"] == r["unit"]:
+            if (
+                r["kind"] == "score"
+                and src["kind"] in ("delta", "relative_change")
+                and r["subject"] == "ours"
+                and src["unit"] == r["unit"]
+            ):
                 r["kind"], r["direction"] = src["kind"], src["direction"]  # "by 1% (notably 4% on GSM8K)"
     # bracketed baseline lists aligned by position with the paper's earlier list
     for g in groups:
@@ -1091,8 +1479,12 @@ def _share_across_lists(text: str, rows: list[dict]) -> None:
             continue
         for h in groups:
             hm = [rows[i] for i in h]
-            if h[0] < g[0] and len(hm) == len(members) and hm[0]["_s0"] == members[0]["_s0"] and \
-                    all(m["subject"] == "ours" for m in hm):
+            if (
+                h[0] < g[0]
+                and len(hm) == len(members)
+                and hm[0]["_s0"] == members[0]["_s0"]
+                and all(m["subject"] == "ours" for m in hm)
+            ):
                 for m, src in zip(members, hm):
                     m["dataset"] = src["dataset"] or m["dataset"]
                     m["metric"] = m["metric"] or src["metric"]
@@ -1111,7 +1503,12 @@ def _share_across_lists(text: str, rows: list[dict]) -> None:
                 r["metric"] = _LEX.search(clause)[0]
     # a change reported after a comparator with no metric of its own takes the metric of the sentence's score
     for i, r in enumerate(rows):
-        if r["metric"] is None and r["kind"] == "delta" and i and rows[i - 1]["_s0"] == r["_s0"] and \
-                rows[i - 1]["kind"] == "score" and re.search(r"\b(?:surpass\w*|outperform\w*|beat\w*)\b",
-                                                             text[rows[i - 1]["end"]:r["start"]]):
+        if (
+            r["metric"] is None
+            and r["kind"] == "delta"
+            and i
+            and rows[i - 1]["_s0"] == r["_s0"]
+            and rows[i - 1]["kind"] == "score"
+            and re.search(r"\b(?:surpass\w*|outperform\w*|beat\w*)\b", text[rows[i - 1]["end"] : r["start"]])
+        ):
             r["metric"] = rows[i - 1]["metric"]

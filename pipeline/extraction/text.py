@@ -25,7 +25,7 @@ def sentences(text: str) -> list[tuple[int, int]]:
     start = 0
     for m in _END.finditer(text):
         end = m.start() + 1
-        if _ABBREV.search(text[max(start, end - 8):end]):
+        if _ABBREV.search(text[max(start, end - 8) : end]):
             continue
         spans.append((start, end))
         start = m.end()

@@ -88,7 +88,9 @@ def _trim(url: str) -> str:
 
 
 _JOIN_NEXT = re.compile(rf"{_UCH_NOCOMMA_HTTP}+")
-_CODE_OWNER = re.compile(r"(?:github\.com|gitlab\.com|bitbucket\.org|codeberg\.org|huggingface\.co)/[\w.-]+/$", re.I)
+_CODE_OWNER = re.compile(
+    r"(?:github\.com|gitlab\.com|bitbucket\.org|codeberg\.org|huggingface\.co)/[\w.-]+/$", re.I
+)
 
 
 def _continues(prefix: str, nxt: str) -> bool:
@@ -105,12 +107,16 @@ def _continues(prefix: str, nxt: str) -> bool:
     if incomplete:
         return nxt[0].islower() or nxt[0].isdigit() or bool(re.search(r"[-_0-9]|[a-z][A-Z]", nxt))
     if prefix.endswith("/") and prefix.count("/") >= 3:
-        return bool(re.match(r"[\w~]", nxt)) and bool(re.search(r"[/\-_.0-9]|[a-z][A-Z]", nxt.rstrip(".,;:)")))
+        return bool(re.match(r"[\w~]", nxt)) and bool(
+            re.search(r"[/\-_.0-9]|[a-z][A-Z]", nxt.rstrip(".,;:)"))
+        )
     return False
 
 
 _UTM = re.compile(r"^(utm_\w+|fbclid|gclid)$", re.I)
-_ARXIV_PATH = re.compile(r"^/(?:abs|pdf|html)/(\d{4}\.\d{4,5}|[a-z-]+(?:\.[A-Z]{2})?/\d{7})(?:v\d+)?(?:\.pdf)?$", re.I)
+_ARXIV_PATH = re.compile(
+    r"^/(?:abs|pdf|html)/(\d{4}\.\d{4,5}|[a-z-]+(?:\.[A-Z]{2})?/\d{7})(?:v\d+)?(?:\.pdf)?$", re.I
+)
 _WWW_ALIAS = {"github.com", "gitlab.com", "huggingface.co", "arxiv.org", "bitbucket.org", "codeberg.org"}
 
 
@@ -160,12 +166,17 @@ def repo_of(url: str) -> str | None:
     parts = urlsplit(url)
     host = parts.netloc.lower()
     segs = [x for x in parts.path.split("/") if x]
-    if host in V.GIT_HOSTS and len(segs) >= 2 and segs[0].lower() not in _GIT_RESERVED and host != "gist.github.com":
+    if (
+        host in V.GIT_HOSTS
+        and len(segs) >= 2
+        and segs[0].lower() not in _GIT_RESERVED
+        and host != "gist.github.com"
+    ):
         return f"https://{host}/{segs[0]}/{segs[1].removesuffix('.git')}"
     if host == "huggingface.co" and segs:
         head = 1 if segs[0] in ("datasets", "spaces") else 0
         if len(segs) >= head + 2 and segs[0] not in ("papers", "docs", "blog"):
-            return "https://huggingface.co/" + "/".join(segs[:head + 2])
+            return "https://huggingface.co/" + "/".join(segs[: head + 2])
     if host == "anonymous.4open.science" and len(segs) >= 2 and segs[0] == "r":
         return f"https://{host}/r/{segs[1]}"
     return None
@@ -199,7 +210,11 @@ def host_kind(host: str, path: str) -> str:
         if head == "papers":
             return "paper"
         return "model" if len(segs) >= 2 else "other"
-    if host in _DATASET_HOSTS or host.startswith("dataverse.") or (host.endswith("kaggle.com") and segs[:1] == ["datasets"]):
+    if (
+        host in _DATASET_HOSTS
+        or host.startswith("dataverse.")
+        or (host.endswith("kaggle.com") and segs[:1] == ["datasets"])
+    ):
         return "dataset"
     if host in V.DEMO_HOSTS:
         return "demo"
@@ -252,19 +267,32 @@ def classify(host: str, path: str, context: str, link_text: str = "") -> str:
     if kind == "other" and nouns - {"other_noun"}:
         # a host with no rule of its own: the first thing the sentence names decides ("The code and data are
         # publicly accessible at <dropbox link>" -> code)
-        first = min((rx.search(said).start(), k) for k, rx in _CUES.items() if k in nouns and k != "other_noun")
+        first = min(
+            (rx.search(said).start(), k) for k, rx in _CUES.items() if k in nouns and k != "other_noun"
+        )
         return first[1]
     if nouns == {"code"} and kind in ("project_page", "other"):
         return "code"
     return kind
 
 
-_SUBJECT = re.compile(r"^\s*(?:The\s+|Our\s+)?(?P<name>[A-Z][\w-]*[A-Z0-9][\w-]*|[A-Z][a-z]+[A-Z][\w-]*)\s+"
-                      r"(?:\w+\s+){0,3}?(?:is|are|has been|have been|will be)\s+(?:\w+\s+){0,2}?"
-                      r"(?:available|released|open-sourced|hosted|accessible|public)")
-_RESOURCE_NOUNS = {"dataset": "dataset", "datasets": "dataset", "benchmark": "dataset", "corpus": "dataset",
-                   "library": "code", "toolkit": "code", "toolbox": "code", "framework": "code", "package": "code",
-                   "model": "model"}
+_SUBJECT = re.compile(
+    r"^\s*(?:The\s+|Our\s+)?(?P<name>[A-Z][\w-]*[A-Z0-9][\w-]*|[A-Z][a-z]+[A-Z][\w-]*)\s+"
+    r"(?:\w+\s+){0,3}?(?:is|are|has been|have been|will be)\s+(?:\w+\s+){0,2}?"
+    r"(?:available|released|open-sourced|hosted|accessible|public)"
+)
+_RESOURCE_NOUNS = {
+    "dataset": "dataset",
+    "datasets": "dataset",
+    "benchmark": "dataset",
+    "corpus": "dataset",
+    "library": "code",
+    "toolkit": "code",
+    "toolbox": "code",
+    "framework": "code",
+    "package": "code",
+    "model": "model",
+}
 
 
 def named_resource_kind(raw: str, context: str) -> str | None:
@@ -275,8 +303,11 @@ def named_resource_kind(raw: str, context: str) -> str | None:
     if not m:
         return None
     name = re.escape(m["name"])
-    am = re.search(rf"\b{name}\b(?:\s*(?:,|---|—|--|:|\()\s*|\s+(?:is|as)\s+)(?:a|an|the)\s+((?:[\w-]+\s+){{0,6}}?"
-                   rf"(?:{'|'.join(_RESOURCE_NOUNS)}))\b", raw)
+    am = re.search(
+        rf"\b{name}\b(?:\s*(?:,|---|—|--|:|\()\s*|\s+(?:is|as)\s+)(?:a|an|the)\s+((?:[\w-]+\s+){{0,6}}?"
+        rf"(?:{'|'.join(_RESOURCE_NOUNS)}))\b",
+        raw,
+    )
     return _RESOURCE_NOUNS[am[1].split()[-1].lower()] if am else None
 
 
@@ -326,7 +357,7 @@ def extract_urls(raw: str) -> list[dict]:
     low = raw.lower()
     # most abstracts hold no web address: skip the scan unless a scheme, "www." or a bare host's domain occurs
     bare_scan = "://" in raw or "www." in low or any(d in low for d in _BARE_DOMAINS)
-    for m in (_BARE.finditer(raw) if bare_scan else ()):
+    for m in _BARE.finditer(raw) if bare_scan else ():
         a, b = m.start(), m.end()
         if not free(a, b):
             continue
@@ -340,7 +371,10 @@ def extract_urls(raw: str) -> list[dict]:
             found.append((a, a + len(trimmed), trimmed, ""))
             taken.append((a, b))
 
-    for rx, fmt, marker in ((_ARXIV_ID, "https://arxiv.org/abs/{}", "arxiv:"), (_DOI_ID, "https://doi.org/{}", "doi:")):
+    for rx, fmt, marker in (
+        (_ARXIV_ID, "https://arxiv.org/abs/{}", "arxiv:"),
+        (_DOI_ID, "https://doi.org/{}", "doi:"),
+    ):
         if marker not in low:
             continue
         for m in rx.finditer(raw):
@@ -368,6 +402,9 @@ def extract_urls(raw: str) -> list[dict]:
         kind = classify(host, parts.path, context, link_text)
         named = named_resource_kind(raw, context) if kind not in ("paper", "project_page") else None
         kind = named or kind
-        rows.append(dict(url=url, url_raw=raw[start:end], kind=kind, host=host, repo=repo_of(url), start=start,
-                         end=end))
+        rows.append(
+            dict(
+                url=url, url_raw=raw[start:end], kind=kind, host=host, repo=repo_of(url), start=start, end=end
+            )
+        )
     return rows
