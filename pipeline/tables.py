@@ -9,6 +9,7 @@ from __future__ import annotations
 import polars as pl
 
 from pipeline.dedup import identity_key
+from pipeline.extraction import METRIC_FIELDS, URL_FIELDS
 from pipeline.quarantine import repeated_notices
 
 #: URL kinds that mean "the paper releases code" (papers.has_code).
@@ -40,44 +41,8 @@ PAPER_COLUMNS = [
 #: ``origin``: ``abstract`` (found in abstract_raw, start/end set) or ``listing`` (a link the listing file
 #: gives outside the abstract, papers.source_urls; start/end null). ``repo``: the repository a link belongs
 #: to.
-URL_COLUMNS = [
-    "paper_id",
-    "venue",
-    "year",
-    "url",
-    "url_raw",
-    "kind",
-    "host",
-    "repo",
-    "start",
-    "end",
-    "origin",
-]
-METRIC_COLUMNS = [
-    "paper_id",
-    "venue",
-    "year",
-    "value",
-    "value_text",
-    "unit",
-    "unit_text",
-    "kind",
-    "value_from",
-    "value_low",
-    "value_high",
-    "metric",
-    "metric_key",
-    "dataset",
-    "dataset_key",
-    "subject",
-    "baseline",
-    "direction",
-    "qualifier",
-    "span",
-    "start",
-    "end",
-    "rules",
-]
+URL_COLUMNS = ["paper_id", "venue", "year", *URL_FIELDS, "origin"]
+METRIC_COLUMNS = ["paper_id", "venue", "year", *METRIC_FIELDS]
 LINEAGE_COLUMNS = [
     "listing",
     "venue",
