@@ -15,6 +15,7 @@ import random
 import signal
 import subprocess
 import sys
+import threading
 import time
 
 import duckdb
@@ -88,9 +89,16 @@ def make_tables(gen: int, tag: str = "A") -> dict[str, pl.DataFrame]:
     return {"papers": papers, "paper_urls": urls, "paper_metrics": metrics, "listing_lineage": lineage}
 
 
+_PAUSED = threading.Lock()
+
+
 def _pause(label: str) -> None:
-    """Print ``AT <label>``, then wait to be killed, or until the file named by env CONTINUE_FILE exists."""
-    print(f"AT {label}", flush=True)
+    """Print ``AT <label>``, then wait to be killed, or until the file named by env CONTINUE_FILE exists.
+
+    Partition files are written by several threads: only the first to arrive prints (one whole line), the
+    others wait without printing, so the parent reads exactly ``AT <label>``."""
+    if _PAUSED.acquire(blocking=False):
+        print(f"AT {label}", flush=True)
     go = os.environ.get("CONTINUE_FILE")
     deadline = time.monotonic() + 600
     while time.monotonic() < deadline and not (go and os.path.exists(go)):
