@@ -114,9 +114,12 @@ def build_extra(out: Path, per_file: int = 40) -> Path:
     Shapes: TSV; JSON object keyed by id; ``{"papers": [...]}``; gzip JSON Lines; a PDF first-page dump (pages
     split by form feeds, wrapped title, authors with marks, affiliations, e-mails, ``Abstract—``,
     ``Keywords``); text dumps with ``=`` and ``-`` separators; BibTeX with abstracts; a markdown table; a
-    semicolon CSV. Authors are placeholders (the corpus has none); titles, abstracts, ids, venues and years
-    are real.
+    semicolon CSV; labelled records without separator lines (``Paper ID:``/``Title:``/``Abstract:``, venue
+    and year only in the header line); Hugging Face daily-papers JSON (the paper one level down); a Semantic
+    Scholar-style export (the venue's full name and a ``year`` field, nothing in the file name). Authors are
+    placeholders (the corpus has none); titles, abstracts, ids, venues and years are real.
     """
+    from pipeline.readers.venues import VENUE_NAMES
     import csv
     import gzip
     import io
@@ -127,6 +130,7 @@ def build_extra(out: Path, per_file: int = 40) -> Path:
     )
     groups = corpus.group_by("venue", "year").len().filter(pl.col("len") >= per_file).sort("venue", "year")
     picks = groups.sample(10, seed=12, with_replacement=False).sort("venue", "year").rows()
+    picks += groups.sample(3, seed=13, with_replacement=False).sort("venue", "year").rows()
     out.mkdir(parents=True, exist_ok=True)
     truth = []
 
@@ -267,6 +271,66 @@ def build_extra(out: Path, per_file: int = 40) -> Path:
     w.writerow(["Title", "Authors", "Abstract", "Decision"])
     w.writerows([r["title"], ", ".join(r["authors"]), r["abstract"], "Accept (Poster)"] for r in rows)
     emit(f"{v}{y}.csv", v, y, rows, buf.getvalue())
+    v, y, rows = recs(10)
+    emit(
+        "accepted_papers.txt",
+        v,
+        y,
+        rows,
+        f"{v} {y} accepted papers\n\n"
+        + "\n".join(
+            f"Paper ID: {r['id']}\nTitle: {r['title']}\nAuthors: {', '.join(r['authors'])}\nAbstract:\n"
+            + "\n".join(textwrap.wrap(" ".join(r["abstract"].split()), 90))
+            + "\n"
+            for r in rows
+        ),
+    )
+    v, y, rows = recs(11)
+    emit(
+        f"{v.lower()}_{y}_daily.json",
+        v,
+        y,
+        rows,
+        json.dumps(
+            [
+                {
+                    "paper": {
+                        "id": r["id"],
+                        "title": r["title"],
+                        "summary": r["abstract"],
+                        "authors": [{"name": a} for a in r["authors"]],
+                    },
+                    "title": r["title"],
+                    "numComments": k,
+                }
+                for k, r in enumerate(rows)
+            ]
+        ),
+    )
+    v, y, rows = recs(12)
+    full = next((n for n, c in VENUE_NAMES.items() if c == v), v)
+    emit(
+        "s2_export.json",
+        v,
+        y,
+        rows,
+        json.dumps(
+            {
+                "total": len(rows),
+                "data": [
+                    {
+                        "paperId": r["id"],
+                        "title": r["title"],
+                        "abstract": r["abstract"],
+                        "venue": full,
+                        "year": y,
+                        "authors": [{"name": a} for a in r["authors"]],
+                    }
+                    for r in rows
+                ],
+            }
+        ),
+    )
     (out / "truth.jsonl").write_text("".join(json.dumps(t, ensure_ascii=False) + "\n" for t in truth))
     return out
 

@@ -5,7 +5,10 @@ from them (TSV, JSON keyed by id, {"papers": [...]}, gzip, PDF first page, BibTe
 Excerpts in tests/data/readers: iclr2017.json (3 papercopilot records, one whose abstract is blank),
 Not_Presented_Posters.md (3 papers of a NeurIPS 2023 markdown schedule), nips_2016.txt (a separated text dump:
 junk first line, one abstract hard-wrapped, one holding a blank line), openreview_export.csv (3 rows, one with
-a newline inside a quoted field), arxiv_feed.jsonl (3 arXiv feed records).
+a newline inside a quoted field), arxiv_feed.jsonl (3 arXiv feed records), Poster_Session1_tags.md (2 tagged
+papers of a NeurIPS 2023 schedule). Built from 3 real NeurIPS 2023 corpus records (titles and abstracts; the
+authors are placeholders): neurips2023_labelled.txt (labelled records, no separator lines), hf_daily_papers.json
+(the paper one level down), s2_search.json (full venue name, year field).
 """
 
 import csv
@@ -310,3 +313,78 @@ def test_atom_feed_openreview_notes_and_year_fields_from_real_records():
     rows = [{"title": r["title"], "abstract": r["abstract"], "venue": "NIPS", "year": 2016} for r in ICLR[:2]]
     got = _read("s2_dump.json", json.dumps(rows).encode())
     assert got.venues == ["NeurIPS", "NeurIPS"] and got.years == [2016, 2016]
+
+
+def test_labelled_records_without_separator_lines_one_record_each():
+    """``Paper ID:``/``Title:``/``Authors:``/``Abstract:`` records one after another (no separator lines): one
+    record per paper, cut at the label that opens the first record; the abstract on the lines after its label,
+    hard-wrapped and holding a blank line, is read whole."""
+    data = (READERS_DATA / "neurips2023_labelled.txt").read_bytes()
+    got = read_listing(data, "neurips2023_labelled.txt", today=TODAY)
+    assert (got.reader, got.venue, got.year) == ("separated_text", "NeurIPS", 2023)
+    assert got.header == "NeurIPS 2023 accepted papers (exported)"
+    assert [r.title for r in got.records] == [
+        "$k$-Means Clustering with Distance-Based Privacy",
+        "$p$-value Adjustment for Monotonous, Unbiased, and Fast Clustering Comparison",
+        "(S)GD over Diagonal Linear Networks: Implicit bias, Large Stepsizes and Edge of Stability",
+    ]
+    assert [r.source_id for r in got.records] == ["1000", "1001", "1002"]
+    assert got.records[1].authors == ["Placeholder Author C"]
+    first = got.records[0].abstract_raw
+    assert first.startswith("In this paper, we initiate the study of Euclidean clustering")
+    assert "\n\nrather than approximate, locations." in first
+    assert "Paper ID" not in first and "Title:" not in got.records[0].abstract_raw
+    # the same records with a one-line title label only and ``SUMMARY:`` for the abstract
+    text = "\n\n".join(f"TITLE: {r.title}\nSUMMARY: {' '.join(r.abstract_raw.split())}" for r in got.records)
+    again = read_listing(text.encode(), "neurips2023_short.txt", today=TODAY)
+    assert again.reader == "separated_text"
+    assert [r.title for r in again.records] == [r.title for r in got.records]
+
+
+def test_paper_one_level_down_and_full_venue_names():
+    """Hugging Face daily papers (``{"paper": {...}}``) and a Semantic Scholar export whose venue field is
+    the full name (``Neural Information Processing Systems``) with a ``year`` field."""
+    hf = read_listing(
+        (READERS_DATA / "hf_daily_papers.json").read_bytes(), "hf_daily_papers.json", today=TODAY
+    )
+    assert hf.reader == "json" and len(hf.records) == 3
+    assert hf.records[0].title == "$k$-Means Clustering with Distance-Based Privacy"
+    assert hf.records[0].source_id == "2306.00001"
+    assert hf.records[0].abstract_raw.startswith("In this paper, we initiate the study of Euclidean")
+    assert hf.records[2].authors == ["Placeholder Author D", "Placeholder Author E"]
+    s2 = read_listing((READERS_DATA / "s2_search.json").read_bytes(), "s2_search.json", today=TODAY)
+    assert s2.venues == ["NeurIPS"] * 3 and s2.years == [2023] * 3
+    assert venue_year_in_text("Advances in Neural Information Processing Systems 35 (NeurIPS 2022)") == (
+        "NeurIPS",
+        2022,
+    )
+    assert venue_year_in_text("Findings of the Association for Computational Linguistics: EMNLP 2023") == (
+        "EMNLP",
+        2023,
+    )
+    bib = (
+        "@inproceedings{k1,\n title = {A Title},\n booktitle = {Proceedings of the 2021 Conference on "
+        "Empirical Methods in Natural Language Processing},\n abstract = {We study things and find that "
+        "they work on many benchmarks, improving accuracy by two points over strong baselines.}\n}\n"
+    )
+    got = read_listing(bib.encode(), "list.bib", today=TODAY)
+    assert (got.venues, got.years) == (["EMNLP"], [2021])
+    # papers-with-code style ``proceeding`` field
+    pwc = json.dumps(
+        [{"title": "T", "abstract": hf.records[0].abstract_raw, "proceeding": "neurips-2022-11"}]
+    )
+    assert read_listing(pwc.encode(), "papers.json", today=TODAY).venues == ["NeurIPS"]
+
+
+def test_markdown_heading_tag_gives_the_status_and_stays_in_the_title():
+    """``### [Spotlight] Title`` in a ``## Poster Session`` section: the paper is a Spotlight (its own tag
+    wins over the section's type); a tag that is no presentation type (``[Re]``, a reproduction) gives none.
+    The title keeps the tag as the file writes it."""
+    got = _read(
+        "awesome-neurips-2023/Poster_Session1_tags.md",
+        (READERS_DATA / "Poster_Session1_tags.md").read_bytes(),
+    )
+    assert [(r.title.split("]")[0] + "]", r.source_status) for r in got.records] == [
+        ("[Spotlight]", "Spotlight"),
+        ("[Re]", "Poster"),
+    ]

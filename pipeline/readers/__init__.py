@@ -43,6 +43,7 @@ from pipeline.readers.venues import (
     canonical_venue,
     parse_header,
     plausible_year,
+    venue_named,
     venue_year_from_path,
     venue_year_in_text,
 )
@@ -240,6 +241,9 @@ def _from_text(text: str | None, today) -> tuple[str | None, int | None]:
     return found if found else (None, None)
 
 
+_YEAR_IN_TEXT = re.compile(r"(?<!\d)((?:19[89]|20\d)\d)(?!\d)")
+
+
 def _resolve(name, header, records, conf: Settings, warnings, today):
     """File-level and per-record venue/year (see :func:`read_listing`); appends warnings."""
     venue = year = None
@@ -272,7 +276,11 @@ def _resolve(name, header, records, conf: Settings, warnings, today):
     for r in records:
         v, y = (None, None) if conf.venue is not None else _from_text(r.venue_text, today)
         if v is None and r.venue_text and conf.venue is None:
-            v = canonical_venue(r.venue_text)  # a venue field without a year ("venue": "NeurIPS")
+            # a venue field without a year after the name ("venue": "NeurIPS", "Proceedings of the 2021
+            # Conference on Empirical Methods in Natural Language Processing"): its one year, if any
+            v = venue_named(r.venue_text)
+            named_years = set(_YEAR_IN_TEXT.findall(r.venue_text)) if v else set()
+            y = int(named_years.pop()) if len(named_years) == 1 else y
         own_year = int(r.year_text) if r.year_text and re.fullmatch(r"(?:19|20)\d\d", r.year_text) else None
         venues.append(v or file_venue)
         if conf.year is not None:

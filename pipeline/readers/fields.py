@@ -106,6 +106,7 @@ FIELD_NAMES: dict[str, tuple[str, ...]] = {
         "journal",
         "note",
         "proceedings",
+        "proceeding",
     ),
     "year": ("year", "pub_year", "publication_year", "conference_year"),
 }
@@ -178,6 +179,31 @@ def flatten(obj: dict) -> dict:
         else v
         for k, v in out.items()
     }
+
+
+def lift_nested(objs: list[dict]) -> list[dict]:
+    """Records whose paper sits one level down (Hugging Face daily papers: ``{"paper": {"title", "summary",
+    ...}, "numComments": 3}``): when the top-level keys name no abstract but the values of one key are objects
+    that do, that object's fields are lifted into the record (:func:`flatten`ed; the top level wins on equal
+    keys). Other records are returned unchanged."""
+    names: dict[str, None] = {}
+    for o in objs[:200]:
+        names.update(dict.fromkeys(o))
+    if "abstract" in map_columns(list(names)):
+        return objs
+    for key in names:
+        inner: dict[str, None] = {}
+        for o in objs[:200]:
+            if isinstance(o.get(key), dict):
+                inner.update(dict.fromkeys(o[key]))
+        if inner and "abstract" in map_columns(list(inner)):
+            return [
+                {**flatten(o[key]), **{k: v for k, v in o.items() if k != key}}
+                if isinstance(o.get(key), dict)
+                else o
+                for o in objs
+            ]
+    return objs
 
 
 def record_from_fields(obj: dict, columns: dict[str, str], position: int, line: int) -> Record:

@@ -1,7 +1,7 @@
 """JSON and JSON Lines records (the stdlib ``json`` module parses): papercopilot's paperlists files (an array
 of
 paper objects), arXiv feed records (``summary``, ``authors`` as a list, ``comment``), OpenReview/Semantic
-Scholar exports.
+Scholar exports, Hugging Face daily papers (the paper one level down: pipeline.readers.fields.lift_nested).
 
 Accepted documents: an array of objects; an object holding such an array (``{"papers": [...]}``,
 ``{"data": [...]}``: the longest array of objects); an object of objects keyed by id (the key is the
@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 
 from pipeline.readers.base import ReaderError, Record
-from pipeline.readers.fields import flatten, map_columns, record_from_fields
+from pipeline.readers.fields import flatten, lift_nested, map_columns, record_from_fields
 
 NAME_JSON = "json"
 NAME_JSONL = "jsonl"
@@ -63,7 +63,7 @@ def read_json(text: str, name: str, columns: dict[str, str] | None = None) -> tu
             "or objects keyed by id)",
         )
     objs, keys = found
-    objs = [flatten(o) for o in objs]
+    objs = lift_nested([flatten(o) for o in objs])
     if any(not isinstance(x, dict) for x in (doc if isinstance(doc, list) else [])):
         raise ReaderError(name, "JSON array mixes paper objects with other values")
     mapping = map_columns(_key_names(objs), columns)
@@ -100,6 +100,8 @@ def read_jsonl(
         except json.JSONDecodeError as e:
             parsed.append((i, None, f"invalid JSON: {e.msg} at column {e.colno}"))
     parsed = [(i, flatten(o) if o is not None else None, e) for i, o, e in parsed]
+    lifted = iter(lift_nested([o for _, o, _ in parsed if o is not None]))
+    parsed = [(i, next(lifted) if o is not None else None, e) for i, o, e in parsed]
     objs = [o for _, o, _ in parsed if o is not None]
     mapping = map_columns(_key_names(objs), columns)
     if "abstract" not in mapping:

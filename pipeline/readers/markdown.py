@@ -6,8 +6,9 @@ lines, other ``**Label:** value`` fields and the abstract (often inside a
 Headings: the paper heading level is the most frequent heading level of the file (``###`` in schedules);
 higher-level headings (``## Poster Session 1``, ``## Orals``) are sections: a section named for a presentation
 type (Oral, Spotlight, Poster) gives ``source_status`` to its papers unless a paper says otherwise
-(``**Oral Presentation:** ...`` → ``Oral``). HTML tags, ``<details>``/``<summary>`` markup, emphasis markers
-and heading marks never reach the abstract; links become ``source_urls`` when they are code or project links.
+(``**Oral Presentation:** ...`` → ``Oral``; a heading tag ``### [Spotlight] Title`` → ``Spotlight``).
+HTML tags, ``<details>``/``<summary>`` markup, emphasis markers and heading marks never reach the abstract;
+links become ``source_urls`` when they are code or project links.
 """
 
 from __future__ import annotations
@@ -40,6 +41,16 @@ def _status_of(text: str) -> str | None:
         if re.search(rf"\b{w}s?\b", low):
             return w.capitalize()
     return None
+
+
+_TITLE_TAG = re.compile(r"^\s*(?:\*\*|__)?[\[(【]([^\])】]{1,30})[\])】]")
+
+
+def _title_tag_status(title: str) -> str | None:
+    """The status a paper heading's leading tag gives (``### [Spotlight] Title`` → ``Spotlight``), else None.
+    The tag stays in the title: it is how the file (and the listing the paper came from) writes it."""
+    m = _TITLE_TAG.match(title)
+    return _status_of(m.group(1)) if m else None
 
 
 def _strip_markup(text: str) -> str:
@@ -168,7 +179,7 @@ def read(text: str, name: str = "") -> tuple[str | None, list[Record]]:
                 abstract_raw=abstract,
                 title=clean_field(_strip_markup(_LINK.sub(r"\1", title)).strip("*_ ")),
                 authors=authors,
-                source_status=status or section_status,
+                source_status=status or _title_tag_status(title) or section_status,
                 source_urls=list(dict.fromkeys(urls)),
                 venue_text=section_text,
                 problem=control_problem(raw_body),

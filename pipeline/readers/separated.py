@@ -3,16 +3,23 @@
 at least 10 of them): each record is a title line, an author line, then the abstract (possibly hard-wrapped,
 possibly holding blank lines).
 
+Labelled dumps without separator lines (``Title: ...`` / ``Authors: ...`` / ``Abstract: ...`` records one
+after another, blank lines between them or not) are the same shape: a record starts at each line carrying
+the label that opens the file's first record (``Title:``, or ``ID:`` when every record starts with its id;
+:func:`opening_label`).
+
 Lines before the first separator are the preamble: a header (``NeurIPS 2016 papers``) is metadata, anything
 else (``Sign in to GitHub · GitHub``) becomes one record with the problem ``preamble`` so it is accounted for
 and never published. A title wrapped over two lines is recognised by the author line after it
 (:func:`pipeline.readers.base.looks_like_authors`); labelled lines (``Title:``, ``Authors:``, ``Abstract:``)
-are read by their labels.
+are read by their labels (any name pipeline.readers.fields gives a record field: ``Paper ID``, ``Summary``,
+``Comments``...).
 """
 
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from pipeline.readers.base import (
     Record,
@@ -22,29 +29,66 @@ from pipeline.readers.base import (
     split_authors,
 )
 from pipeline.readers.decoding import sanitise_line
+from pipeline.readers.fields import fold, map_columns, record_from_fields
 from pipeline.readers.venues import parse_header
 
 NAME = "separated_text"
 #: A record needs at least this many separator lines in the file to be read as this shape (the sniffer's
 #: rule).
 MIN_SEPARATORS = 2
-_LABEL = re.compile(
-    r"^\s*(title|authors?|abstract|summary|id|status|decision)\s*[:：]\s*(.*)$", re.IGNORECASE
-)
+#: A labelled line: ``Title: ...``, ``Paper ID: 7``, ``AUTHORS: ...``, ``Abstract:`` (value on the next
+#: lines). The label is a record field only when pipeline.readers.fields names it (:func:`label_of`).
+_LABEL = re.compile(r"^\s*(?P<label>[A-Za-z][A-Za-z ._/\-]{0,30}?)\s*[:：]\s*(?P<value>.*)$")
+#: Field names of pipeline.readers.fields that also open ordinary lines of an abstract (``Note: ...``,
+#: ``Description: ...``, ``Type: ...``): in a text dump they are not labels.
+_NOT_LABELS = frozenset({"name", "description", "note", "key", "number", "abs", "type", "journal", "award"})
 #: At most this many lines of a record may be its title (wrapped titles are rare beyond 3).
 MAX_TITLE_LINES = 3
 
 
+def label_of(line: str) -> str | None:
+    """The record field a labelled line gives (``title``, ``authors``, ``abstract``, ``source_id``,
+    ``source_status``, ``code``, ``project``, ``comment``, ``year``: pipeline.readers.fields.FIELD_NAMES,
+    e.g. ``Summary:`` -> ``abstract``, ``Paper ID:`` -> ``source_id``), else ``None``."""
+    m = _LABEL.match(line)
+    return _field_of(m["label"]) if m else None
+
+
+@lru_cache(maxsize=4096)
+def _field_of(label: str) -> str | None:
+    if fold(label) in _NOT_LABELS:
+        return None
+    return next(iter(map_columns([label])), None)
+
+
+def opening_label(lines: list[str]) -> str | None:
+    """For a labelled dump without separator lines: the label of the first labelled line when the file has
+    ``Title:`` and ``Abstract:``/``Summary:`` labels and that label opens at least as many records as there
+    are abstracts, else ``None`` (a file with separator lines is cut at those)."""
+    if sum(1 for x in lines if is_separator_line(x)) >= MIN_SEPARATORS:
+        return None
+    labels = [lab for x in lines if (lab := label_of(x))]
+    if "title" not in labels or "abstract" not in labels:
+        return None
+    first = labels[0]
+    return first if labels.count(first) >= labels.count("abstract") else None
+
+
 def blocks(lines: list[str]) -> list[tuple[int, list[str]]]:
-    """``lines`` cut at separator lines: ``(index of the block's first line, its lines)``, blank lines at the
-    ends of each block dropped, empty blocks skipped; the first block is the preamble when it comes before
-    the first separator (its index is then 0 even when it is empty)."""
+    """``lines`` cut at separator lines (dropped), or before each line of the :func:`opening_label` in a
+    labelled dump: ``(index of the block's first line, its lines)``, blank lines at the ends of each block
+    dropped, empty blocks skipped; the first block is the preamble when it comes before the first record
+    (its index is then 0 even when it is empty)."""
     out: list[tuple[int, list[str]]] = []
     start, cur = 0, []
+    opening = opening_label(lines)
     for i, line in enumerate(lines):
         if is_separator_line(line):
             out.append((start, cur))
             start, cur = i + 1, []
+        elif opening is not None and label_of(line) == opening:
+            out.append((start, cur))
+            start, cur = i, [line]
         else:
             cur.append(line)
     out.append((start, cur))
@@ -60,27 +104,17 @@ def blocks(lines: list[str]) -> list[tuple[int, list[str]]]:
 def parse_block(block: list[str], line: int) -> Record:
     """One separated record: labelled fields when the block has ``Title:``/``Abstract:`` labels, else title
     line(s) up to the author line, the author line, then the abstract (the rest, blank lines kept)."""
-    labelled = [(_LABEL.match(x), x) for x in block]
-    if any(m and m.group(1).lower() in ("abstract", "summary") for m, _ in labelled):
+    if any(label_of(x) == "abstract" for x in block):
         fields: dict[str, list[str]] = {}
         key = None
-        for m, x in labelled:
-            if m:
-                key = m.group(1).lower().rstrip("s").replace("summary", "abstract")
-                fields.setdefault(key, []).append(m.group(2))
+        for x in block:
+            if got := label_of(x):
+                key = got
+                fields.setdefault(key, []).append(_LABEL.match(x)["value"])  # type: ignore[index]
             elif key is not None:
                 fields[key].append(x)
-        title = " ".join(" ".join(fields.get("title", [])).split()) or None
-        abstract = "\n".join(fields.get("abstract", [])).strip("\n ")
-        return Record(
-            position=line,
-            line=line,
-            abstract_raw=abstract,
-            title=title,
-            authors=split_authors(" ".join(fields.get("author", []))) if "author" in fields else [],
-            source_id=" ".join(fields.get("id", [])).strip() or None,
-            source_status=" ".join(fields.get("statu", fields.get("decision", []))).strip() or None,
-        )
+        obj = {k: "\n".join(v) for k, v in fields.items()}
+        return record_from_fields(obj, {k: k for k in obj}, line, line)
     first_blank = next((j for j, x in enumerate(block) if not x.strip()), len(block))
     head = block[:first_blank]
     n_title = 1

@@ -12,10 +12,12 @@ Rules, in order (the first that holds names the reader):
    two or more headings);
 5. CSV/TSV: the first non-blank line splits (``,`` ``\\t`` ``;`` ``|``) into 2+ fields one of which names an
    abstract column (pipeline.readers.fields);
-6. PDF first-page dumps: a line ``Abstract``/``Abstract.``/``Abstract:``/``Abstract—`` after 1 to
+6. labelled text records without separator lines (``Title:`` ... ``Abstract:`` ..., one record after
+   another): separated text (pipeline.readers.separated.opening_label);
+7. PDF first-page dumps: a line ``Abstract``/``Abstract.``/``Abstract:``/``Abstract—`` after 1 to
    MAX_FRONT_LINES short lines (at most MAX_FRONT_WORDS words) of front matter, in at least half of the pages;
-7. separated text: at least two separator lines (a line of 10+ ``*``/``=``/``-``/``_``/``~``/``#``);
-8. anything else that is text: the seed shape (header + paragraphs).
+8. separated text: at least two separator lines (a line of 10+ ``*``/``=``/``-``/``_``/``~``/``#``);
+9. anything else that is text: the seed shape (header + paragraphs).
 
 Pure functions.
 """
@@ -87,6 +89,8 @@ def choose(text: str, name: str) -> str | None:
     delim, header = table.header_columns(first)
     if len(header) >= 2 and "abstract" in map_columns(header):
         return table.NAME
+    if separated.opening_label(lines[:20000]) is not None:
+        return separated.NAME
     if _pdf_like(lines):
         return pdf_page.NAME
     if sum(1 for x in lines if is_separator_line(x)) >= separated.MIN_SEPARATORS:

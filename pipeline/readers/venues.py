@@ -64,6 +64,64 @@ VENUE_ALIASES = {
     "pami": "TPAMI",
 }
 KNOWN_VENUES |= VENUE_ALIASES
+#: Full names of known venues, as written in proceedings/booktitle/venue fields (Semantic Scholar, DBLP,
+#: ACL Anthology, OpenReview exports), → canonical spelling. Matched case-insensitively as whole words, the
+#: longest first; ``Findings of the ...`` is left alone (its venue is the one named after it).
+VENUE_NAMES = {
+    "Advances in Neural Information Processing Systems": "NeurIPS",
+    "Neural Information Processing Systems": "NeurIPS",
+    "Conference on Neural Information Processing Systems": "NeurIPS",
+    "International Conference on Machine Learning": "ICML",
+    "International Conference on Learning Representations": "ICLR",
+    "Conference on Computer Vision and Pattern Recognition": "CVPR",
+    "Computer Vision and Pattern Recognition": "CVPR",
+    "International Conference on Computer Vision": "ICCV",
+    "European Conference on Computer Vision": "ECCV",
+    "Asian Conference on Computer Vision": "ACCV",
+    "Winter Conference on Applications of Computer Vision": "WACV",
+    "British Machine Vision Conference": "BMVC",
+    "Annual Meeting of the Association for Computational Linguistics": "ACL",
+    "North American Chapter of the Association for Computational Linguistics": "NAACL",
+    "European Chapter of the Association for Computational Linguistics": "EACL",
+    "Empirical Methods in Natural Language Processing": "EMNLP",
+    "International Conference on Computational Linguistics": "COLING",
+    "Conference on Computational Natural Language Learning": "CoNLL",
+    "AAAI Conference on Artificial Intelligence": "AAAI",
+    "International Joint Conference on Artificial Intelligence": "IJCAI",
+    "International Conference on Artificial Intelligence and Statistics": "AISTATS",
+    "Conference on Uncertainty in Artificial Intelligence": "UAI",
+    "Uncertainty in Artificial Intelligence": "UAI",
+    "Conference on Learning Theory": "COLT",
+    "Algorithmic Learning Theory": "ALT",
+    "Conference on Robot Learning": "CoRL",
+    "Conference on Language Modeling": "COLM",
+    "Knowledge Discovery and Data Mining": "KDD",
+    "International Conference on Robotics and Automation": "ICRA",
+    "International Conference on Intelligent Robots and Systems": "IROS",
+    "Robotics: Science and Systems": "RSS",
+    "Transactions on Machine Learning Research": "TMLR",
+    "Journal of Machine Learning Research": "JMLR",
+    "Transactions on Pattern Analysis and Machine Intelligence": "TPAMI",
+    "Medical Image Computing and Computer Assisted Intervention": "MICCAI",
+    "Medical Image Computing and Computer-Assisted Intervention": "MICCAI",
+    "International Conference on Acoustics, Speech and Signal Processing": "ICASSP",
+    "International Conference on 3D Vision": "3DV",
+    "Conference on Machine Learning and Systems": "MLSys",
+    "Learning on Graphs Conference": "LoG",
+    "Conference on Lifelong Learning Agents": "CoLLAs",
+    "Learning for Dynamics and Control": "L4DC",
+    "International Conference on Autonomous Agents and Multiagent Systems": "AAMAS",
+    "The Web Conference": "WWW",
+    "Web Search and Data Mining": "WSDM",
+    "Research and Development in Information Retrieval": "SIGIR",
+}
+_NAMES = re.compile(
+    r"(?<![\w-])(?:"
+    + "|".join(re.escape(n).replace(r"\ ", r"\s+") for n in sorted(VENUE_NAMES, key=len, reverse=True))
+    + r")(?![\w-])",
+    re.IGNORECASE,
+)
+_NAME_KEY = {re.sub(r"\s+", " ", n.lower()): v for n, v in VENUE_NAMES.items()}
 #: Venue names that are also ordinary lower-case words; in free text they count only as written in capitals
 #: (``ALT 2024``, not ``alt``) or glued to a year (``log2023``).
 _COMMON_WORDS = {"alt", "log", "www", "rss", "acl", "sdm"}
@@ -75,6 +133,25 @@ _YEAR4 = re.compile(r"^(?:19[89]\d|20\d\d)$")
 #: Words a header may carry besides venue and year without being prose (``Datasets &
 #: Benchmarks``, ``论文列表``).
 _HEADER_MAX_WORDS = 10
+
+
+def abbreviate_names(text: str) -> str:
+    """``text`` with every full venue name of :data:`VENUE_NAMES` replaced by its canonical spelling
+    (``Advances in Neural Information Processing Systems 35`` → ``NeurIPS 35``)."""
+    return _NAMES.sub(lambda m: _NAME_KEY[re.sub(r"\s+", " ", m[0].lower())], text)
+
+
+def venue_named(text: str | None) -> str | None:
+    """The canonical venue of a field that is a venue name without a year (``NeurIPS``, ``Neural Information
+    Processing Systems``, ``Proceedings of the AAAI Conference on Artificial Intelligence``), else ``None``:
+    the first known venue token after the full names are abbreviated (common-word venues only in capitals)."""
+    if not text:
+        return None
+    for tok in _TOKEN.findall(abbreviate_names(text)):
+        venue = canonical_venue(tok)
+        if venue is not None and not (tok.lower() in _COMMON_WORDS and not tok.isupper()):
+            return venue
+    return None
 
 
 def canonical_venue(token: str) -> str | None:
@@ -124,9 +201,10 @@ def venue_year_in_text(text: str, today: _dt.date | None = None) -> tuple[str, i
 
     A known venue (or alias) followed within three words by a 4-digit year, or glued to a 2/4-digit year
     (``CVPR'19``, ``iclr2017``). Venues that are also common words (_COMMON_WORDS) count only in capitals.
-    The first such pair in the text wins.
+    The first such pair in the text wins. Full venue names (:data:`VENUE_NAMES`) count as their canonical
+    spelling.
     """
-    tokens = _TOKEN.findall(text)
+    tokens = _TOKEN.findall(abbreviate_names(text))
     for i, tok in enumerate(tokens):
         glued = _GLUED.match(tok)
         if (
