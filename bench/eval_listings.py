@@ -119,11 +119,12 @@ def build_extra(out: Path, per_file: int = 40) -> Path:
     Scholar-style export (the venue's full name and a ``year`` field, nothing in the file name). Authors are
     placeholders (the corpus has none); titles, abstracts, ids, venues and years are real.
     """
-    from pipeline.readers.venues import VENUE_NAMES
     import csv
     import gzip
     import io
     import textwrap
+
+    from pipeline.readers.venues import VENUE_NAMES
 
     corpus = pl.read_parquet(CORPUS).filter(
         pl.col("title").is_not_null() & (pl.col("title").str.len_chars() > 0)
