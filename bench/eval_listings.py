@@ -116,7 +116,9 @@ def build_extra(out: Path, per_file: int = 40) -> Path:
     ``Keywords``); text dumps with ``=`` and ``-`` separators; BibTeX with abstracts; a markdown table; a
     semicolon CSV; labelled records without separator lines (``Paper ID:``/``Title:``/``Abstract:``, venue
     and year only in the header line); Hugging Face daily-papers JSON (the paper one level down); a Semantic
-    Scholar-style export (the venue's full name and a ``year`` field, nothing in the file name). Authors are
+    Scholar-style export (the venue's full name and a ``year`` field, nothing in the file name); an ACL
+    Anthology-style XML volume; an "awesome" markdown list with nested ``Authors:``/``Abstract:`` items;
+    blank-line paragraphs of ``1. Title``, an author line and the abstract. Authors are
     placeholders (the corpus has none); titles, abstracts, ids, venues and years are real.
     """
     import csv
@@ -132,6 +134,7 @@ def build_extra(out: Path, per_file: int = 40) -> Path:
     groups = corpus.group_by("venue", "year").len().filter(pl.col("len") >= per_file).sort("venue", "year")
     picks = groups.sample(10, seed=12, with_replacement=False).sort("venue", "year").rows()
     picks += groups.sample(3, seed=13, with_replacement=False).sort("venue", "year").rows()
+    picks += groups.sample(3, seed=14, with_replacement=False).sort("venue", "year").rows()
     out.mkdir(parents=True, exist_ok=True)
     truth = []
 
@@ -330,6 +333,55 @@ def build_extra(out: Path, per_file: int = 40) -> Path:
                     for r in rows
                 ],
             }
+        ),
+    )
+    from xml.sax.saxutils import escape
+
+    v, y, rows = recs(13)
+    full = next((n for n, c in VENUE_NAMES.items() if c == v), v)
+    emit(
+        "volume.xml",
+        v,
+        y,
+        rows,
+        f'<?xml version="1.0" encoding="UTF-8"?>\n<collection>\n<volume id="main">\n<meta><booktitle>'
+        f"{escape(full)}</booktitle><year>{y}</year></meta>\n"
+        + "".join(
+            f'<paper id="{k + 1}">\n<title>{escape(r["title"])}</title>\n'
+            + "".join(
+                f"<author><first>{a.split()[0]}</first><last>{a.split()[-1]}</last></author>\n"
+                for a in r["authors"]
+            )
+            + f"<abstract>{escape(r['abstract'])}</abstract>\n</paper>\n"
+            for k, r in enumerate(rows)
+        )
+        + "</volume>\n</collection>\n",
+    )
+    v, y, rows = recs(14)
+    emit(
+        f"awesome-{v.lower()}-{y}-papers.md",
+        v,
+        y,
+        rows,
+        f"# Awesome {v} {y}\n\nPapers, with their abstracts.\n\n## Papers\n\n"
+        + "".join(
+            f"- **{r['title']}** [[paper](https://example.org/{k})] [[code](https://github.com/example/r{k})]\n"
+            f"  - Authors: {', '.join(r['authors'])}\n  - Abstract: {' '.join(r['abstract'].split())}\n\n"
+            for k, r in enumerate(rows)
+        ),
+    )
+    v, y, rows = recs(15)
+    emit(
+        f"{v.lower()}{y}_numbered.txt",
+        v,
+        y,
+        rows,
+        f"{v} {y} papers\n\n"
+        + "".join(
+            f"{k + 1}. {r['title']}\n{', '.join(r['authors'])}\n"
+            + "\n".join(textwrap.wrap(" ".join(r["abstract"].split()), 100))
+            + "\n\n"
+            for k, r in enumerate(rows)
         ),
     )
     (out / "truth.jsonl").write_text("".join(json.dumps(t, ensure_ascii=False) + "\n" for t in truth))

@@ -24,7 +24,7 @@ from pipeline.readers import ListingDecodeError, ReaderError, read_listing
 from pipeline.readers.decoding import decode_listing
 from pipeline.readers.settings import find_settings, is_settings_file, parse_settings
 from pipeline.readers.venues import parse_header, venue_year_from_path, venue_year_in_text
-from tests.conftest import DATA
+from tests.conftest import DATA, ROOT
 
 READERS_DATA = DATA / "readers"
 TODAY = dt.date(2026, 6, 1)
@@ -388,3 +388,52 @@ def test_markdown_heading_tag_gives_the_status_and_stays_in_the_title():
         ("[Spotlight]", "Spotlight"),
         ("[Re]", "Poster"),
     ]
+
+
+TITLES_2023 = [
+    "$k$-Means Clustering with Distance-Based Privacy",
+    "$p$-value Adjustment for Monotonous, Unbiased, and Fast Clustering Comparison",
+    "(S)GD over Diagonal Linear Networks: Implicit bias, Large Stepsizes and Edge of Stability",
+]
+
+
+def test_xml_records_one_per_element_holding_an_abstract():
+    """An ACL Anthology-style volume: one record per ``<paper>``; ``id`` attribute, ``<author>`` parts
+    joined; the volume's ``<booktitle>`` (full venue name) and ``<year>`` make the header."""
+    got = _read("neurips2023_anthology.xml")
+    assert (got.reader, got.venue, got.year) == ("xml", "NeurIPS", 2023)
+    assert [r.title for r in got.records] == TITLES_2023
+    assert [r.source_id for r in got.records] == ["1", "2", "3"]
+    assert got.records[0].authors == ["Placeholder Author A", "Placeholder Author B"]
+    assert got.records[2].abstract_raw.startswith("In this paper, we investigate the impact of stochasticity")
+    with pytest.raises(ReaderError, match="no element has an abstract child"):
+        read_listing(b"<?xml version='1.0'?><list><paper><title>T</title></paper></list>", "x.xml")
+
+
+def test_markdown_list_of_papers_with_nested_fields_and_an_item_without_abstract():
+    """``- **Title** [[paper](..)] [[code](..)]`` items with ``  - Authors:`` / ``  - Abstract:`` sub-items:
+    one record each, the code link a source URL; an item with no abstract is a record with an empty
+    abstract (quarantined ``empty`` by the pipeline), never glued to its neighbours."""
+    data = (READERS_DATA / "awesome-neurips-2023.md").read_bytes()
+    got = _read("awesome-neurips-2023.md", data)
+    assert (got.reader, got.venue, got.year) == ("markdown", "NeurIPS", 2023)
+    assert [r.title for r in got.records] == [*TITLES_2023, "A Paper Listed Without Its Abstract"]
+    assert got.records[1].source_urls == ["https://github.com/example/repo1"]
+    assert got.records[0].authors == ["Placeholder Author A", "Placeholder Author B"]
+    assert got.records[0].abstract_raw.startswith("In this paper, we initiate the study of Euclidean")
+    assert "Abstract" not in got.records[0].abstract_raw and "**" not in got.records[0].abstract_raw
+    assert got.records[3].abstract_raw == "" and got.records[3].line == 21
+    frame, _ = records.listing_records(data, "awesome-neurips-2023.md")
+    assert records.abstract_rows(frame)["quarantine_reason"].to_list() == [None, None, None, "empty"]
+
+
+def test_blank_line_records_opening_with_a_numbered_title_and_an_author_line():
+    """``1. Title`` / author line / hard-wrapped abstract paragraphs: one record each, the number dropped
+    from the title; a seed-shape listing (abstract paragraphs) is not read this way."""
+    got = _read("neurips2023_numbered.txt")
+    assert (got.reader, got.venue, got.year) == ("separated_text", "NeurIPS", 2023)
+    assert [r.title for r in got.records] == TITLES_2023
+    assert got.records[1].authors == ["Placeholder Author C"]
+    assert got.records[0].abstract_raw.startswith("In this paper, we initiate the study of Euclidean")
+    seed = (ROOT / "raw").glob("*.txt")
+    assert {read_listing(p.read_bytes(), p.name).reader for p in seed} == {"seed_text"}

@@ -16,6 +16,7 @@ venue/year.
 ``markdown``        markdown schedules (``### Title``, ``**Authors:**``, ``<details>``) and markdown tables
 ``bibtex``          BibTeX entries with ``abstract``
 ``feed``            Atom/RSS feeds (arXiv API), one record per entry
+``xml_records``     other XML documents of paper records (ACL Anthology volumes), one record per element
 ``fields``          which column/key holds what (names as data)
 ``settings``        per-folder / per-file settings files
 ``venues``          venue/year from settings, header, records, path; aliases
@@ -33,7 +34,18 @@ import re
 import zlib
 from dataclasses import dataclass, field
 
-from pipeline.readers import bibtex, feed, json_records, markdown, pdf_page, seed, separated, sniff, table
+from pipeline.readers import (
+    bibtex,
+    feed,
+    json_records,
+    markdown,
+    pdf_page,
+    seed,
+    separated,
+    sniff,
+    table,
+    xml_records,
+)
 from pipeline.readers.base import ReaderError, Record
 from pipeline.readers.decoding import ListingDecodeError, decode_listing
 from pipeline.readers.settings import Settings, SettingsError, parse_settings
@@ -60,6 +72,7 @@ READERS = {
     markdown.NAME_TABLE: markdown.read_table,
     bibtex.NAME: bibtex.read,
     feed.NAME: lambda text, name, columns: feed.read(text, name),
+    xml_records.NAME: xml_records.read,
 }
 #: Decompressed size above which a ``.gz`` listing is refused (a gzip bomb, not a paper list).
 MAX_GUNZIPPED_BYTES = 2 << 30

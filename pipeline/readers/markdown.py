@@ -14,6 +14,7 @@ links become ``source_urls`` when they are code or project links.
 from __future__ import annotations
 
 import re
+from collections import Counter
 
 from pipeline.readers.base import ReaderError, Record, clean_field, control_problem, split_authors
 from pipeline.readers.decoding import sanitise_line
@@ -69,6 +70,50 @@ def _strip_markup(text: str) -> str:
     return "\n".join(lines).strip("\n ")
 
 
+#: A list item that opens a paper in an "awesome" list: a bullet or number, then a bold title or a link.
+_LIST_PAPER = re.compile(r"^(?:[-*+]|\d{1,4}[.)])\s+(?P<rest>(?:\*\*|__|\[).*)$")
+_BOLD_TITLE = re.compile(r"^(?:\*\*|__)(?P<title>.+?)(?:\*\*|__)\s*[:.\-–—]?\s*(?P<tail>.*)$")
+_LINK_TITLE = re.compile(r"^\[(?P<title>[^\]]+)\]\(https?://[^)\s]+\)\s*[:.\-–—]?\s*(?P<tail>.*)$")
+
+
+def list_papers(lines: list[str]) -> tuple[list[str], list[int]] | None:
+    """A markdown list of papers (``- **Title** [[code](...)]`` at the line start, fields and the abstract on
+    indented lines below: ``  - Authors: ...``, ``  - Abstract: ...``) rewritten as paper headings, when such
+    items outnumber the headings of every level and are at least half of the lines at the left margin that
+    are not headings; else ``None``.
+
+    Returns the rewritten lines (``###### Title``; links after the title as a ``Links:`` line, other text
+    after it on a line of its own; indented lines dedented, their bullets dropped) and, per rewritten line,
+    the index of the line of ``lines`` it comes from."""
+    starts = sum(1 for x in lines if _LIST_PAPER.match(x))
+    per_level = Counter(len(m.group(1)) for x in lines if (m := HEADING.match(x)))
+    # lines at the left margin other than headings: in a list of papers, mostly its items (an abstract
+    # that holds a list, in a listing of other shape, gives a few items among many paragraphs)
+    margin = sum(1 for x in lines if x.strip() and x[:1] not in (" ", "\t") and not HEADING.match(x))
+    if starts < 2 or starts <= max(per_level.values(), default=0) or 2 * starts < margin:
+        return None
+    out: list[str] = []
+    where: list[int] = []
+    for i, x in enumerate(lines):
+        m = _LIST_PAPER.match(x)
+        if m:
+            t = _BOLD_TITLE.match(m["rest"]) or _LINK_TITLE.match(m["rest"])
+            title, tail = (t["title"], t["tail"].strip()) if t else (m["rest"], "")
+            out.append(f"###### {title}")
+            where.append(i)
+            if tail:
+                out.append(
+                    f"Links: {tail}"
+                    if _LINK.search(tail) and not _LINK.sub("", tail).strip(" []|,;")
+                    else tail
+                )
+                where.append(i)
+            continue
+        out.append(re.sub(r"^[-*+]\s+", "", x.strip()) if x[:1] in (" ", "\t") else x)
+        where.append(i)
+    return out, where
+
+
 def _table_rows(lines: list[str]) -> tuple[int, list[str], list[tuple[int, list[str]]]] | None:
     """A markdown table: (line index of the header, header cells, [(line index, cells)]) or None."""
     for i in range(len(lines) - 1):
@@ -113,6 +158,11 @@ def read(text: str, name: str = "") -> tuple[str | None, list[Record]]:
     """
     raw_lines = text.split("\n")
     lines = [sanitise_line(x) for x in raw_lines]
+    listed = list_papers(lines)
+    where = list(range(len(lines)))
+    if listed is not None:
+        lines, where = listed
+        raw_lines = [raw_lines[w] for w in where]
     heads = [(i, len(m.group(1)), m.group(2)) for i, x in enumerate(lines) if (m := HEADING.match(x))]
     if not heads:
         raise ReaderError(name, "markdown without headings: no paper headings (### Title) found")
@@ -174,8 +224,8 @@ def read(text: str, name: str = "") -> tuple[str | None, list[Record]]:
         raw_body = "\n".join(raw_lines[i:end])
         records.append(
             Record(
-                position=i + 1,
-                line=i + 1,
+                position=where[i] + 1,
+                line=where[i] + 1,
                 abstract_raw=abstract,
                 title=clean_field(_strip_markup(_LINK.sub(r"\1", title)).strip("*_ ")),
                 authors=authors,

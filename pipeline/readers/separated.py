@@ -6,7 +6,8 @@ possibly holding blank lines).
 Labelled dumps without separator lines (``Title: ...`` / ``Authors: ...`` / ``Abstract: ...`` records one
 after another, blank lines between them or not) are the same shape: a record starts at each line carrying
 the label that opens the file's first record (``Title:``, or ``ID:`` when every record starts with its id;
-:func:`opening_label`).
+:func:`opening_label`). So are dumps of blank-line paragraphs that open with a title (``1. Title`` allowed)
+and an author line (:func:`record_paragraphs`).
 
 Lines before the first separator are the preamble: a header (``NeurIPS 2016 papers``) is metadata, anything
 else (``Sign in to GitHub · GitHub``) becomes one record with the problem ``preamble`` so it is accounted for
@@ -74,19 +75,55 @@ def opening_label(lines: list[str]) -> str | None:
     return first if labels.count(first) >= labels.count("abstract") else None
 
 
+_ENUMERATOR = re.compile(r"^\s*\d{1,4}[.)]\s+")
+
+
+def _title_like(line: str) -> bool:
+    words = _ENUMERATOR.sub("", line).split()
+    return 0 < len(words) <= 25 and not line.rstrip().endswith(".") and not looks_like_authors(line)
+
+
+def record_paragraphs(lines: list[str]) -> set[int] | None:
+    """For a dump of blank-line paragraphs without separator lines or labels: the indexes of the lines that
+    open a record (a paragraph of 3+ lines whose first 1-MAX_TITLE_LINES lines are a title, ``1. Title``
+    allowed, followed by an author line), when at least two paragraphs do and they are at least half of
+    the paragraphs after the first (the others: abstracts' own blank-line paragraphs); else ``None``."""
+    if sum(1 for x in lines if is_separator_line(x)) >= MIN_SEPARATORS or opening_label(lines):
+        return None
+    starts: set[int] = set()
+    paragraphs = 0
+    i, n = 0, len(lines)
+    while i < n:
+        if not lines[i].strip():
+            i += 1
+            continue
+        j = i
+        while j < n and lines[j].strip():
+            j += 1
+        paragraphs += 1
+        for k in range(1, min(MAX_TITLE_LINES, j - i - 2) + 1):
+            if all(_title_like(x) for x in lines[i : i + k]) and looks_like_authors(lines[i + k]):
+                starts.add(i)
+                break
+        i = j
+    return starts if len(starts) >= 2 and 2 * len(starts) >= paragraphs - 1 else None
+
+
 def blocks(lines: list[str]) -> list[tuple[int, list[str]]]:
-    """``lines`` cut at separator lines (dropped), or before each line of the :func:`opening_label` in a
-    labelled dump: ``(index of the block's first line, its lines)``, blank lines at the ends of each block
-    dropped, empty blocks skipped; the first block is the preamble when it comes before the first record
-    (its index is then 0 even when it is empty)."""
+    """``lines`` cut at separator lines (dropped), before each line of the :func:`opening_label` in a
+    labelled dump, or before each record's paragraph (:func:`record_paragraphs`): ``(index of the block's
+    first line, its lines)``, blank lines at the ends of each block dropped, empty blocks skipped; the first
+    block is the preamble when it comes before the first record (its index is then 0 even when it is
+    empty)."""
     out: list[tuple[int, list[str]]] = []
     start, cur = 0, []
     opening = opening_label(lines)
+    opens = record_paragraphs(lines) if opening is None else None
     for i, line in enumerate(lines):
         if is_separator_line(line):
             out.append((start, cur))
             start, cur = i + 1, []
-        elif opening is not None and label_of(line) == opening:
+        elif (opening is not None and label_of(line) == opening) or (opens and i in opens):
             out.append((start, cur))
             start, cur = i, [line]
         else:
@@ -132,7 +169,7 @@ def parse_block(block: list[str], line: int) -> Record:
                 title=" ".join(block[0].split()),
             )
         return Record(position=line, line=line, abstract_raw="\n".join(block).strip("\n "))
-    title = " ".join(" ".join(block[:n_title]).split())
+    title = _ENUMERATOR.sub("", " ".join(" ".join(block[:n_title]).split()))
     authors = split_authors(block[n_title])
     abstract = "\n".join(block[n_title + 1 :]).strip("\n ")
     return Record(position=line, line=line, abstract_raw=abstract, title=title or None, authors=authors)

@@ -5,15 +5,18 @@ Rules, in order (the first that holds names the reader):
 1. starts with ``[`` or ``{``: JSON when the whole text parses, else JSON Lines when its first non-blank lines
    are objects;
 2. an Atom/RSS feed (``<?xml`` ... ``<feed``/``<rss``); an HTML document (``<!DOCTYPE html``, ``<html``): no
-   reader (a saved web page is not a listing);
+   reader (a saved web page is not a listing); any other XML document: XML records
+   (pipeline.readers.xml_records, which says so when no element holds an abstract);
 3. BibTeX: an ``@type{key,`` entry line and an ``abstract =`` field;
 4. a markdown table whose header row names an abstract column; markdown paper headings: at least two
    ``#``-headings of one level and ``**Authors``/``<details>``/``**Abstract`` lines (or a ``.md`` name with
-   two or more headings);
+   two or more headings); a markdown list of papers (``- **Title**`` items,
+   pipeline.readers.markdown.list_papers) in a file with headings, links or a ``.md`` name;
 5. CSV/TSV: the first non-blank line splits (``,`` ``\\t`` ``;`` ``|``) into 2+ fields one of which names an
    abstract column (pipeline.readers.fields);
-6. labelled text records without separator lines (``Title:`` ... ``Abstract:`` ..., one record after
-   another): separated text (pipeline.readers.separated.opening_label);
+6. text records without separator lines, labelled (``Title:`` ... ``Abstract:`` ...) or blank-line
+   paragraphs that open with a title and an author line: separated text (pipeline.readers.separated
+   ``opening_label``, ``record_paragraphs``);
 7. PDF first-page dumps: a line ``Abstract``/``Abstract.``/``Abstract:``/``Abstract—`` after 1 to
    MAX_FRONT_LINES short lines (at most MAX_FRONT_WORDS words) of front matter, in at least half of the pages;
 8. separated text: at least two separator lines (a line of 10+ ``*``/``=``/``-``/``_``/``~``/``#``);
@@ -27,7 +30,17 @@ from __future__ import annotations
 import json
 import re
 
-from pipeline.readers import bibtex, feed, json_records, markdown, pdf_page, seed, separated, table
+from pipeline.readers import (
+    bibtex,
+    feed,
+    json_records,
+    markdown,
+    pdf_page,
+    seed,
+    separated,
+    table,
+    xml_records,
+)
 from pipeline.readers.base import is_separator_line
 from pipeline.readers.fields import map_columns
 
@@ -36,6 +49,7 @@ MAX_FRONT_LINES = 40
 #: Front-matter lines (title, authors, affiliations) are short; a longer line before the marker is prose.
 MAX_FRONT_WORDS = 30
 _FEED = re.compile(r"^(?:<\?xml[^>]*>\s*)?(?:<!--.*?-->\s*)*<(?:\w+:)?(?:feed|rss|rdf:RDF)\b", re.DOTALL)
+_XML = re.compile(r"^(?:<\?xml[^>]*>\s*)?(?:<!--.*?-->\s*)*<[A-Za-z_][\w.:\-]*[\s>]", re.DOTALL)
 _HTML = re.compile(r"^\s*(?:<!doctype\s+html|<html\b)", re.IGNORECASE)
 _MD_FIELD = re.compile(r"^\s*(?:\*\*|__)?(?:authors?|abstract)\b|<details", re.IGNORECASE | re.MULTILINE)
 
@@ -75,6 +89,8 @@ def choose(text: str, name: str) -> str | None:
         return feed.NAME
     if _HTML.match(stripped):
         return None
+    if _XML.match(stripped):
+        return xml_records.NAME
     if bibtex.ENTRY.search(text) and re.search(r"^\s*abstract\s*=", text, re.IGNORECASE | re.MULTILINE):
         return bibtex.NAME
     table_rows = markdown._table_rows(lines[:400])
@@ -85,11 +101,15 @@ def choose(text: str, name: str) -> str | None:
         top = max(set(levels), key=levels.count)
         if levels.count(top) >= 2 and (_MD_FIELD.search(text) or low_name.endswith((".md", ".markdown"))):
             return markdown.NAME
+    if (levels or "](http" in text or low_name.endswith((".md", ".markdown"))) and markdown.list_papers(
+        lines[:20000]
+    ):
+        return markdown.NAME
     first = next((x for x in lines if x.strip()), "")
     delim, header = table.header_columns(first)
     if len(header) >= 2 and "abstract" in map_columns(header):
         return table.NAME
-    if separated.opening_label(lines[:20000]) is not None:
+    if separated.opening_label(lines[:20000]) is not None or separated.record_paragraphs(lines[:20000]):
         return separated.NAME
     if _pdf_like(lines):
         return pdf_page.NAME
