@@ -1,4 +1,4 @@
-"""The script a user would write instead of the pipeline (the anchor of `make bench`, issue 7).
+"""The script a user would write instead of the pipeline (the anchor of `make bench`).
 
 One process: read each listing, clean with a few regexes, seeded langdetect on every abstract, URLs and
 numbers with regexes, drop exact duplicates, write one Parquet file.

@@ -1,4 +1,4 @@
-"""clean_abstract on real inputs: each rule of design §3 with the value it must give."""
+"""clean_abstract on real inputs: each rule of docs/design.md "Cleaning" with the value it must give."""
 
 import pytest
 
@@ -73,7 +73,7 @@ from pipeline.cleaning import clean_abstract
             "[repo](https://github.com/a/b)",
             "We identify the Iso-Raw-Sum Trajectory (IRST), topological slippages, a*b*c, code and repo (https://github.com/a/b)",
         ),
-        # case02 Chinese: full-width comma folded (design §3), 〇 and 𝒪 kept
+        # case02 Chinese: full-width comma folded (a cleaning rule), 〇 and 𝒪 kept
         ("复杂度为𝒪(n log n)，在二〇二六年", "复杂度为𝒪(n log n),在二〇二六年"),
         ("", ""),
         ("\u200b\u00a0\r\n", ""),

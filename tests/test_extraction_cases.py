@@ -1,4 +1,4 @@
-"""The handed failure cases (../shared/cases, copied to tests/data/cases): extraction parts of case05/11/13/15."""
+"""The handed failure cases (tests/data/cases): extraction parts of case05/11/13/15."""
 
 import re
 from pathlib import Path

@@ -1,4 +1,4 @@
-"""The failure cases about input files (../shared/cases, copied to tests/data/cases), end to end through the
+"""The failure cases about input files (tests/data/cases), end to end through the
 listing functions: decode -> split -> clean -> quarantine -> language. Values are those of cases/README.md
 for the parts owned here (metrics, URLs and dedup are tested by their owners)."""
 

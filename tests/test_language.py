@@ -1,4 +1,4 @@
-"""Seeded, evidence-gated language detection (design §4): same answer in every process, never raises."""
+"""Seeded, evidence-gated language detection (docs/design.md, Language): same answer in every process, never raises."""
 
 import multiprocessing
 import subprocess

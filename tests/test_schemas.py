@@ -1,4 +1,4 @@
-"""Pandera models: the rows of ../shared/cases/case18 fail, each problem named, DataFrame or LazyFrame."""
+"""Pandera models: the rows of the handed case18 (tests/data/cases) fail, each problem named, DataFrame or LazyFrame."""
 
 import json
 

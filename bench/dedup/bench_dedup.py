@@ -4,7 +4,7 @@ scaling.
     python bench/dedup/bench_dedup.py [--corpus PATH] [--sizes 10000,20000,40000] [--workers 2] [--repeat 3]
     make bench-dedup
 
-What it does (issue 5 item 2):
+What it does:
 
 1. Takes distinct abstracts (distinct normalised text, >= MIN_CHARS characters) of
    ``../shared/corpus/real_abstracts_dev.parquet`` in a seeded random order: the *originals*.
