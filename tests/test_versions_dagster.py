@@ -21,7 +21,14 @@ import pipeline.defs.assets as assets_module
 import pipeline.tables
 from pipeline import versions
 from pipeline.defs import io
-from pipeline.defs.partitions import RAW_LISTING_KEY, listing_path, raw_listing, sync_partitions
+from pipeline.defs.partitions import (
+    RAW_LISTING_KEY,
+    compare_with_raw,
+    listing_path,
+    raw_listing,
+    stale_partitions,
+    sync_partitions,
+)
 
 pytestmark = [pytest.mark.integration, pytest.mark.slow]
 
@@ -34,6 +41,10 @@ def _data_version(instance, key, partition=None, is_source=None) -> str | None:
     record = instance.get_latest_data_version_record(key, is_source, partition)
     version = extract_data_version_from_entry(record.event_log_entry) if record else None
     return version.value if version else None
+
+
+def scan_current() -> dict[str, str]:
+    return compare_with_raw(dg.DagsterInstance.ephemeral())[0]
 
 
 def _clear_version_caches():
@@ -146,8 +157,36 @@ def test_versions_mark_exactly_what_is_stale(built, project, monkeypatch):
         assert all(c == [("CODE", "has a new code version")] for c in stale.values()), stale
     assert _stale(instance, _assets(), parts) == {}
 
-    # a changed raw file marks its partition stale ("upstream data changed"), then each step downstream as
-    # the step before it gets a new data version
+
+def test_cli_and_schedule_follow_the_same_versions(built, monkeypatch):
+    """`python -m pipeline run` and the schedule decide from the same versions: a bump of the cleaning rules
+    re-runs every listing partition, one of the tables' rules none but makes the latest release out of date
+    for the daily schedule (its manifest's code_version)."""
+    from pipeline.defs.automation import release_matches_raw
+
+    instance, parts = built
+    current = scan_current()
+    assert stale_partitions(current) == [] and release_matches_raw(current) == 1
+    for module, expect_stale, expect_release in (
+        (pipeline.cleaning, parts, None),
+        (pipeline.tables, [], None),
+    ):
+        with monkeypatch.context() as m:
+            m.setattr(module, "RULES_VERSION", module.RULES_VERSION + ".bumped")
+            _clear_version_caches()
+            try:
+                assert stale_partitions(current) == expect_stale, module.__name__
+                assert release_matches_raw(current) == expect_release, module.__name__
+            finally:
+                m.undo()
+                _clear_version_caches()
+    assert stale_partitions(current) == [] and release_matches_raw(current) == 1
+
+
+def test_a_changed_raw_file_marks_its_partition_then_what_is_downstream(built, project):
+    """A changed raw file marks its partition stale ("upstream data changed"), then each step downstream as
+    the step before it gets a new data version; re-reading an unchanged file marks nothing."""
+    instance, parts = built
     changed, other = parts[0], parts[1]
     raw = project / "raw"
     name = raw / listing_path(changed)
