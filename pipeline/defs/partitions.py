@@ -16,7 +16,7 @@ from pipeline.defs.io import work_file, work_info
 from pipeline.readers import settings
 
 listings_partitions = dg.DynamicPartitionsDefinition(name="listings")
-#: The observable source asset standing for the raw listing files (one partition per file).
+#: Key of the external asset standing for the raw listing files (one partition per file).
 RAW_LISTING_KEY = dg.AssetKey("raw_listing")
 
 
