@@ -6,7 +6,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 export DAGSTER_HOME ?= $(CURDIR)/.dagster_home
 
-.PHONY: run test test-fast lint dev verify clean clean-releases
+.PHONY: run test test-fast lint dev verify clean clean-releases versions-golden
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
@@ -31,6 +31,11 @@ test: $(VENV)/.installed-dev
 # The pure modules only: no full job, no command line, no extra processes (markers in pyproject.toml).
 test-fast: $(VENV)/.installed-dev
 	$(PY) -m pytest -q -m "not slow and not integration"
+
+# Rewrite tests/data/versions/golden.json (what each rule set outputs on fixed real inputs) after bumping a
+# RULES_VERSION or upgrading a library that changes outputs; docs/execution.md "Caching and versions". ~30 s.
+versions-golden: $(VENV)/.installed-dev
+	$(PY) -m tests.versions_golden --write
 
 # ruff lint (rules in pyproject.toml [tool.ruff]) and the format check; `.ci/run` runs it before the tests.
 lint: $(VENV)/.installed-dev

@@ -14,7 +14,6 @@ Where each rule lives:
   cli.py         `python -m pipeline run | verify`
   parallel.py    a domain-free pool of warm helper processes (callers pass their warm-ups)
   rawfiles.py    which raw-folder entries are listings; reading them safely (no links out, no FIFOs)
+  versions.py    the rules version of each rule set; each asset's code version (docs/execution.md)
   defs/          Dagster wiring only (assets, checks, sensor, schedule)
 """
-
-CODE_VERSION = "0.1.0"

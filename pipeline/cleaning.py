@@ -45,6 +45,8 @@ from functools import lru_cache
 
 import ftfy
 
+RULES_VERSION = "1"  # bump when outputs change (docs/execution.md)
+
 # ---------------------------------------------------------------- Unicode repair (ftfy)
 #: ftfy settings: HTML is handled below (so that tags and entities follow one rule); curly quotes are kept
 #: (they are text, not damage); line breaks are collapsed by rule 7; NFC, never NFKC (docs/design.md,

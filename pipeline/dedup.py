@@ -30,6 +30,8 @@ import polars as pl
 import xxhash
 from datasketch import MinHash
 
+RULES_VERSION = "1"  # bump when outputs change (docs/execution.md)
+
 #: Word n-gram size of shingles: 3, the setting measured on the dev corpus (docs/design.md, "Dedup and
 #: identity").
 SHINGLE_WORDS = 3

@@ -20,9 +20,10 @@ from pipeline.defs.automation import (
     publish_job,
     raw_listings_sensor,
 )
+from pipeline.defs.partitions import raw_listing
 
 defs = dg.Definitions(
-    assets=[listing_records, abstracts, dataset_tables, release_asset],
+    assets=[raw_listing, listing_records, abstracts, dataset_tables, release_asset],
     jobs=[listing_job, publish_job, main_job],
     sensors=[raw_listings_sensor, automation_sensor],
     schedules=[daily_refresh],

@@ -15,6 +15,8 @@ from langdetect import DetectorFactory
 from langdetect import detector_factory as _df
 from langdetect.lang_detect_exception import LangDetectException
 
+RULES_VERSION = "1"  # bump when outputs change (docs/execution.md)
+
 #: langdetect samples n-grams at random; with a fixed seed each text always gets the same answer
 #: (Mimino666/langdetect#3). Set at import time, in every process that imports this module.
 SEED = 0

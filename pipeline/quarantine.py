@@ -59,6 +59,8 @@ import polars as pl
 from pipeline.readers.base import is_separator_line, looks_like_authors
 from pipeline.readers.venues import HEADER_MAX_CHARS, canonical_venue, parse_header
 
+RULES_VERSION = "1"  # bump when outputs change (docs/execution.md)
+
 MIN_WORDS = 6
 CJK_CHARS_PER_WORD = 2
 BOILERPLATE_MAX_WORDS = 30

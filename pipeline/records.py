@@ -15,7 +15,7 @@ import time
 
 import polars as pl
 
-from pipeline import cleaning, dedup, language, parallel, quarantine, text
+from pipeline import cleaning, dedup, language, parallel, quarantine, text, versions
 from pipeline.extraction import extract_metrics, extract_urls
 from pipeline.readers import ListingDecodeError, ReaderError, read_listing
 from pipeline.readers.venues import UNKNOWN_VENUE, UNKNOWN_YEAR
@@ -178,48 +178,11 @@ def listing_records(
     return frame, [note, *got.warnings]
 
 
-def _fingerprint() -> str:
-    """sha256 over the source of every module whose rules shape a listing's or an abstract's rows (decoding
-    and
-    splitting included), plus the versions of the libraries they call: work files and cached rows are reused
-    only when nothing that made them has changed."""
-    import importlib.metadata as md
-    from pathlib import Path
-
-    here = Path(__file__).resolve().parent
-    files = sorted(
-        [
-            *here.glob("extraction/*.py"),
-            *here.glob("readers/*.py"),
-            *(
-                here / f
-                for f in ("text.py", "cleaning.py", "language.py", "quarantine.py", "dedup.py", "records.py")
-            ),
-        ]
-    )
-    h = hashlib.sha256()
-    for f in files:
-        h.update(f.relative_to(here).as_posix().encode() + b"\0" + f.read_bytes())
-    for lib in (
-        "charset-normalizer",
-        "langdetect",
-        "ftfy",
-        "pylatexenc",
-        "url-normalize",
-        "datasketch",
-        "xxhash",
-        "polars",
-    ):
-        try:
-            h.update(f"{lib}={md.version(lib)}".encode())
-        except md.PackageNotFoundError:
-            pass
-    return h.hexdigest()[:16]
-
-
-#: Version of the per-abstract analysis (see :func:`_fingerprint`); stored with every row so a later run
-#: can reuse rows by ``raw_sha256`` only when they were computed by the same rules and libraries.
-ANALYSIS_VERSION = _fingerprint()
+#: Version of the per-abstract analysis: the abstracts asset's code version (pipeline.versions: the rules
+#: versions of cleaning, language, quarantine, extraction, dedup hashing... and the libraries they call).
+#: Stored with every row, so a later run reuses rows by ``raw_sha256`` only when they were computed by the
+#: same rules and libraries.
+ANALYSIS_VERSION = versions.code_version("abstracts")
 #: Stages timed by :func:`analyse_texts` (seconds, summed over abstracts).
 STAGES = ("clean", "quarantine", "language", "urls", "metrics", "hashing")
 _ANALYSIS_COLUMNS = {k: v for k, v in ABSTRACT_SCHEMA.items() if k not in RECORD_SCHEMA}

@@ -12,6 +12,8 @@ from pipeline.dedup import identity_key
 from pipeline.extraction import METRIC_FIELDS, URL_FIELDS
 from pipeline.quarantine import repeated_notices
 
+RULES_VERSION = "1"  # bump when outputs change (docs/execution.md)
+
 #: URL kinds that mean "the paper releases code" (papers.has_code).
 CODE_KINDS = ("code", "anonymous_code")
 

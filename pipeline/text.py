@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import re
 
+RULES_VERSION = "1"  # bump when outputs change (docs/execution.md)
+
 #: An e-mail address (the domain starts with a letter: ``NDCG@10.Furthermore`` is not one).
 EMAIL = re.compile(
     r"(?<![\w.+\-])[\w.+\-]+@[A-Za-z][\w\-]*(?:\.[\w\-]+)*\.[A-Za-z]{2,}\b"

@@ -17,6 +17,8 @@ import pandera.polars as pa
 import polars as pl
 from pandera.errors import SchemaErrors
 
+RULES_VERSION = "1"  # bump when outputs change (docs/execution.md)
+
 SCHEMA_VERSION = 1
 
 #: Venue values: ASCII token with at least one letter (see pipeline.parsing.VENUE_RE; "3DV" is a venue),

@@ -11,10 +11,13 @@ import dagster as dg
 import polars as pl
 from pydantic import Field
 
-from pipeline import CODE_VERSION, card, config, dedup, rawfiles, records, release, tables
+from pipeline import card, config, dedup, rawfiles, records, release, tables, versions
 from pipeline import config as pipeline_config  # inside release_asset, ``config`` is its run config
 from pipeline.defs.io import (
+    abstracts_data_version,
     column_schema,
+    frame_data_version,
+    listing_data_version,
     markdown_table,
     model_column_schema,
     read_work,
@@ -24,7 +27,7 @@ from pipeline.defs.io import (
     write_work,
     write_work_info,
 )
-from pipeline.defs.partitions import listing_name, listing_path, listings_partitions
+from pipeline.defs.partitions import listing_name, listing_path, listings_partitions, raw_listing
 from pipeline.readers.settings import find_settings, listing_digest
 from schemas import MODELS, validate
 
@@ -42,10 +45,11 @@ TABLE_DESCRIPTIONS = {
 
 @dg.asset(
     partitions_def=listings_partitions,
+    deps=[raw_listing],
     group_name="listing",
     kinds={"polars", "parquet"},
     owners=OWNERS,
-    code_version=CODE_VERSION,
+    code_version=versions.code_version("listing_records"),
     metadata={"dagster/column_schema": column_schema(records.RECORD_SCHEMA)},
 )
 def listing_records(context: dg.AssetExecutionContext) -> dg.MaterializeResult:
@@ -101,7 +105,8 @@ def listing_records(context: dg.AssetExecutionContext) -> dg.MaterializeResult:
     context.log.info(f"{len(context.partition_keys)} listings decoded: {total} paragraphs")
     meta = table_metadata(frame, out) if len(context.partition_keys) == 1 else {}
     return dg.MaterializeResult(
-        metadata={**meta, "listings": len(context.partition_keys), "paragraphs": total}
+        metadata={**meta, "listings": len(context.partition_keys), "paragraphs": total},
+        data_version=listing_data_version(context.partition_keys),
     )
 
 
@@ -111,7 +116,7 @@ def listing_records(context: dg.AssetExecutionContext) -> dg.MaterializeResult:
     group_name="listing",
     kinds={"polars", "parquet"},
     owners=OWNERS,
-    code_version=CODE_VERSION,
+    code_version=versions.code_version("abstracts"),
     metadata={"dagster/column_schema": column_schema(records.ABSTRACT_SCHEMA)},
 )
 def abstracts(context: dg.AssetExecutionContext) -> dg.MaterializeResult:
@@ -171,7 +176,8 @@ def abstracts(context: dg.AssetExecutionContext) -> dg.MaterializeResult:
             "analysed": stats["analysed"],
             "reused": stats["reused"],
             "stage_seconds": dg.MetadataValue.json(stats["seconds"]),
-        }
+        },
+        data_version=abstracts_data_version(keys),
     )
 
 
@@ -242,7 +248,7 @@ def _check_result(table: str, df: pl.DataFrame) -> dg.AssetCheckResult:
             group_name="dataset",
             kinds={"polars", "parquet"},
             owners=OWNERS,
-            code_version=CODE_VERSION,
+            code_version=versions.code_version("dataset_tables"),
             metadata={"dagster/column_schema": model_column_schema(MODELS[name])},
             automation_condition=dg.AutomationCondition.eager(),
         )
@@ -292,7 +298,9 @@ def dataset_tables(context: dg.AssetExecutionContext):
     for name, df in built.items():
         out = work_file(name)
         write_work(df, out)
-        yield dg.MaterializeResult(asset_key=name, metadata=table_metadata(df, out))
+        yield dg.MaterializeResult(
+            asset_key=name, metadata=table_metadata(df, out), data_version=frame_data_version(df)
+        )
     for name, df in built.items():
         yield _check_result(name, df)
     acct = _accounting(records_df, built["listing_lineage"])
@@ -336,7 +344,7 @@ class ReleaseConfig(dg.Config):
     group_name="dataset",
     kinds={"parquet"},
     owners=OWNERS,
-    code_version=CODE_VERSION,
+    code_version=versions.code_version("release"),
     automation_condition=dg.AutomationCondition.eager(),
     pool="release",
     metadata={

@@ -18,9 +18,16 @@ from dataclasses import dataclass
 
 import dagster as dg
 
-from pipeline import CODE_VERSION, config, release
+from pipeline import config, release, versions
 from pipeline.defs.assets import TABLE_DESCRIPTIONS, abstracts, dataset_tables, listing_records, release_asset
-from pipeline.defs.partitions import compare_with_raw, listing_name, listings_partitions, stale_partitions
+from pipeline.defs.partitions import (
+    compare_with_raw,
+    listing_name,
+    listings_partitions,
+    observation,
+    observe_changed,
+    stale_partitions,
+)
 
 LISTING_ASSETS = [listing_records, abstracts]
 DATASET_ASSETS = [dataset_tables, release_asset]
@@ -154,13 +161,17 @@ def raw_listings_sensor(context: dg.SensorEvaluationContext) -> dg.SensorResult:
     return dg.SensorResult(
         run_requests=runs,
         dynamic_partitions_requests=requests,
+        # the new or changed files' digests as raw_listing data versions: the UI marks them stale at once
+        asset_events=[observation(k, plan.current[k]) for k in plan.to_run],
         cursor=json.dumps({"seq": seq, "files": plan.current}, sort_keys=True),
     )
 
 
 def release_matches_raw(current: dict[str, str]) -> int | None:
     """The latest release's number when its manifest's input listings (name and sha256) equal ``current``
-    (partition key → sha256) and its code version is this code's; else ``None``."""
+    (partition key → sha256) and its code version is this code's (pipeline.versions.pipeline_version: a
+    bump of any rules version, the tables' and schemas' included, makes the schedule publish again); else
+    ``None``."""
     wh = config.warehouse_dir()
     latest = release.latest_release(wh)
     if latest is None:
@@ -169,7 +180,7 @@ def release_matches_raw(current: dict[str, str]) -> int | None:
     inputs = {i["listing"]: i["sha256"] for i in manifest.inputs}
     same = (
         inputs == {listing_name(k): sha for k, sha in current.items()}
-        and manifest.code_version == CODE_VERSION
+        and manifest.code_version == versions.pipeline_version()
     )
     return latest if same else None
 
@@ -199,6 +210,7 @@ def daily_refresh(context: dg.ScheduleEvaluationContext) -> list[dg.RunRequest] 
         context.instance.add_dynamic_partitions(listings_partitions.name, plan.added)
     for key in plan.removed:
         context.instance.delete_dynamic_partition(listings_partitions.name, key)
+    observe_changed(context.instance, {k: plan.current[k] for k in plan.to_run})
     if plan.to_run:
         return [dg.RunRequest(partition_key=k, asset_selection=LISTING_KEYS) for k in plan.to_run]
     if plan.pending:

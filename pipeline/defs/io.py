@@ -12,7 +12,7 @@ from pathlib import Path
 import dagster as dg
 import polars as pl
 
-from pipeline import config
+from pipeline import config, versions
 
 #: Rows shown in the UI's markdown previews (a few rows; more makes the asset page slow to read).
 PREVIEW_ROWS = 5
@@ -62,16 +62,55 @@ def write_work(df: pl.DataFrame, path: Path) -> None:
 
 
 def work_info(asset: str, key: str) -> dict:
-    """The JSON sidecar of a per-listing work file (listing, listing_sha256, analysis_version, rows), or
-    {}."""
+    """The JSON sidecar of a per-listing work file (listing, listing_sha256, code_version; abstracts also
+    analysis_version and rows), or {}."""
     path = work_file(asset, key).with_suffix(".json")
     return json.loads(path.read_text()) if path.exists() else {}
 
 
 def write_work_info(asset: str, key: str, info: dict) -> None:
-    """Write the JSON sidecar of a per-listing work file (after the Parquet file itself)."""
+    """Write the JSON sidecar of a per-listing work file (after the Parquet file itself), with
+    ``code_version`` = the asset's current code version (pipeline.versions.code_version): the work is
+    fresh only while it equals the code's (pipeline.defs.partitions.stale_partitions)."""
     path = work_file(asset, key).with_suffix(".json")
-    path.write_text(json.dumps(info, sort_keys=True))
+    path.write_text(json.dumps({**info, "code_version": versions.code_version(asset)}, sort_keys=True))
+
+
+def _digest(parts: list[str]) -> str:
+    return hashlib.sha256("\n".join(parts).encode("utf-8", "surrogateescape")).hexdigest()[:16]
+
+
+def listing_data_version(keys: list[str]) -> dg.DataVersion:
+    """Dagster data version of ``listing_records`` for the partitions ``keys`` (one run), from their
+    sidecars: the listing's ``listing_sha256`` (the file's bytes and the settings files that govern it,
+    pipeline.readers.settings.listing_digest) for one partition; for a range (one version for the whole
+    run, Dagster records one per run) 16 hex of sha256 over the keys and their digests."""
+    shas = [str(work_info("listing_records", k).get("listing_sha256")) for k in keys]
+    if len(keys) == 1:
+        return dg.DataVersion(shas[0])
+    return dg.DataVersion(_digest([f"{k}\0{s}" for k, s in zip(keys, shas)]))
+
+
+def abstracts_data_version(keys: list[str]) -> dg.DataVersion:
+    """Dagster data version of ``abstracts`` for the partitions ``keys``: 16 hex of sha256 over each
+    partition's ``listing_sha256``, the code version its records were read with and its
+    ``analysis_version`` (the sidecars): the rows are a function of exactly these."""
+    parts = []
+    for k in keys:
+        info, recs = work_info("abstracts", k), work_info("listing_records", k)
+        parts.append(
+            f"{k}\0{info.get('listing_sha256')}\0{recs.get('code_version')}\0{info.get('analysis_version')}"
+        )
+    return dg.DataVersion(_digest(parts))
+
+
+def frame_data_version(df: pl.DataFrame) -> dg.DataVersion:
+    """Dagster data version of a published table: 16 hex of sha256 over its schema, row count and the
+    polars row hashes (seed 0) in row order: equal content, equal version."""
+    h = hashlib.sha256(f"polars {pl.__version__}\0{df.schema}\0{df.height}\0".encode())
+    if df.height:
+        h.update(df.hash_rows(seed=0).to_numpy().tobytes())
+    return dg.DataVersion(h.hexdigest()[:16])
 
 
 def markdown_table(df: pl.DataFrame, rows: int = PREVIEW_ROWS, max_columns: int = 8) -> str:

@@ -9,13 +9,15 @@ from pathlib import Path
 from urllib.parse import quote, unquote_to_bytes
 
 import dagster as dg
+from dagster._core.definitions.data_version import DATA_VERSION_IS_USER_PROVIDED_TAG, DATA_VERSION_TAG
 
-from pipeline import config, rawfiles
+from pipeline import config, rawfiles, versions
 from pipeline.defs.io import work_file, work_info
 from pipeline.readers import settings
-from pipeline.records import ANALYSIS_VERSION
 
 listings_partitions = dg.DynamicPartitionsDefinition(name="listings")
+#: Key of the external asset standing for the raw listing files (one partition per file).
+RAW_LISTING_KEY = dg.AssetKey("raw_listing")
 
 
 def partition_key(listing: str) -> str:
@@ -81,25 +83,67 @@ def sync_partitions(
     instance: dg.DagsterInstance,
 ) -> tuple[dict[str, str], list[str], list[str], rawfiles.RawScan]:
     """Make the ``listings`` partitions equal to the raw folder's entries; returns :func:`compare_with_raw`'s
-    ``(current, added, removed)`` and the scan itself (for what was refused or skipped)."""
+    ``(current, added, removed)`` and the scan itself (for what was refused or skipped). New and changed
+    files are recorded as observations of ``raw_listing`` (:func:`observe_changed`)."""
     scan = scan_raw_dir(config.raw_dir())
     current, added, removed = _compare(instance, scan)
     if added:
         instance.add_dynamic_partitions(listings_partitions.name, added)
     for key in removed:
         instance.delete_dynamic_partition(listings_partitions.name, key)
+    observe_changed(instance, current)
     return current, added, removed, scan
 
 
+def observation(key: str, sha: str) -> dg.AssetObservation:
+    """An observation of ``raw_listing``'s partition ``key`` with data version ``sha`` (the file's digest)."""
+    return dg.AssetObservation(
+        asset_key=RAW_LISTING_KEY,
+        partition=key,
+        tags={DATA_VERSION_TAG: sha, DATA_VERSION_IS_USER_PROVIDED_TAG: "true"},
+    )
+
+
+def observe_changed(instance: dg.DagsterInstance, current: dict[str, str]) -> list[str]:
+    """Record, as a data version of ``raw_listing``'s partition, the digest of every file in ``current``
+    (key → digest) that differs from the digest its ``listing_records`` work was read from (or has none):
+    the UI then marks that partition and what is downstream of it stale ("upstream data changed") until it
+    is read again. One event per new or changed file; an unchanged one costs one sidecar read. Returns
+    the keys observed."""
+    changed = [
+        k for k, sha in current.items() if work_info("listing_records", k).get("listing_sha256") != sha
+    ]
+    for key in changed:
+        instance.report_runless_asset_event(observation(key, current[key]))
+    return changed
+
+
+#: The raw listing files as an external asset, one partition per file: its data versions are the files'
+#: digests, recorded by :func:`observe_changed`; ``listing_records`` depends on it.
+raw_listing = dg.AssetSpec(
+    RAW_LISTING_KEY,
+    partitions_def=listings_partitions,
+    group_name="listing",
+    description="The listing files of the raw folder (PIPELINE_RAW_DIR), one partition per file. Its data "
+    "version is the file's digest (pipeline.readers.settings.listing_digest: its bytes and the settings "
+    "files that govern it), recorded when `python -m pipeline run`, the raw-folder sensor or the daily "
+    "schedule sees the file new or changed.",
+)
+
+
 def stale_partitions(current: dict[str, str]) -> list[str]:
-    """Partition keys whose per-listing work files are missing or were made from other file content or
-    other analysis rules (pipeline.records.ANALYSIS_VERSION)."""
+    """Partition keys whose per-listing work files are missing or were made from other file content or by
+    other rules: a sidecar's ``code_version`` is not the asset's current one (pipeline.versions; the
+    abstracts' one is pipeline.records.ANALYSIS_VERSION)."""
     stale = []
+    records_version = versions.code_version("listing_records")
+    abstracts_version = versions.code_version("abstracts")
     for key, sha in sorted(current.items()):
         info = work_info("abstracts", key)
         fresh = (
             info.get("listing_sha256") == sha
-            and info.get("analysis_version") == ANALYSIS_VERSION
+            and info.get("code_version") == abstracts_version
+            and work_info("listing_records", key).get("code_version") == records_version
             and work_file("abstracts", key).exists()
             and work_file("listing_records", key).exists()
         )

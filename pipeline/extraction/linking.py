@@ -13,6 +13,8 @@ import re
 
 from pipeline.extraction import vocabulary as V
 
+RULES_VERSION = "1"  # bump when outputs change (docs/execution.md)
+
 _LEX_WORDS = V.alternation(V.METRIC_NAMES)
 _LEX = V.words(V.METRIC_NAMES)
 _MODEL = re.compile(rf"\b{V.alternation(V.MODEL_NAMES)}(?![a-z])")

@@ -40,6 +40,8 @@ from pipeline.extraction import vocabulary as V
 from pipeline.extraction.keys import dataset_key, metric_key
 from pipeline.extraction.text import sentences
 
+RULES_VERSION = "1"  # with keys, text, rules; bump when outputs change (docs/execution.md)
+
 #: Keys of every row returned by :func:`extract_metrics`, in column order.
 METRIC_FIELDS = (
     "value",

@@ -33,6 +33,8 @@ from url_normalize import url_normalize
 
 from pipeline.extraction import vocabulary as V
 
+RULES_VERSION = "1"  # bump when outputs change (docs/execution.md)
+
 #: Keys of every row returned by :func:`extract_urls`, in column order.
 URL_FIELDS = ("url", "url_raw", "kind", "host", "repo", "start", "end")
 

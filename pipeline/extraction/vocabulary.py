@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import re
 
+RULES_VERSION = "1"  # bump when outputs change (docs/execution.md)
+
 # --------------------------------------------------------------------------------------------------- metrics
 #: Names of result metrics. A number next to one of these is a reported result ("54% F1", "BLEU 28.4").
 METRIC_NAMES = (

@@ -60,6 +60,8 @@ from pipeline.readers.venues import (
     venue_year_in_text,
 )
 
+RULES_VERSION = "1"  # all of readers/ but decoding; bump when outputs change (docs/execution.md)
+
 #: Reader name → function ``(text, name, columns) -> (header, records)``.
 READERS = {
     seed.NAME: lambda text, name, columns: seed.read(text),

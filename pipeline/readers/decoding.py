@@ -10,6 +10,8 @@ from __future__ import annotations
 import codecs
 import re
 
+RULES_VERSION = "1"  # bump when outputs change (docs/execution.md)
+
 #: Byte-order marks, longest first (a UTF-32 LE BOM starts with the UTF-16 LE one).
 _BOMS = (
     (codecs.BOM_UTF32_LE, "utf-32-le"),

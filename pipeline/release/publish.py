@@ -24,7 +24,7 @@ from pathlib import Path
 
 import polars as pl
 
-from pipeline import CODE_VERSION, card
+from pipeline import card, versions
 from pipeline.card.changelog import changelog_markdown
 from pipeline.release import layout, retention, writer
 from pipeline.release.layout import (
@@ -186,7 +186,7 @@ def _stage_and_commit(
         release_id=release_id,
         parent=parent,
         created_at=(now or dt.datetime.now(dt.UTC)).isoformat(timespec="seconds"),
-        code_version=CODE_VERSION,
+        code_version=versions.pipeline_version(),
         schema_version=SCHEMA_VERSION,
         inputs=tuple(sorted(inputs, key=lambda d: d["listing"])),
         changes={k: changes.filter(pl.col("change") == k).height for k in CHANGE_KINDS},
