@@ -65,6 +65,7 @@ RULE_SETS: dict[str, RuleSet] = {
                 "sniff",
                 "table",
                 "venues",
+                "xml_records",
             )
         ),
     ),
