@@ -31,9 +31,10 @@ def test_latest_complete_and_clean_keep_active_and_published_builds(tmp_path):
     new = _fake_build(work, "run-new", mtime_ns=2_000_000_000)
     half = _fake_build(work, "run-half", complete=False)
     busy = _fake_build(work, "run-busy", complete=False)
+    (work / "release_plan.json").write_text("{}")  # the earlier layout's shared plan
     assert build.latest_complete(work) == new  # the plan written last, not an incomplete one
     removed = build.clean(work, keep=new, is_active=lambda rid: rid == "run-busy")
-    assert sorted(p.name for p in removed) == ["run-half", "run-old"]
+    assert sorted(p.name for p in removed) == ["release_plan.json", "run-half", "run-old"]
     assert not old.exists() and not half.exists() and new.exists() and busy.exists()
     with pytest.raises(ValueError, match="run id"):
         build.build_dir(work, "../x")

@@ -22,6 +22,16 @@ from pathlib import Path
 BUILDS_DIR = "builds"
 PLAN_FILE = "release_plan.json"
 CHANGES_FILE = "release_changes.arrow"
+#: Files an earlier layout kept directly in the work folder (one shared build for every run); removed by
+#: :func:`clean`.
+LEGACY_FILES = (
+    "papers.arrow",
+    "paper_urls.arrow",
+    "paper_metrics.arrow",
+    "listing_lineage.arrow",
+    CHANGES_FILE,
+    PLAN_FILE,
+)
 #: A build folder name: a Dagster run id (or any id of letters, digits, ``-`` and ``_``).
 _BUILD_ID = re.compile(r"^[A-Za-z0-9_-]+$")
 
@@ -51,11 +61,15 @@ def latest_complete(work: Path) -> Path | None:
 
 def clean(work: Path, keep: Path | None, is_active: Callable[[str], bool]) -> list[Path]:
     """Remove every build folder but ``keep`` whose run is not active (``is_active(run_id)`` False: the
-    run finished, failed, or is unknown). Returns the removed folders."""
+    run finished, failed, or is unknown), and the :data:`LEGACY_FILES`. Returns the removed paths."""
+    removed = []
+    for name in LEGACY_FILES:
+        if (Path(work) / name).is_file():
+            (Path(work) / name).unlink()
+            removed.append(Path(work) / name)
     root = Path(work) / BUILDS_DIR
     if not root.is_dir():
-        return []
-    removed = []
+        return removed
     for p in sorted(root.iterdir()):
         if keep is not None and p.resolve() == Path(keep).resolve():
             continue
