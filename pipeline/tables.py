@@ -105,10 +105,36 @@ def listing_urls(canon: pl.DataFrame) -> pl.DataFrame:
     ).select(URL_COLUMNS)
 
 
+#: Columns of the abstracts work files that the duplicate clusters need (pipeline.dedup.cluster, with the
+#: identity key's source_id and title) plus what the repeated-notice rule reads: the narrow projection the
+#: tables step clusters on, so the wide columns (abstract_raw, URLs, metrics) are never copied by it.
+CLUSTER_COLUMNS = (
+    "listing",
+    "paragraph",
+    "year",
+    "abstract",
+    "content_hash",
+    "n_words",
+    "raw_sha256",
+    "lsh_keys",
+    "source_id",
+    "title",
+    "quarantine_reason",
+)
+
+
+def with_notices(abstracts: pl.DataFrame) -> pl.DataFrame:
+    """``abstracts`` with ``quarantine_reason`` set by pipeline.quarantine.repeated_notices, computed on
+    the three columns that rule reads (listing, content_hash, quarantine_reason) so the other columns are
+    not copied. Same rows, same order."""
+    flags = repeated_notices(abstracts.select("listing", "content_hash", "quarantine_reason"))
+    return abstracts.with_columns(flags["quarantine_reason"])
+
+
 def publishable(abstracts: pl.DataFrame) -> pl.DataFrame:
     """Rows of the abstracts frame that are not quarantined, per listing or across listings
     (pipeline.quarantine.repeated_notices)."""
-    return repeated_notices(abstracts).filter(pl.col("quarantine_reason").is_null())
+    return with_notices(abstracts).filter(pl.col("quarantine_reason").is_null())
 
 
 def previous_id_map(papers: pl.DataFrame | None, lineage: pl.DataFrame | None) -> pl.DataFrame | None:
@@ -149,7 +175,7 @@ def build_tables(abstracts: pl.DataFrame, clusters: pl.DataFrame) -> dict[str, p
         (first_release, last_changed_release: Int64) are null here: they depend on the release this
         becomes, and :meth:`pipeline.release.ReleasePlan.stamp` fills them.
     """
-    joined = repeated_notices(abstracts).join(clusters, on=["listing", "paragraph"], how="left")
+    joined = with_notices(abstracts).join(clusters, on=["listing", "paragraph"], how="left")
     canon = joined.filter(pl.col("status") == "published")
     papers = canon.select(
         "paper_id",

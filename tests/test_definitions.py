@@ -7,10 +7,10 @@ import polars as pl
 import pytest
 import yaml
 
-from pipeline import cli, config
+from pipeline import cli, config, release
 from pipeline.definitions import defs
 from pipeline.defs.assets import _check_result
-from pipeline.defs.io import read_work, work_file
+from pipeline.defs.io import read_work
 from pipeline.defs.partitions import listing_name, partition_key
 from schemas import MODELS
 
@@ -138,7 +138,7 @@ def test_a_real_run_records_release_metadata_checks_and_failing_rows(project):
         accounting = evaluations[("listing_lineage", "accounting")].evaluation.metadata
         assert "| 000_d1f8394cc51cd0ab.txt | 19 | 19 | 0 | 0 | True |" in accounting["by_listing"].value
     # a failing Pandera check shows its failing rows: break one real paper id
-    papers = read_work(work_file("papers"))
+    papers = read_work(release.build.latest_complete(config.work_dir()) / "papers.arrow")
     broken = papers.with_columns(
         pl.when(pl.int_range(pl.len()) == 3)
         .then(pl.lit("not-an-id"))

@@ -70,12 +70,6 @@ def _steps_by_worker(instance, run_id: str) -> dict[str, tuple[str, int]]:
     return {k: (hosts.get(k), pids.get(k)) for k in pids}
 
 
-@pytest.mark.xfail(
-    strict=False,
-    reason="known race, not yet fixed: of two publish runs queued together, one run's release step once found "
-    "_work/release_plan.json missing (the other run's dataset_tables step unlinks it at its start), so that "
-    "run failed with a clear error and published nothing; 1 of 4 runs on this machine",
-)
 def test_two_celery_workers_share_the_steps_and_publish_stays_single(
     project, services, monkeypatch, tmp_path_factory
 ):

@@ -37,10 +37,13 @@ def paper_label(title: str | None, abstract: str | None) -> str:
     return "“" + _plain(" ".join(words[:FIRST_WORDS])) + (" …”" if len(words) > FIRST_WORDS else "”")
 
 
-def _labels(papers: pl.DataFrame | None) -> dict[str, tuple[str, str]]:
-    """paper_id → (label, source listing) of a papers table (which may predate the title column)."""
+def _labels(papers: pl.DataFrame | None, ids: pl.Series) -> dict[str, tuple[str, str]]:
+    """paper_id → (label, source listing) of the papers of a papers table (which may predate the title
+    column) whose id is in ``ids``: only the papers the changelog names are labelled, so its cost follows
+    the changes, not the table."""
     if papers is None or papers.height == 0:
         return {}
+    papers = papers.filter(pl.col("paper_id").is_in(ids.implode()))
     cols = [
         pl.col(c) if c in papers.columns else pl.lit(None, pl.String).alias(c)
         for c in ("title", "abstract", "source_listing")
@@ -67,7 +70,8 @@ def changelog_markdown(
     Returns one section per change kind (``## Added (n)``, ``## Removed (n)``, ``## Changed (n)``), one line
     per paper: ``- <title or first words> — `<listing>` (paper_id; changed columns)``.
     """
-    new, old = _labels(papers), _labels(previous_papers)
+    ids = changes["paper_id"]
+    new, old = _labels(papers, ids), _labels(previous_papers, ids)
     lines = [f"# Release {number}", "", f"Parent: {parent if parent is not None else 'none'}", ""]
     for kind in ("added", "removed", "changed"):
         part = changes.filter(pl.col("change") == kind)

@@ -5,6 +5,7 @@ Each asset calls pure functions from ``pipeline`` and writes its output under ``
 
 import json
 import os
+import shutil
 from contextlib import contextmanager
 
 import dagster as dg
@@ -181,9 +182,10 @@ def abstracts(context: dg.AssetExecutionContext) -> dg.MaterializeResult:
     )
 
 
-def _current_abstracts(context: dg.AssetExecutionContext) -> tuple[pl.DataFrame, pl.DataFrame]:
-    """Every registered listing's ``abstracts`` work files, concatenated, and the ``listing`` column of their
-    ``listing_records`` (one row per paragraph read)."""
+def _current_abstracts(context: dg.AssetExecutionContext) -> tuple[pl.LazyFrame, pl.DataFrame]:
+    """Every registered listing's ``abstracts`` work files as one lazy scan (read by the caller, one
+    projection at a time), and the ``listing`` column of their ``listing_records`` (one row per paragraph
+    read)."""
     keys = sorted(context.instance.get_dynamic_partitions(listings_partitions.name))
     missing = [k for k in keys if not work_file("abstracts", k).exists()]
     if missing:
@@ -197,9 +199,9 @@ def _current_abstracts(context: dg.AssetExecutionContext) -> tuple[pl.DataFrame,
             "sensor or `python -m pipeline run`"
         )
     # one multi-threaded scan over all files; only the listing column of the records (for the accounting)
-    abstracts_df = pl.scan_parquet([work_file("abstracts", k) for k in keys]).collect()
+    abstracts_scan = pl.scan_parquet([work_file("abstracts", k) for k in keys])
     records_df = pl.scan_parquet([work_file("listing_records", k) for k in keys]).select("listing").collect()
-    return abstracts_df, records_df
+    return abstracts_scan, records_df
 
 
 def _accounting(records_df: pl.DataFrame, lineage: pl.DataFrame) -> pl.DataFrame:
@@ -279,27 +281,37 @@ def dataset_tables(context: dg.AssetExecutionContext):
     over every listing's abstracts (pipeline.dedup), stable paper ids inherited from the parent, then
     pipeline.tables, and the papers' history stamped by the plan (which computes the diff once).
 
-    Writes ``<warehouse>/_work/<table>.arrow`` for papers, paper_urls, paper_metrics, listing_lineage,
-    then the plan (``release_plan.json``) and its diff (``release_changes.arrow``) for the release step.
+    Writes this run's build folder (pipeline.release.build: ``<warehouse>/_work/builds/<run id>/``):
+    ``<table>.arrow`` for papers, paper_urls, paper_metrics, listing_lineage, the diff against the parent
+    (``release_changes.arrow``), then the plan (``release_plan.json``, last: the build is complete). Each
+    table's materialization records the folder (metadata ``build``) for the release step.
     Raises dagster.Failure naming the file when LATEST, releases.json or the parent release is unreadable.
     Blocking checks: one Pandera schema check per table and the lineage accounting check.
     """
     wh = config.warehouse_dir()
-    abstracts_df, records_df = _current_abstracts(context)
-    plan_file = work_file("release_plan").with_suffix(".json")
-    plan_file.unlink(missing_ok=True)  # written last: the release step refuses tables built only in part
+    abstracts_scan, records_df = _current_abstracts(context)
+    # this run's own build folder: the release step of the same run publishes exactly these tables
+    build = release.build_dir(config.work_dir(), context.run.run_id)
+    shutil.rmtree(build, ignore_errors=True)  # a re-executed step starts clean; the plan is written last
     with _as_failure():
         plan = release.plan_release(wh)
+    # clusters from the narrow projection; the wide columns are read only for the tables
+    names = abstracts_scan.collect_schema().names()
+    narrow = abstracts_scan.select([c for c in tables.CLUSTER_COLUMNS if c in names]).collect()
     clusters = dedup.cluster(
-        tables.publishable(abstracts_df), tables.previous_id_map(plan.previous_papers, plan.previous_lineage)
+        tables.publishable(narrow), tables.previous_id_map(plan.previous_papers, plan.previous_lineage)
     )
-    built = tables.build_tables(abstracts_df, clusters)
+    del narrow
+    built = tables.build_tables(abstracts_scan.collect(), clusters)
+    del clusters
     built["papers"], plan = plan.stamp(built["papers"])
     for name, df in built.items():
-        out = work_file(name)
+        out = build / f"{name}.arrow"
         write_work(df, out)
         yield dg.MaterializeResult(
-            asset_key=name, metadata=table_metadata(df, out), data_version=frame_data_version(df)
+            asset_key=name,
+            metadata={**table_metadata(df, out), "build": dg.MetadataValue.path(str(build))},
+            data_version=frame_data_version(df),
         )
     for name, df in built.items():
         yield _check_result(name, df)
@@ -313,8 +325,10 @@ def dataset_tables(context: dg.AssetExecutionContext):
             for listing, read, pub, dup, quar, _ in acct.sort("listing").iter_rows()
         )
     )
-    write_work(plan.changes, work_file("release_changes"))
-    plan_file.write_text(json.dumps(plan.to_json()))
+    write_work(plan.changes, build / release.build.CHANGES_FILE)
+    plan_tmp = build / f".{release.build.PLAN_FILE}.{os.getpid()}.tmp"
+    plan_tmp.write_text(json.dumps(plan.to_json()))
+    plan_tmp.replace(build / release.build.PLAN_FILE)  # last: the build is complete
     yield dg.AssetCheckResult(
         asset_key="listing_lineage",
         check_name="accounting",
@@ -371,6 +385,10 @@ def release_asset(context: dg.AssetExecutionContext, config: ReleaseConfig) -> d
     """Publish the four tables as an immutable, numbered release (pipeline.release.publish) with the plan
     the tables were built with (re-checked under the publish lock).
 
+    The tables and plan are this run's build (pipeline.release.build), or, in a run without the tables
+    step, the latest complete build; never a mix of two runs. After the publish, the builds of finished
+    runs other than this one are removed.
+
     No new release when the content equals the latest one. Raises dagster.Failure, LATEST unchanged, when
     another publish holds the lock, LATEST moved since the tables were built, the removal guard refuses
     (run config ``allow_removal``), or the staged release fails verification. UI metadata: release
@@ -379,18 +397,24 @@ def release_asset(context: dg.AssetExecutionContext, config: ReleaseConfig) -> d
     a preview of changelog.parquet). Check ``manifest``: the files verified before the commit.
     """
     wh = pipeline_config.warehouse_dir()
-    plan_file = work_file("release_plan").with_suffix(".json")
-    if not plan_file.exists():
+    work = pipeline_config.work_dir()
+    build = release.build_dir(work, context.run.run_id)
+    if not release.build.is_complete(build):  # no tables step in this run: the latest complete build
+        build = release.build.latest_complete(work)
+    if build is None:
         raise dg.Failure(
-            f"the dataset tables were not built completely ({plan_file} is missing): materialise "
+            f"no complete build of the dataset tables in {work / release.build.BUILDS_DIR}: materialise "
             "the dataset group again (or run `python -m pipeline run`)"
         )
-    built = {name: read_work(work_file(name)) for name in TABLE_DESCRIPTIONS}
+    context.log.info(f"publishing the tables built in {build}")
+    built = {name: read_work(build / f"{name}.arrow") for name in TABLE_DESCRIPTIONS}
     records_df = _current_inputs(context)
     inputs = [{"listing": n, "sha256": s} for n, s in records_df.iter_rows()]
     with _as_failure():
         plan = release.ReleasePlan.from_json(
-            json.loads(plan_file.read_text()), read_work(work_file("release_changes")), wh
+            json.loads((build / release.build.PLAN_FILE).read_text()),
+            read_work(build / release.build.CHANGES_FILE),
+            wh,
         )
         result = release.publish(
             wh,
@@ -400,6 +424,7 @@ def release_asset(context: dg.AssetExecutionContext, config: ReleaseConfig) -> d
             plan=plan,
             allow_removal=config.allow_removal,
         )
+    release.build.clean(work, build, lambda run_id: _run_active(context, run_id))
     for w in result.warnings:
         context.log.warning(w)
     msg = (
@@ -444,6 +469,15 @@ def _as_failure():
         yield
     except release.ReleaseError as err:
         raise dg.Failure(description=str(err)) from None
+
+
+def _run_active(context: dg.AssetExecutionContext, run_id: str) -> bool:
+    """True when ``run_id`` is this run or a run of the instance that has not finished (its build may
+    still be written or published)."""
+    if run_id == context.run.run_id:
+        return True
+    run = context.instance.get_run_by_id(run_id)
+    return run is not None and not run.is_finished
 
 
 def _current_inputs(context: dg.AssetExecutionContext) -> pl.DataFrame:

@@ -19,13 +19,16 @@ One module per job: :mod:`~pipeline.release.layout` (paths, LATEST, index), :mod
 guard), :mod:`~pipeline.release.writer` (table files), :mod:`~pipeline.release.verify`,
 :mod:`~pipeline.release.lock`, :mod:`~pipeline.release.retention` (pruning and debris),
 :mod:`~pipeline.release.schema` (one dtype per column across releases), :mod:`~pipeline.release.read` and
-:mod:`~pipeline.release.publish` (the commit protocol, stated in its docstring).
+:mod:`~pipeline.release.publish` (the commit protocol, stated in its docstring), and
+:mod:`~pipeline.release.build` (the tables and plan one run built for its publish step).
 
 A rollback (writing an older number into ``LATEST`` by hand) is safe: newer releases stay, are hidden
 from :func:`read_all`, and the next release gets the next unused number with the rolled-back release as
 parent. Publishing content equal to the latest release (same ``release_id``) makes no new release.
 """
 
+from pipeline.release import build
+from pipeline.release.build import build_dir
 from pipeline.release.layout import (
     PARTITION_COLUMNS,
     RELEASE_DIR_PREFIX,
@@ -75,6 +78,8 @@ __all__ = [
     "RemovalGuardError",
     "SchemaDriftError",
     "TableEntry",
+    "build",
+    "build_dir",
     "committed_releases",
     "conform",
     "diff_papers",

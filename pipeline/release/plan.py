@@ -25,7 +25,7 @@ import polars as pl
 
 from pipeline.release.layout import ReleaseError, latest_release, list_releases, read_index, release_dir
 from pipeline.release.manifest import Manifest, read_manifest
-from pipeline.release.read import read_verified
+from pipeline.release.read import FileIdentity, read_verified
 
 #: Columns not compared when deciding whether a paper changed (they record history, not content).
 HISTORY_COLUMNS = ("first_release", "last_changed_release")
@@ -50,7 +50,10 @@ class ReleasePlan:
     """The next release: ``number`` (int), ``parent`` (int or None), the parent's ``parent_manifest``,
     ``previous_papers`` / ``previous_lineage`` (the parent's tables, read verified; None without a parent,
     or when the plan was loaded back from its JSON form) and ``changes``: the changelog against the parent
-    (paper_id, change, columns; see :func:`diff_papers`), None until :meth:`stamp` or :meth:`with_changes`."""
+    (paper_id, change, columns; see :func:`diff_papers`), None until :meth:`stamp` or :meth:`with_changes`;
+    ``verified``: the parent's files whose sha256 was checked when the plan was made (path relative to the
+    release folder → pipeline.release.read.FileIdentity), so the publish hard-links them unhashed while
+    their identity is unchanged."""
 
     number: int
     parent: int | None
@@ -58,6 +61,7 @@ class ReleasePlan:
     previous_papers: pl.DataFrame | None = field(default=None, repr=False)
     previous_lineage: pl.DataFrame | None = field(default=None, repr=False)
     changes: pl.DataFrame | None = field(default=None, repr=False)
+    verified: dict[str, FileIdentity] = field(default_factory=dict, repr=False)
 
     def with_changes(self, papers: pl.DataFrame) -> ReleasePlan:
         """The plan with ``changes``: the diff of ``papers`` against the previous papers (computed here)."""
@@ -94,11 +98,13 @@ class ReleasePlan:
         return stamped, plan
 
     def to_json(self) -> dict:
-        """``number``, ``parent`` and the parent's ``release_id``: what the publish step re-checks."""
+        """``number``, ``parent`` and the parent's ``release_id`` (what the publish step re-checks), and
+        ``verified`` (path → the five integers of its identity)."""
         return {
             "number": self.number,
             "parent": self.parent,
             "parent_release_id": self.parent_manifest.release_id if self.parent_manifest else None,
+            "verified": {rel: list(ident) for rel, ident in sorted(self.verified.items())},
         }
 
     @classmethod
@@ -113,7 +119,8 @@ class ReleasePlan:
                 f"(release_id {manifest.release_id}, expected {d.get('parent_release_id')}); "
                 f"{_REBUILD}"
             )
-        return cls(d["number"], parent, manifest, changes=changes)
+        verified = {rel: tuple(ident) for rel, ident in d.get("verified", {}).items()}
+        return cls(d["number"], parent, manifest, changes=changes, verified=verified)
 
 
 _REBUILD = (
@@ -144,12 +151,14 @@ def plan_release(warehouse: Path, read_previous: bool = True) -> ReleasePlan:
     manifest = read_manifest(release_dir(warehouse, latest))
     if not read_previous:
         return ReleasePlan(number, latest, manifest)
+    verified: dict[str, FileIdentity] = {}
     return ReleasePlan(
         number,
         latest,
         manifest,
-        read_verified(warehouse, latest, "papers", manifest),
-        read_verified(warehouse, latest, "listing_lineage", manifest),
+        read_verified(warehouse, latest, "papers", manifest, verified),
+        read_verified(warehouse, latest, "listing_lineage", manifest, verified),
+        verified=verified,
     )
 
 

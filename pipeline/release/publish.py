@@ -6,8 +6,10 @@ Under the publish lock:
    is removed (:func:`pipeline.release.retention.clean_debris`); the plan is re-checked (its parent must
    still be LATEST, its number still free);
 2. stage: every table file is written into ``_staging/release=N/`` (or hard-linked from the parent after
-   its sha256 is checked), then the changelog, the dataset card and ``manifest.json`` last; fsync;
-3. verify the staged release against its manifest; any problem refuses the publish (nothing committed);
+   its sha256 is checked, by the plan or here), then the changelog, the dataset card and ``manifest.json``
+   last; fsync;
+3. verify the staged release against its manifest (a file hard-linked in step 2 by its unchanged identity
+   instead of a second hash of the same bytes); any problem refuses the publish (nothing committed);
 4. rename ``_staging/release=N`` to ``release=N``;
 5. add N to ``releases.json`` (atomic replace), so the index holds every release before it can be LATEST;
 6. replace ``LATEST`` with N: the commit point;
@@ -173,7 +175,7 @@ def _stage_and_commit(
     stage.mkdir(parents=True)
     parent_root = release_dir(warehouse, parent) if parent is not None else None
     parent_files = parent_manifest.table_files() if parent_manifest is not None else {}
-    written, warnings = writer.write_tables(parts, stage, parent_root, parent_files)
+    written, warnings, linked = writer.write_tables(parts, stage, parent_root, parent_files, plan.verified)
     release_id = writer.content_digest(written)[:16]
     if parent_manifest is not None and parent_manifest.release_id == release_id:
         # same files (the fingerprint's polars version differed)
@@ -220,7 +222,7 @@ def _stage_and_commit(
     manifest = Manifest(**{**manifest.__dict__, "files": tuple(files)})
     write_manifest(stage, manifest)
     writer.fsync_tree(stage)
-    problems = verify_tree(stage, manifest)
+    problems = verify_tree(stage, manifest, linked)
     if problems:
         raise ReleaseVerifyError(
             f"release {number} was not published: its staged files fail verification "

@@ -4,6 +4,7 @@ together, and the parent's tables read verified (each file's sha256 checked agai
 from __future__ import annotations
 
 import hashlib
+import os
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -53,9 +54,32 @@ def sha256_file(path: Path) -> str:
     return h.hexdigest()
 
 
-def read_verified(warehouse: Path, number: int, table: str, manifest: Manifest | None = None) -> pl.DataFrame:
+#: What identifies a file's bytes on this machine without reading them: (st_dev, st_ino, st_size,
+#: st_mtime_ns, st_ctime_ns). A write through the file system changes the mtime, and any change of the inode
+#: (a write, ``utime``, ``chmod``, a hard link made or removed) changes the ctime, which no user call can
+#: set back; so an equal identity means the file was not changed through the file system since it was taken.
+FileIdentity = tuple[int, int, int, int, int]
+
+
+def file_identity(path: Path) -> FileIdentity:
+    """The :data:`FileIdentity` of ``path`` (one ``os.stat``); raises FileNotFoundError when it is gone."""
+    st = os.stat(path)
+    return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+
+
+def read_verified(
+    warehouse: Path,
+    number: int,
+    table: str,
+    manifest: Manifest | None = None,
+    verified: dict[str, FileIdentity] | None = None,
+) -> pl.DataFrame:
     """``table`` of release ``number`` read from exactly the files its manifest lists, after checking each
     file's sha256 (threads; the bytes are in the page cache for the read that follows).
+
+    ``verified``: when given, filled with each checked file's path (relative to the release folder) →
+    :func:`file_identity`, taken before its hash and equal after it, so a later step can tell the file is
+    unchanged since without hashing it again (pipeline.release.writer).
 
     Returns the table with its Hive columns (venue: String, year: Int64) in the manifest's column order.
     Raises ReleaseError naming the first damaged or missing file and what to do."""
@@ -64,14 +88,19 @@ def read_verified(warehouse: Path, number: int, table: str, manifest: Manifest |
     info = manifest.tables[table]
     paths = [root / f.path for f in info.files]
 
-    def check(path: Path, want: str) -> str | None:
+    def check(path: Path, rel: str, want: str) -> str | None:
         try:
-            return None if sha256_file(path) == want else "fails its sha256 check against the manifest"
+            before = file_identity(path)
+            if sha256_file(path) != want:
+                return "fails its sha256 check against the manifest"
+            if verified is not None and file_identity(path) == before:
+                verified[rel] = before
+            return None
         except FileNotFoundError:
             return "is missing"
 
     with ThreadPoolExecutor(max_workers=IO_THREADS) as pool:
-        found = list(pool.map(check, paths, [f.sha256 for f in info.files]))
+        found = list(pool.map(check, paths, [f.path for f in info.files], [f.sha256 for f in info.files]))
     bad = [(p, why) for p, why in zip(paths, found) if why]
     if bad:
         path, why = bad[0]

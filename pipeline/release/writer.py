@@ -5,6 +5,12 @@ A partition whose rows have the same fingerprint as the parent's file is not rew
 is hard-linked, after its sha256 is checked against the parent's manifest. A parent file that fails the
 check is not reused: the partition is written anew from the rows in hand (same rows and writer settings,
 so the same bytes the parent should have had), and a warning names the damaged file.
+
+Each file is hashed once per publish: a parent file whose sha256 the plan already checked
+(pipeline.release.plan, ``verified``) is linked without a second hash while its identity (device, inode,
+size, mtime, ctime: pipeline.release.read.file_identity) is the one taken then; and the identity of every
+file linked here is handed to the verification of the staged release, which then checks that identity
+instead of hashing the same bytes again.
 """
 
 from __future__ import annotations
@@ -20,7 +26,7 @@ import pyarrow.parquet as pq
 
 from pipeline.release.layout import IO_THREADS, PARTITION_COLUMNS, SORT_KEYS, TABLES, fsync_path
 from pipeline.release.manifest import FileEntry
-from pipeline.release.read import sha256_file
+from pipeline.release.read import FileIdentity, file_identity, sha256_file
 
 #: One partition: (path relative to the release folder, rows without venue/year, fingerprint).
 Partition = tuple[str, pl.DataFrame, str]
@@ -82,10 +88,16 @@ def write_partition(
     root: Path,
     parent: Path | None,
     parent_entry: FileEntry | None,
+    trusted: FileIdentity | None = None,
+    linked: dict[str, FileIdentity] | None = None,
 ) -> tuple[FileEntry, str | None]:
     """Write one partition file under ``root``, or hard-link the parent release's file when its fingerprint
-    is the same and its bytes match the parent's manifest (sha256). Returns the file's manifest entry and a
-    warning (the damaged parent file that was not reused) or None."""
+    is the same and its bytes match the parent's manifest: its sha256 is checked, unless ``trusted`` (the
+    identity it had when its sha256 was checked earlier in this publish's plan) equals its identity now.
+
+    ``linked``: when given, a hard-linked file's path → its identity after the link is recorded when its
+    device, inode, size and mtime are those it had before the check (nothing wrote to it in between).
+    Returns the file's manifest entry and a warning (the damaged parent file that was not reused) or None."""
     path = root / rel
     path.parent.mkdir(parents=True, exist_ok=True)
     warning = None
@@ -95,11 +107,18 @@ def write_partition(
         and parent_entry.fingerprint == fingerprint
         and (parent / rel).is_file()
     ):
-        if sha256_file(parent / rel) == parent_entry.sha256:
+        before = file_identity(parent / rel)
+        if (trusted is not None and before == tuple(trusted)) or sha256_file(
+            parent / rel
+        ) == parent_entry.sha256:
             try:
                 os.link(parent / rel, path)
-            except OSError:  # a filesystem without hard links: copy
+            except OSError:  # a filesystem without hard links: copy (verified by hashing, as written)
                 shutil.copyfile(parent / rel, path)
+                return parent_entry, None
+            after = file_identity(path)
+            if linked is not None and after[:4] == before[:4]:
+                linked[rel] = after
             return parent_entry, None
         warning = (
             f"{parent / rel} fails its sha256 check against its release's manifest (damaged); "
@@ -110,15 +129,33 @@ def write_partition(
 
 
 def write_tables(
-    parts: dict[str, list[Partition]], stage: Path, parent: Path | None, parent_files: dict[str, FileEntry]
-) -> tuple[dict[str, list[FileEntry]], list[str]]:
+    parts: dict[str, list[Partition]],
+    stage: Path,
+    parent: Path | None,
+    parent_files: dict[str, FileEntry],
+    trusted: dict[str, FileIdentity] | None = None,
+) -> tuple[dict[str, list[FileEntry]], list[str], dict[str, FileIdentity]]:
     """Write every table's partitions into ``stage`` (threads: pyarrow and hashlib release the GIL).
 
-    Returns the file entries per table (in partition order) and the warnings of :func:`write_partition`."""
+    ``trusted``: parent files checked by the plan (path → identity then; see :func:`write_partition`).
+    Returns the file entries per table (in partition order), the warnings of :func:`write_partition`, and
+    the hard-linked files (path → identity after the link) for the verification of the staged release."""
+    trusted = trusted or {}
+    linked: dict[str, FileIdentity] = {}
     with ThreadPoolExecutor(max_workers=IO_THREADS) as pool:
         jobs = {
             name: [
-                pool.submit(write_partition, rel, rows, fp, stage, parent, parent_files.get(rel))
+                pool.submit(
+                    write_partition,
+                    rel,
+                    rows,
+                    fp,
+                    stage,
+                    parent,
+                    parent_files.get(rel),
+                    trusted.get(rel),
+                    linked,
+                )
                 for rel, rows, fp in parts[name]
             ]
             for name in TABLES
@@ -126,7 +163,7 @@ def write_tables(
         done = {name: [job.result() for job in jobs[name]] for name in TABLES}
     written = {name: [entry for entry, _ in done[name]] for name in TABLES}
     warnings = [w for name in TABLES for _, w in done[name] if w]
-    return written, warnings
+    return written, warnings, linked
 
 
 def fsync_tree(root: Path) -> None:
