@@ -213,7 +213,7 @@ def probe_release() -> dict:
 
     parts = {name: writer.partitions(df, name) for name, df in built_tables().items()}
     with tempfile.TemporaryDirectory() as tmp:
-        written, _ = writer.write_tables(parts, Path(tmp), None, {})
+        written = writer.write_tables(parts, Path(tmp), None, {})[0]
     return {f.path: f.sha256 for files in written.values() for f in files}
 
 
