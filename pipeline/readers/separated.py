@@ -40,7 +40,8 @@ def blocks(lines: list[str]) -> list[tuple[int, list[str]]]:
     ends of each block dropped, empty blocks skipped; the first block is the preamble when it comes before
     the first separator (its index is then 0 even when it is empty)."""
     out: list[tuple[int, list[str]]] = []
-    start, cur = 0, []
+    start = 0
+    cur: list[str] = []
     for i, line in enumerate(lines):
         if is_separator_line(line):
             out.append((start, cur))
