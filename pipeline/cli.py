@@ -45,7 +45,10 @@ def _latest_metadata(instance: dg.DagsterInstance, asset: str) -> dict:
     records = instance.fetch_materializations(dg.AssetKey(asset), limit=1).records
     if not records:
         return {}
-    meta = records[0].asset_materialization.metadata
+    materialization = records[0].asset_materialization
+    if materialization is None:
+        return {}
+    meta = materialization.metadata
     return {k: getattr(v, "value", v) for k, v in meta.items()}
 
 

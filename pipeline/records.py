@@ -91,8 +91,8 @@ ABSTRACT_SCHEMA = {
     "lsh_keys": pl.List(pl.UInt64),  # pipeline.dedup.lsh_keys (near-duplicate candidates)
 }
 
-#: What each column of :data:`RECORD_SCHEMA` and :data:`ABSTRACT_SCHEMA` holds (the column descriptions the
-#: Dagster UI shows for the per-listing assets).
+#: What each column of :data:`RECORD_SCHEMA` and :data:`ABSTRACT_SCHEMA` (plus the work files'
+#: ``analysis_version``) holds: the column descriptions the Dagster UI shows for the per-listing assets.
 COLUMN_DESCRIPTIONS = {
     "listing": "The listing file's path relative to the raw folder.",
     "listing_sha256": "sha256 of the listing file's bytes (hex).",
@@ -122,6 +122,8 @@ COLUMN_DESCRIPTIONS = {
     "start/end character offsets.",
     "metrics": "Reported results found in the clean abstract (pipeline.extraction.extract_metrics): value, "
     "unit, kind, metric, dataset, subject, baseline, direction, qualifier, span, offsets, rules.",
+    "analysis_version": "The version of the per-abstract analysis the row was computed with "
+    "(ANALYSIS_VERSION; a work file of another version is recomputed).",
     "lsh_keys": "MinHash LSH band keys of the clean abstract (pipeline.dedup.lsh_keys): the near-duplicate "
     "candidate keys.",
 }

@@ -96,14 +96,12 @@ def markdown_table(df: pl.DataFrame, rows: int = PREVIEW_ROWS, max_columns: int 
 def column_schema(
     schema: Mapping[str, pl.DataType | type[pl.DataType]], descriptions: Mapping[str, str]
 ) -> dg.TableSchema:
-    """Dagster's ``dagster/column_schema`` value for polars column dtypes and their descriptions (one per
-    column).
-
-    Raises:
-        KeyError: a column of ``schema`` has no description in ``descriptions``.
-    """
+    """Dagster's ``dagster/column_schema`` value for polars column dtypes and their descriptions (every column
+    should have one: tests/test_ui_metadata.py checks the assets'; a column without one has none)."""
     return dg.TableSchema(
-        columns=[dg.TableColumn(name=c, type=str(t), description=descriptions[c]) for c, t in schema.items()]
+        columns=[
+            dg.TableColumn(name=c, type=str(t), description=descriptions.get(c)) for c, t in schema.items()
+        ]
     )
 
 
