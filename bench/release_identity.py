@@ -39,11 +39,8 @@ TABLES = ("papers", "paper_urls", "paper_metrics", "listing_lineage")
 
 
 def sha256(path: Path) -> str:
-    h = hashlib.sha256()
     with open(path, "rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
+        return hashlib.file_digest(f, "sha256").hexdigest()
 
 
 def build(repo: Path, python: str, raw: Path, work: Path) -> tuple[Path, float]:
