@@ -37,12 +37,11 @@ test-fast: $(VENV)/.installed-dev
 	$(PY) -m pytest -q -m "not slow and not integration"
 
 # ruff lint (rules in pyproject.toml [tool.ruff]), the format check and mypy on pipeline/ and schemas/
-# ([tool.mypy]); `.ci/run` runs it before the tests. MYPY_BLOCKING=0: type errors are printed, not fatal.
-MYPY_BLOCKING ?= 0
+# ([tool.mypy]; the modules its override names are not reported yet); `.ci/run` runs it before the tests.
 lint: $(VENV)/.installed-dev
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
-	$(VENV)/bin/mypy || { [ "$(MYPY_BLOCKING)" = 0 ] && echo "mypy: type errors above (not blocking: MYPY_BLOCKING=0)"; }
+	$(VENV)/bin/mypy
 
 # Re-resolve $(LOCK) after a change of pyproject.toml's dependencies: base + dev + scaleout, Python 3.11, every
 # platform (uv pip compile --universal), keeping each locked version that still fits; UPGRADE=1 moves every
