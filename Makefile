@@ -4,20 +4,24 @@
 PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV := .venv
 PY := $(VENV)/bin/python
+# The exact versions of every package (base, dev and scaleout extras) the tests ran with; `make lock` refreshes it.
+LOCK := requirements.lock
+UV_VERSION := 0.13.9
 export DAGSTER_HOME ?= $(CURDIR)/.dagster_home
 
-.PHONY: run test test-fast lint dev verify clean clean-releases versions-golden
+.PHONY: run test test-fast lint lock dev verify clean clean-releases versions-golden
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
 
-$(VENV)/.installed: $(VENV)/bin/python pyproject.toml
-	$(PY) -m pip install -q -e .
+# -c $(LOCK): every package at its locked version (the release ids and the analysis cache depend on them)
+$(VENV)/.installed: $(VENV)/bin/python pyproject.toml $(LOCK)
+	$(PY) -m pip install -q -c $(LOCK) -e .
 	touch $@
 
-$(VENV)/.installed-dev: $(VENV)/bin/python pyproject.toml
-	$(PY) -m pip install -q -e '.[dev]'
+$(VENV)/.installed-dev: $(VENV)/bin/python pyproject.toml $(LOCK)
+	$(PY) -m pip install -q -c $(LOCK) -e '.[dev]'
 	touch $@ $(VENV)/.installed
 
 # make run ALLOW_REMOVAL=1: publish even when the release removes more than half of the latest release's papers
@@ -37,10 +41,20 @@ test-fast: $(VENV)/.installed-dev
 versions-golden: $(VENV)/.installed-dev
 	$(PY) -m tests.versions_golden --write
 
-# ruff lint (rules in pyproject.toml [tool.ruff]) and the format check; `.ci/run` runs it before the tests.
+# ruff lint (rules in pyproject.toml [tool.ruff]), the format check and mypy on pipeline/ and schemas/
+# ([tool.mypy]; the modules its override names are not reported yet); `.ci/run` runs it before the tests.
 lint: $(VENV)/.installed-dev
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/mypy
+
+# Re-resolve $(LOCK) after a change of pyproject.toml's dependencies: base + dev + scaleout, Python 3.11, every
+# platform (uv pip compile --universal), keeping each locked version that still fits; UPGRADE=1 moves every
+# package to the newest version pyproject.toml allows. Needs PyPI; commit the lock with the change.
+lock: $(VENV)/bin/python
+	$(PY) -m pip install -q uv==$(UV_VERSION)
+	$(VENV)/bin/uv pip compile pyproject.toml --extra dev --extra scaleout --universal --python-version 3.11 \
+		--annotation-style line $(if $(UPGRADE),--upgrade) -o $(LOCK)
 
 # The Dagster UI on 127.0.0.1 with the project-local DAGSTER_HOME (its dagster.yaml sets the publish pool limit and
 # the run queue); the raw-folder sensor, the daily schedule and the automation sensor start RUNNING.

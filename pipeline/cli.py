@@ -45,7 +45,10 @@ def _latest_metadata(instance: dg.DagsterInstance, asset: str) -> dict:
     records = instance.fetch_materializations(dg.AssetKey(asset), limit=1).records
     if not records:
         return {}
-    meta = records[0].asset_materialization.metadata
+    materialization = records[0].asset_materialization
+    if materialization is None:
+        return {}
+    meta = materialization.metadata
     return {k: getattr(v, "value", v) for k, v in meta.items()}
 
 
@@ -114,7 +117,9 @@ def _unrecorded(why: str, verbose: bool, err: BaseException | None = None) -> in
     from pipeline import release
 
     number = _latest_or_none()
-    where = release.release_dir(config.warehouse_dir(), number)
+    where = (
+        release.release_dir(config.warehouse_dir(), number) if number is not None else config.warehouse_dir()
+    )
     print(
         f"release {number} published and verified ({where}); but the run could not be completed: {why}",
         file=sys.stderr,
@@ -243,16 +248,13 @@ def _run(instance: dg.DagsterInstance, verbose: bool, before: int | None, allow_
         for reader in dict(readers.iter_rows()).values():  # listing -> reader (one reader per listing)
             per[reader or "none fits"] = per.get(reader or "none fits", 0) + 1
         print("listings by reader: " + ", ".join(f"{r} {n}" for r, n in sorted(per.items())))
+    where = release.release_dir(wh, rel) if rel is not None else wh
     if meta.get("created"):
         print(
-            f"release {rel} published; changes against its parent {json.dumps(meta.get('changes'))}; "
-            f"{release.release_dir(wh, rel)}"
+            f"release {rel} published; changes against its parent {json.dumps(meta.get('changes'))}; {where}"
         )
     else:
-        print(
-            f"release {rel} unchanged: the content equals the latest release, no new release; "
-            f"{release.release_dir(wh, rel)}"
-        )
+        print(f"release {rel} unchanged: the content equals the latest release, no new release; {where}")
     return 0
 
 
@@ -333,6 +335,7 @@ def _print_run_warnings(instance: dg.DagsterInstance, run_id: str) -> None:
         # the steps' own warnings; not Dagster's notes on steps skipped after a failure (reported as errors)
         if (
             entry.dagster_event is None
+            and isinstance(entry.level, int)  # Dagster's stored levels are logging's numbers
             and entry.level >= logging.WARNING
             and not entry.user_message.startswith("Dependencies for step")
         ):

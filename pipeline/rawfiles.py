@@ -162,6 +162,7 @@ def scan(raw_dir: Path) -> RawScan:
                 continue
             data, reason = read(raw_dir, rel)
             if reason is None:
+                assert data is not None  # read() gives exactly one of data and reason
                 found[rel] = hashlib.sha256(data).hexdigest()
             else:
                 out.refused[rel] = reason

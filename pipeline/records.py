@@ -91,6 +91,43 @@ ABSTRACT_SCHEMA = {
     "lsh_keys": pl.List(pl.UInt64),  # pipeline.dedup.lsh_keys (near-duplicate candidates)
 }
 
+#: What each column of :data:`RECORD_SCHEMA` and :data:`ABSTRACT_SCHEMA` (plus the work files'
+#: ``analysis_version``) holds: the column descriptions the Dagster UI shows for the per-listing assets.
+COLUMN_DESCRIPTIONS = {
+    "listing": "The listing file's path relative to the raw folder.",
+    "listing_sha256": "sha256 of the listing file's bytes (hex).",
+    "encoding": "The codec that decoded the file ('+gzip' when it was decompressed); null when undecodable.",
+    "reader": "The reader that read the file (a pipeline.readers.READERS key); null when none fits.",
+    "venue": "Canonical venue of the listing (settings file, header or file name); 'unknown' when none says.",
+    "year": "Year of the listing (settings file, header or file name); 0 when unknown.",
+    "paragraph": "1-based record number in the file; 0 for the one row of a listing that could not be read.",
+    "line": "1-based line where the record starts; 0 when unknown (JSON) or the file is unreadable.",
+    "position": "The reader's position of the record: its line (text, JSON Lines), data row (CSV/TSV) or "
+    "index (JSON).",
+    "raw_sha256": "sha256 of abstract_raw (UTF-8, hex); of the file's bytes when the file is unreadable.",
+    "abstract_raw": "The record's abstract as in the file, line ends normalised to \\n.",
+    "title": "The record's title when the file gives one, else null.",
+    "authors": "Author names when the file gives them (in order), else null.",
+    "source_id": "The record's own id in the file (OpenReview, arXiv or papercopilot id), else null.",
+    "source_status": "Decision or presentation type the file gives (Oral, Poster, Reject, ...), else null.",
+    "source_urls": "Code/project links the file gives outside the abstract, as written, else null.",
+    "decode_error": "Why the file (paragraph 0) or this record cannot be read, else null.",
+    "abstract": "The clean abstract text (pipeline.cleaning.clean_abstract).",
+    "language": "ISO 639-1 language code of the clean abstract, or 'und' when undetermined.",
+    "language_score": "langdetect's probability of that language, 0..1.",
+    "n_words": "Whitespace-separated words of the clean abstract.",
+    "content_hash": "Exact-duplicate key of the clean abstract (pipeline.dedup.content_hash).",
+    "quarantine_reason": "Why the record is not published as an abstract (pipeline.quarantine), else null.",
+    "urls": "URLs found in abstract_raw (pipeline.extraction.extract_urls): url, url_raw, kind, host, repo, "
+    "start/end character offsets.",
+    "metrics": "Reported results found in the clean abstract (pipeline.extraction.extract_metrics): value, "
+    "unit, kind, metric, dataset, subject, baseline, direction, qualifier, span, offsets, rules.",
+    "analysis_version": "The version of the per-abstract analysis the row was computed with "
+    "(ANALYSIS_VERSION; a work file of another version is recomputed).",
+    "lsh_keys": "MinHash LSH band keys of the clean abstract (pipeline.dedup.lsh_keys): the near-duplicate "
+    "candidate keys.",
+}
+
 
 def _sha256(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()

@@ -81,7 +81,7 @@ class Papers(pa.DataFrameModel):
         description="The paper's title as the listing gives it (whitespace collapsed); null when the listing has "
         "no titles (never guessed).",
     )
-    authors: pl.List(pl.String) = pa.Field(
+    authors: Annotated[pl.List, pl.String()] = pa.Field(
         nullable=True,
         description="Author names as the listing gives them (list of strings, in order); null when it has none.",
     )
@@ -148,7 +148,7 @@ class Papers(pa.DataFrameModel):
         description="Decision or presentation type as the listing says (Oral, Poster, Spotlight, Reject, ...); "
         "null when it does not.",
     )
-    source_urls: pl.List(pl.String) = pa.Field(
+    source_urls: Annotated[pl.List, pl.String()] = pa.Field(
         nullable=True,
         description="Code/project links the listing gives outside the abstract (e.g. papercopilot's github and "
         "project fields), as written; also in paper_urls with origin 'listing'. Null when none.",
@@ -162,11 +162,13 @@ class Papers(pa.DataFrameModel):
         strict = True
 
     @pa.dataframe_check
+    @classmethod
     def year_plausible(cls, data: pa.PolarsData) -> pl.LazyFrame:
         """year is 0 (unknown) or within 1980..2100."""
         return data.lazyframe.select(_year_ok())
 
     @pa.dataframe_check
+    @classmethod
     def changed_after_first(cls, data: pa.PolarsData) -> pl.LazyFrame:
         """last_changed_release >= first_release."""
         return data.lazyframe.select(pl.col("last_changed_release") >= pl.col("first_release"))
@@ -224,6 +226,7 @@ class PaperUrls(pa.DataFrameModel):
         strict = True
 
     @pa.dataframe_check
+    @classmethod
     def span_ordered(cls, data: pa.PolarsData) -> pl.LazyFrame:
         """origin 'abstract' has start < end; origin 'listing' has neither."""
         abstract = pl.col("origin") == "abstract"
@@ -335,6 +338,7 @@ class PaperMetrics(pa.DataFrameModel):
         strict = True
 
     @pa.dataframe_check
+    @classmethod
     def value_or_range(cls, data: pa.PolarsData) -> pl.LazyFrame:
         """A row has a value, or (kind range) both value_low and value_high."""
         return data.lazyframe.select(
@@ -343,6 +347,7 @@ class PaperMetrics(pa.DataFrameModel):
         )
 
     @pa.dataframe_check
+    @classmethod
     def non_negative_levels(cls, data: pa.PolarsData) -> pl.LazyFrame:
         """A multiplier is positive and a percentage score is not negative (deltas may be negative)."""
         v, unit, kind = pl.col("value"), pl.col("unit"), pl.col("kind")
@@ -350,6 +355,7 @@ class PaperMetrics(pa.DataFrameModel):
         return data.lazyframe.select(~bad.fill_null(False))
 
     @pa.dataframe_check
+    @classmethod
     def before_after_has_from(cls, data: pa.PolarsData) -> pl.LazyFrame:
         """kind before_after carries value_from."""
         return data.lazyframe.select((pl.col("kind") != "before_after") | pl.col("value_from").is_not_null())
@@ -420,6 +426,7 @@ class ListingLineage(pa.DataFrameModel):
         unique = ["listing", "paragraph"]
 
     @pa.dataframe_check
+    @classmethod
     def status_fields(cls, data: pa.PolarsData) -> pl.LazyFrame:
         """published/duplicate rows have a paper_id and no reason; quarantined rows a reason and no paper_id;
         duplicate rows name what they duplicate."""

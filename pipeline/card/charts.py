@@ -8,7 +8,7 @@ deterministic: Agg renders the bundled DejaVu fonts the same way every time and 
 from __future__ import annotations
 
 import io
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 import polars as pl
 
@@ -66,7 +66,8 @@ def _text_px(fig: Figure, labels: list[str], size: float) -> float:
     """Width in pixels of the widest of ``labels`` at font ``size`` (Agg's own text metrics, no drawing)."""
     from matplotlib.font_manager import FontProperties
 
-    renderer, prop = fig.canvas.get_renderer(), FontProperties(size=size)
+    # the figure's canvas is Agg's (FigureCanvasAgg.get_renderer); matplotlib types Figure.canvas as the base
+    renderer, prop = fig.canvas.get_renderer(), FontProperties(size=size)  # type: ignore[attr-defined]
     return max(
         (renderer.get_text_width_height_descent(t, prop, ismath=False)[0] for t in labels), default=0.0
     )
@@ -202,12 +203,14 @@ def improvements(improv: pl.DataFrame) -> bytes:
             ax.text(0.5, 0.5, "no rows", ha="center", va="center", transform=ax.transAxes, fontsize=FONT_SIZE)
             ax.set_axis_off()
             continue
-        top = sizes.quantile(HIST_QUANTILE, interpolation="nearest")
+        # a non-empty numeric Series: floats (polars types quantile() and median() as any Python literal)
+        top = cast(float, sizes.quantile(HIST_QUANTILE, interpolation="nearest"))
+        median = cast(float, sizes.median())
         shown = sizes.filter(sizes <= top)
         ax.hist(shown.to_list(), bins=min(20, max(5, shown.len() // 3)), color=COLOR, edgecolor="white")
         beyond = sizes.len() - shown.len()
         ax.set_title(
-            f"{name}: n={sizes.len()}, median {sizes.median():.3g}"
+            f"{name}: n={sizes.len()}, median {median:.3g}"
             + (f"\n{beyond} above {top:.3g} not drawn" if beyond else ""),
             fontsize=FONT_SIZE,
         )

@@ -70,7 +70,7 @@ def _field(table: str, column: str, dtype: str, description: str, partitioning: 
     else:
         source["extract"] = {"column": column}
     inner = dtype[5:-1] if dtype.startswith("List(") and dtype.endswith(")") else None
-    out = {
+    out: dict[str, object] = {
         "@type": "cr:Field",
         "@id": f"{table}/{column}",
         "name": column,

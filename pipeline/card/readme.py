@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from typing import cast
 
 import polars as pl
 
@@ -140,7 +141,7 @@ def card_markdown(
         f"| parent release | {parent if parent is not None else 'none (first release)'} |",
         f"| papers | {papers.height} from {by_v.height} venue{'s' if by_v.height != 1 else ''}, {span} |",
         f"| papers with a code link | {int(papers['has_code'].fill_null(False).sum())} "
-        f"({_pct(papers['has_code'].fill_null(False).mean() if papers.height else None)}) |",
+        f"({_pct(cast(float, papers['has_code'].fill_null(False).mean()) if papers.height else None)}) |",
         "| rows per table | "
         + ", ".join(f"{t} {info['rows']}" for t, info in manifest["tables"].items())
         + " |",

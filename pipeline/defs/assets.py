@@ -21,6 +21,8 @@ from pipeline.defs.io import (
     listing_data_version,
     markdown_table,
     model_column_schema,
+    model_descriptions,
+    published_metadata,
     read_work,
     table_metadata,
     work_file,
@@ -42,6 +44,12 @@ TABLE_DESCRIPTIONS = {
     "listing_lineage": "One row per raw paragraph of every listing: published, duplicate (of what, how "
     "similar) or quarantined (why). Rows in = rows out.",
 }
+#: The release asset's table: the release's changelog against its parent (changelog.parquet).
+CHANGELOG_DESCRIPTIONS = {
+    "paper_id": "Paper added, removed or changed against the parent release.",
+    "change": "added, removed or changed.",
+    "columns": "The changed columns (comma-separated) of a changed paper, else null.",
+}
 
 
 @dg.asset(
@@ -51,7 +59,7 @@ TABLE_DESCRIPTIONS = {
     kinds={"polars", "parquet"},
     owners=OWNERS,
     code_version=versions.code_version("listing_records"),
-    metadata={"dagster/column_schema": column_schema(records.RECORD_SCHEMA)},
+    metadata={"dagster/column_schema": column_schema(records.RECORD_SCHEMA, records.COLUMN_DESCRIPTIONS)},
 )
 def listing_records(context: dg.AssetExecutionContext) -> dg.MaterializeResult:
     """Listing files decoded and split: one row per paragraph (the header is metadata, not a row).
@@ -104,7 +112,7 @@ def listing_records(context: dg.AssetExecutionContext) -> dg.MaterializeResult:
         )
         total += frame.height
     context.log.info(f"{len(context.partition_keys)} listings decoded: {total} paragraphs")
-    meta = table_metadata(frame, out) if len(context.partition_keys) == 1 else {}
+    meta = table_metadata(frame, records.COLUMN_DESCRIPTIONS, out) if len(context.partition_keys) == 1 else {}
     return dg.MaterializeResult(
         metadata={**meta, "listings": len(context.partition_keys), "paragraphs": total},
         data_version=listing_data_version(context.partition_keys),
@@ -118,7 +126,7 @@ def listing_records(context: dg.AssetExecutionContext) -> dg.MaterializeResult:
     kinds={"polars", "parquet"},
     owners=OWNERS,
     code_version=versions.code_version("abstracts"),
-    metadata={"dagster/column_schema": column_schema(records.ABSTRACT_SCHEMA)},
+    metadata={"dagster/column_schema": column_schema(records.ABSTRACT_SCHEMA, records.COLUMN_DESCRIPTIONS)},
 )
 def abstracts(context: dg.AssetExecutionContext) -> dg.MaterializeResult:
     """Per-abstract work for one listing or a range of them: clean text, language, URLs, metrics, hashes,
@@ -168,7 +176,7 @@ def abstracts(context: dg.AssetExecutionContext) -> dg.MaterializeResult:
         f"analysed {stats['analysed']} abstracts, reused {stats['reused']} from earlier runs; "
         f"seconds by stage { ({k: round(v, 2) for k, v in stats['seconds'].items()}) }"
     )
-    meta = table_metadata(frame, out) if len(keys) == 1 else {}
+    meta = table_metadata(frame, records.COLUMN_DESCRIPTIONS, out) if len(keys) == 1 else {}
     return dg.MaterializeResult(
         metadata={
             **meta,
@@ -310,7 +318,10 @@ def dataset_tables(context: dg.AssetExecutionContext):
         write_work(df, out)
         yield dg.MaterializeResult(
             asset_key=name,
-            metadata={**table_metadata(df, out), "build": dg.MetadataValue.path(str(build))},
+            metadata={
+                **table_metadata(df, model_descriptions(MODELS[name])),
+                "build": dg.MetadataValue.path(str(build)),
+            },
             data_version=frame_data_version(df),
         )
     for name, df in built.items():
@@ -361,16 +372,7 @@ class ReleaseConfig(dg.Config):
     code_version=versions.code_version("release"),
     automation_condition=dg.AutomationCondition.eager(),
     pool="release",
-    metadata={
-        "dagster/column_schema": column_schema(
-            release.CHANGELOG_SCHEMA,
-            {
-                "paper_id": "paper added, removed or changed against the parent release",
-                "change": "added, removed or changed",
-                "columns": "changed columns (comma-separated), else null",
-            },
-        )
-    },
+    metadata={"dagster/column_schema": column_schema(release.CHANGELOG_SCHEMA, CHANGELOG_DESCRIPTIONS)},
     check_specs=[
         dg.AssetCheckSpec(
             "manifest",
@@ -392,8 +394,9 @@ def release_asset(context: dg.AssetExecutionContext, config: ReleaseConfig) -> d
     No new release when the content equals the latest one. Raises dagster.Failure, LATEST unchanged, when
     another publish holds the lock, LATEST moved since the tables were built, the removal guard refuses
     (run config ``allow_removal``), or the staged release fails verification. UI metadata: release
-    number, created, release_id, manifest path, changelog counts (``changes`` and ``changes/<kind>``),
-    rows per table; the asset's table is the release's changelog (``dagster/row_count``, column schema and
+    number, created, release_id, ``path`` (the release folder), manifest path, changelog counts
+    (``changes`` and ``changes/<kind>``), rows per table; an observation of each table with its ``path`` in
+    the release; the asset's table is the release's changelog (``dagster/row_count``, column schema and
     a preview of changelog.parquet). Check ``manifest``: the files verified before the commit.
     """
     wh = pipeline_config.warehouse_dir()
@@ -434,16 +437,19 @@ def release_asset(context: dg.AssetExecutionContext, config: ReleaseConfig) -> d
     )
     context.log.info(f"{msg}; changes {result.changes}")
     changelog = pl.read_parquet(result.path / "changelog.parquet")
+    for name in TABLE_DESCRIPTIONS:  # where each published table now is: its folder in this release
+        context.log_event(dg.AssetObservation(asset_key=name, metadata=published_metadata(result.path, name)))
     return dg.MaterializeResult(
         metadata={
             "release": result.release,
             "created": result.created,
             "release_id": result.release_id,
+            "path": dg.MetadataValue.path(str(result.path)),
             "manifest": dg.MetadataValue.path(str(result.path / "manifest.json")),
             "changes": dg.MetadataValue.json(result.changes),
             **{f"changes/{k}": dg.MetadataValue.int(v) for k, v in result.changes.items()},
             **{f"rows/{k}": v.height for k, v in built.items()},
-            **table_metadata(changelog),
+            **table_metadata(changelog, CHANGELOG_DESCRIPTIONS),
             "card": dg.MetadataValue.md(card.release_metadata_markdown(result.path)),
         },
         data_version=dg.DataVersion(result.release_id),

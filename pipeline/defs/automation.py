@@ -21,6 +21,7 @@ import dagster as dg
 from pipeline import config, release, versions
 from pipeline.defs.assets import TABLE_DESCRIPTIONS, abstracts, dataset_tables, listing_records, release_asset
 from pipeline.defs.partitions import (
+    LISTINGS,
     compare_with_raw,
     listing_name,
     listings_partitions,
@@ -91,7 +92,7 @@ def _pending_partitions(instance: dg.DagsterInstance, keys: list[str]) -> set[st
     if not keys:
         return set()
     records = instance.get_run_records(filters=dg.RunsFilter(statuses=PENDING_STATUSES))
-    return {r.dagster_run.tags.get("dagster/partition") for r in records} & set(keys)
+    return {r.dagster_run.tags.get("dagster/partition", "") for r in records} & set(keys)
 
 
 def plan_refresh(instance: dg.DagsterInstance, seen: dict[str, str] | None = None) -> RefreshPlan:
@@ -139,7 +140,7 @@ def raw_listings_sensor(context: dg.SensorEvaluationContext) -> dg.SensorResult:
     """
     seq, seen = _read_cursor(context.cursor)
     plan = plan_refresh(context.instance, seen)
-    requests = []
+    requests: list[dg.AddDynamicPartitionsRequest | dg.DeleteDynamicPartitionsRequest] = []
     if plan.added:
         requests.append(listings_partitions.build_add_request(plan.added))
     if plan.removed:
@@ -207,9 +208,9 @@ def daily_refresh(context: dg.ScheduleEvaluationContext) -> list[dg.RunRequest] 
     """
     plan = plan_refresh(context.instance)
     if plan.added:
-        context.instance.add_dynamic_partitions(listings_partitions.name, plan.added)
+        context.instance.add_dynamic_partitions(LISTINGS, plan.added)
     for key in plan.removed:
-        context.instance.delete_dynamic_partition(listings_partitions.name, key)
+        context.instance.delete_dynamic_partition(LISTINGS, key)
     observe_changed(context.instance, {k: plan.current[k] for k in plan.to_run})
     if plan.to_run:
         return [dg.RunRequest(partition_key=k, asset_selection=LISTING_KEYS) for k in plan.to_run]

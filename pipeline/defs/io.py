@@ -8,11 +8,15 @@ import os
 import uuid
 from collections.abc import Mapping
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import dagster as dg
 import polars as pl
 
 from pipeline import config, versions
+
+if TYPE_CHECKING:
+    import pandera.polars as pa
 
 #: Rows shown in the UI's markdown previews (a few rows; more makes the asset page slow to read).
 PREVIEW_ROWS = 5
@@ -129,11 +133,10 @@ def markdown_table(df: pl.DataFrame, rows: int = PREVIEW_ROWS, max_columns: int 
 
 
 def column_schema(
-    schema: Mapping[str, pl.DataType], descriptions: Mapping[str, str] | None = None
+    schema: Mapping[str, pl.DataType | type[pl.DataType]], descriptions: Mapping[str, str]
 ) -> dg.TableSchema:
-    """Dagster's ``dagster/column_schema`` value for polars column dtypes, with optional column
-    descriptions."""
-    descriptions = descriptions or {}
+    """Dagster's ``dagster/column_schema`` value for polars column dtypes and their descriptions (every column
+    should have one: tests/test_ui_metadata.py checks the assets'; a column without one has none)."""
     return dg.TableSchema(
         columns=[
             dg.TableColumn(name=c, type=str(t), description=descriptions.get(c)) for c, t in schema.items()
@@ -141,7 +144,12 @@ def column_schema(
     )
 
 
-def model_column_schema(model: type) -> dg.TableSchema:
+def model_descriptions(model: type[pa.DataFrameModel]) -> dict[str, str]:
+    """Column name -> description of a Pandera (polars) DataFrameModel (its ``Field(description=...)``)."""
+    return {n: c.description or "" for n, c in model.to_schema().columns.items()}
+
+
+def model_column_schema(model: type[pa.DataFrameModel]) -> dg.TableSchema:
     """``dagster/column_schema`` of a Pandera (polars) DataFrameModel: its columns, dtypes, descriptions and
     nullability, so the UI shows a table's contract before it is first materialised."""
     cols = model.to_schema().columns
@@ -158,14 +166,23 @@ def model_column_schema(model: type) -> dg.TableSchema:
     )
 
 
-def table_metadata(df: pl.DataFrame, path: Path | None = None) -> dict:
+def table_metadata(df: pl.DataFrame, descriptions: Mapping[str, str], path: Path | None = None) -> dict:
     """UI metadata for a DataFrame: ``dagster/row_count`` (rows), ``dagster/column_schema`` (its polars
-    dtypes), ``preview`` (markdown of the first :data:`PREVIEW_ROWS` rows) and ``path`` when given."""
-    meta = {
+    dtypes with ``descriptions``, one per column: see :func:`column_schema`), ``preview`` (markdown of the
+    first :data:`PREVIEW_ROWS` rows) and ``path`` when given (for a published table, its folder in the
+    release; for a per-listing asset, its work file)."""
+    meta: dict[str, object] = {
         "dagster/row_count": dg.MetadataValue.int(df.height),
-        "dagster/column_schema": column_schema(df.schema),
+        "dagster/column_schema": column_schema(df.schema, descriptions),
         "preview": dg.MetadataValue.md(markdown_table(df)),
     }
     if path is not None:
         meta["path"] = dg.MetadataValue.path(str(path))
     return meta
+
+
+def published_metadata(release_folder: Path, table: str) -> dict:
+    """UI metadata of a published table (an observation the release step records for it): ``path``, the
+    table's Hive-partitioned folder in ``release_folder`` (``<warehouse>/release=N/<table>``, one
+    ``venue=V/year=Y/part-0.parquet`` per partition), the files users read."""
+    return {"path": dg.MetadataValue.path(str(release_folder / table))}

@@ -15,7 +15,9 @@ from pipeline import config, rawfiles, versions
 from pipeline.defs.io import work_file, work_info
 from pipeline.readers import settings
 
-listings_partitions = dg.DynamicPartitionsDefinition(name="listings")
+#: The name of the dynamic partitions of the per-listing assets: one partition per listing file.
+LISTINGS = "listings"
+listings_partitions = dg.DynamicPartitionsDefinition(name=LISTINGS)
 #: Key of the external asset standing for the raw listing files (one partition per file).
 RAW_LISTING_KEY = dg.AssetKey("raw_listing")
 
@@ -66,7 +68,7 @@ def _compare(
     instance: dg.DagsterInstance, scan: rawfiles.RawScan
 ) -> tuple[dict[str, str], list[str], list[str]]:
     current = {partition_key(n): sha for n, sha in scan.listings.items()}
-    existing = set(instance.get_dynamic_partitions(listings_partitions.name))
+    existing = set(instance.get_dynamic_partitions(LISTINGS))
     return current, sorted(set(current) - existing), sorted(existing - set(current))
 
 
@@ -88,9 +90,9 @@ def sync_partitions(
     scan = scan_raw_dir(config.raw_dir())
     current, added, removed = _compare(instance, scan)
     if added:
-        instance.add_dynamic_partitions(listings_partitions.name, added)
+        instance.add_dynamic_partitions(LISTINGS, added)
     for key in removed:
-        instance.delete_dynamic_partition(listings_partitions.name, key)
+        instance.delete_dynamic_partition(LISTINGS, key)
     observe_changed(instance, current)
     return current, added, removed, scan
 
@@ -155,7 +157,9 @@ def stale_partitions(current: dict[str, str]) -> list[str]:
 def contiguous_ranges(ordered: list[str], wanted: list[str]) -> list[tuple[str, str]]:
     """Cover ``wanted`` keys with as few ``(first, last)`` ranges of consecutive keys of ``ordered``."""
     want = set(wanted)
-    ranges, start, prev = [], None, None
+    ranges: list[tuple[str, str]] = []
+    start: str | None = None
+    prev = ""
     for key in ordered:
         if key in want:
             start = key if start is None else start

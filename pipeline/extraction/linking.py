@@ -133,7 +133,7 @@ def link_respectively(text: str, rows: list[dict], sentences: list[tuple[int, in
             # "41.2% and 37.9% on COCO and LVIS": a list of as many names right after the numbers
             m = _NAME_LIST.match(text, g[-1]["end"] + (len(tail) - len(tail.lstrip())))
             items = [_dataset_item(p) for p in _SPLIT.split(m["list"]) if p.strip()] if m else []
-            if len(items) == len(g) and all(items) and not _NOT_DATASET_AFTER.match(text, m.end()):
+            if m and len(items) == len(g) and all(items) and not _NOT_DATASET_AFTER.match(text, m.end()):
                 for r, it in zip(g, items):
                     r["dataset"] = it
                     r["rules"].append("respectively-datasets")
@@ -151,8 +151,8 @@ def link_respectively(text: str, rows: list[dict], sentences: list[tuple[int, in
         if chosen is None:
             chosen = next((items for items in names if 1 < len(items) < n and n % len(items) == 0), None)
         if chosen is None and (_ANAPHOR.search(text[s0:s1]) or _ON_THESE.match(tail)):
-            prev = next(((a, b) for a, b in sentences if b <= s0 and b > s0 - 400), None)
-            prev = [(a, b) for a, b in sentences if b <= s0][-1:] if prev else []
+            near = next(((a, b) for a, b in sentences if b <= s0 and b > s0 - 400), None)
+            prev = [(a, b) for a, b in sentences if b <= s0][-1:] if near else []
             for a, b in prev:
                 cands, _ = _lists(text, a, b, [])
                 chosen = next((items for items in cands if len(items) == n), None)
@@ -207,11 +207,12 @@ _BENCH_MENTION = re.compile(
 )
 
 
-def abstract_datasets(text: str) -> set[str]:
-    """Data sets the abstract names with a strong cue (keyed by :func:`pipeline.extraction.keys.dataset_key`)."""
+def abstract_datasets(text: str) -> dict[str | None, str]:
+    """Data sets the abstract names with a strong cue: {:func:`pipeline.extraction.keys.dataset_key` (None for a
+    name with an empty key): the name as first written}."""
     from pipeline.extraction.keys import dataset_key
 
-    out = {}
+    out: dict[str | None, str] = {}
     for m in _BENCH_MENTION.finditer(text):
         name = _dataset_item(m["c"]) if m["c"] else None
         if name:

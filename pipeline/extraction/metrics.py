@@ -34,6 +34,7 @@ Pipeline per abstract:
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 from pipeline.extraction import linking
 from pipeline.extraction import vocabulary as V
@@ -214,35 +215,34 @@ def _fnum(s: str) -> float:
     return float(s.replace(",", "."))
 
 
+@dataclass(slots=True, kw_only=True, eq=False)
 class _Tok:
-    __slots__ = (
-        "start",
-        "end",
-        "num_start",
-        "num_end",
-        "value",
-        "text",
-        "signed",
-        "unit",
-        "unit_text",
-        "measure",
-        "decimal",
-        "setup",
-        "accepted",
-        "kind",
-        "low",
-        "high",
-        "vfrom",
-        "span_start",
-        "span_end",
-        "group",
-        "why",
-        "dash",
-    )
+    """One number token of an abstract: character offsets into the text (``start``/``end`` with the sign and
+    unit, ``num_*`` the digits, ``span_*`` the whole range or list it heads), its value, unit ("%", "pp",
+    "x" or None) and the flags and links the pairing steps set. Compared by identity."""
 
-    def __init__(self, **kw):
-        for k in self.__slots__:
-            setattr(self, k, kw.get(k))
+    start: int
+    end: int
+    num_start: int
+    num_end: int
+    value: float
+    text: str
+    span_start: int
+    span_end: int
+    signed: bool = False
+    unit: str | None = None
+    unit_text: str | None = None
+    measure: bool = False
+    decimal: bool = False
+    setup: bool = False
+    accepted: bool = False
+    kind: str | None = None
+    low: float | None = None
+    high: float | None = None
+    vfrom: float | None = None
+    group: str | None = None
+    why: str | None = None
+    dash: bool = False
 
 
 def _tokens(text: str) -> list[_Tok]:
@@ -440,6 +440,25 @@ _WORD_GATE = re.compile(r"(?i)\b(?:half|third|thirds|quarter|tenth|ranked|place|
 _SPELLED_GATE = re.compile(r"(?i)\b(?:twice|factor|magnitude|percent)\b")
 
 
+def _spelled_tok(text: str, a: int, b: int, value: float, unit: str | None, kind: str | None = None) -> _Tok:
+    """An accepted token for a result written in words, ``text[a:b]`` (rule "spelled"): unsigned, no setup,
+    its number span the whole phrase."""
+    return _Tok(
+        start=a,
+        end=b,
+        num_start=a,
+        num_end=b,
+        value=value,
+        text=text[a:b],
+        span_start=a,
+        span_end=b,
+        unit=unit,
+        accepted=True,
+        kind=kind,
+        why="spelled",
+    )
+
+
 def _word_results(text: str) -> list[_Tok]:
     """Results written in words: "about half the accuracy" (0.5 x), "a third of the memory" (1/3 x), "ranked
     first" / "1st place" (score 1), "zero training error" (score 0); vocabulary tables WORD_FRACTIONS, ORDINALS."""
@@ -455,31 +474,7 @@ def _word_results(text: str) -> list[_Tok]:
             v, unit, b = float(V.ORDINALS[m[g].lower()]), None, m.end()
         else:
             v, unit, a, b = 0.0, None, m.start("zero"), m.end("zero")
-        out.append(
-            _Tok(
-                start=a,
-                end=b,
-                num_start=a,
-                num_end=b,
-                value=v,
-                text=text[a:b],
-                signed=False,
-                unit=unit,
-                unit_text=None,
-                measure=False,
-                decimal=False,
-                setup=False,
-                accepted=True,
-                kind="score" if unit is None else None,
-                low=None,
-                high=None,
-                vfrom=None,
-                span_start=a,
-                span_end=b,
-                group=None,
-                why="spelled",
-            )
-        )
+        out.append(_spelled_tok(text, a, b, v, unit, kind="score" if unit is None else None))
     return out
 
 
@@ -501,31 +496,7 @@ def _spelled(text: str) -> list[_Tok]:
             v, unit, a, b = 10.0**n, "x", m.start("om"), m.end()
         else:
             v, unit, a, b = float(_WORD_NUM[m["pw"].lower()]), "%", m.start("pw"), m.end()
-        out.append(
-            _Tok(
-                start=a,
-                end=b,
-                num_start=a,
-                num_end=b,
-                value=v,
-                text=text[a:b],
-                signed=False,
-                unit=unit,
-                unit_text=None,
-                measure=False,
-                decimal=False,
-                setup=False,
-                accepted=True,
-                kind=None,
-                low=None,
-                high=None,
-                vfrom=None,
-                span_start=a,
-                span_end=b,
-                group=None,
-                why="spelled",
-            )
-        )
+        out.append(_spelled_tok(text, a, b, v, unit))
     return out
 
 
@@ -631,8 +602,8 @@ def _clause_bounds(text: str, s0: int, s1: int, pos: int) -> tuple[int, int]:
     lo = s0
     for m in _CLAUSE_SPLIT.finditer(text, s0, pos):
         lo = m.end()
-    m = _CLAUSE_SPLIT.search(text, pos, s1)
-    return lo, (m.start() if m else s1)
+    split = _CLAUSE_SPLIT.search(text, pos, s1)
+    return lo, (split.start() if split else s1)
 
 
 def _qualifier(text: str, t: _Tok, s0: int) -> tuple[str | None, int]:
@@ -1002,9 +973,9 @@ def _dataset_before(text: str, s0: int, end: int, attached: list[tuple[int, int]
             if name:
                 found.append(name)
     if not found:
-        m = _LOWER_SET.match(text, s0)
-        if m and m.end() <= end:
-            found.append(m["name"])
+        lower = _LOWER_SET.match(text, s0)
+        if lower and lower.end() <= end:
+            found.append(lower["name"])
     return found[-1] if found else None
 
 
@@ -1023,7 +994,7 @@ def _one_baseline(listed: str) -> str | None:
     return item.strip() or None
 
 
-def _subject(text: str, t: _Tok, kind: str, s0: int) -> tuple[str, str | None]:
+def _subject(text: str, t: _Tok, kind: str | None, s0: int) -> tuple[str, str | None]:
     """``("baseline", name)`` for a number reported for a compared method, else ``("ours", None)``.
 
     Rules (GUIDELINES: "Numbers in a 'vs.' or 'compared to' clause are baseline scores"; "GRPO's 40.1%";
@@ -1171,7 +1142,7 @@ def _accept_plain(text: str, t: _Tok, s0: int) -> bool:
     pre = text[max(s0, t.span_start - 40) : t.span_start]
     post = text[t.span_end : t.span_end + 30]
     if t.measure:
-        u = t.unit_text.strip()
+        u = (t.unit_text or "").strip()  # a measure always has its unit text
         if u == "s":
             return re.search(r"\b(?:vs\.?|versus)\s*$", pre) is not None
         if u in ("ms", "mm", "dB", "ms/frame", "ms/image", "s/frame", "µs", "μs", "ns"):
@@ -1305,9 +1276,9 @@ def extract_metrics(text: str) -> list[dict]:
         if not metric:
             metric, rule = _metric_open(text, t, s0, lo, hi)
             metric = _tidy_metric(metric)
-            row_rules += [rule] if metric else []
+            row_rules += [rule] if metric and rule else []
         dataset = None
-        row_rules.insert(0, _WHY_RULE.get(t.why, t.why or "plain-result"))
+        row_rules.insert(0, _WHY_RULE.get(t.why, t.why) if t.why else "plain-result")
         # a benchmark inside the metric phrase: "improves BoolQ performance by 18.1 pp"
         if metric and not _LEX.fullmatch(metric):
             bm = re.match(
@@ -1501,8 +1472,9 @@ def _share_across_lists(text: str, rows: list[dict]) -> None:
             clause = text[lo:hi]
             names = {m[0].lower() for m in _LEX.finditer(clause)}
             others = [x for x in rows if x is not r and lo <= x["start"] < hi]
-            if len(names) == 1 and not others:
-                r["metric"] = _LEX.search(clause)[0]
+            first = _LEX.search(clause)
+            if len(names) == 1 and not others and first:
+                r["metric"] = first[0]
     # a change reported after a comparator with no metric of its own takes the metric of the sentence's score
     for i, r in enumerate(rows):
         if (

@@ -133,7 +133,7 @@ def normalize_url(url: str) -> str:
     link to a repository's issues page, a file or a branch stays that link (its repository is :func:`repo_of`).
     """
     try:
-        u = url_normalize(url)
+        u = url_normalize(url) or url  # None only for an empty url
         parts = urlsplit(u)
     except Exception:  # noqa: BLE001 - malformed input: keep it as written
         return url
@@ -270,7 +270,9 @@ def classify(host: str, path: str, context: str, link_text: str = "") -> str:
         # a host with no rule of its own: the first thing the sentence names decides ("The code and data are
         # publicly accessible at <dropbox link>" -> code)
         first = min(
-            (rx.search(said).start(), k) for k, rx in _CUES.items() if k in nouns and k != "other_noun"
+            (m.start(), k)
+            for k, rx in _CUES.items()
+            if k in nouns and k != "other_noun" and (m := rx.search(said))
         )
         return first[1]
     if nouns == {"code"} and kind in ("project_page", "other"):

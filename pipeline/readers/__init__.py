@@ -127,9 +127,9 @@ def gunzip(data: bytes, name: str) -> bytes:
             if not d.eof:
                 raise ListingDecodeError(name, len(data), "gzip: truncated stream")
             rest = d.unused_data
-            d = zlib.decompressobj(wbits=31) if rest.strip(b"\0") else None
-            if d is None:
+            if not rest.strip(b"\0"):
                 break
+            d = zlib.decompressobj(wbits=31)
         return bytes(out)
     except zlib.error as e:
         raise ListingDecodeError(name, 0, f"gzip: corrupt stream: {e}") from None
@@ -267,7 +267,7 @@ def _resolve(name, header, records, conf: Settings, warnings, today):
     if conf.year is not None:
         year = conf.year
     if header:
-        parsed = parse_header(header)
+        parsed: tuple[str | None, int | None] | None = parse_header(header)
         if parsed is None:
             parsed = _from_text(header, today)
         if venue is None and parsed[0] is not None:

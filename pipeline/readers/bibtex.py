@@ -39,11 +39,13 @@ def _value(text: str, i: int) -> tuple[str, int]:
             j += 1
         return text[i + 1 : j], j + 1
     m = re.compile(r"[^,}\s]*").match(text, i)
+    assert m is not None  # the pattern matches the empty string too
     return m.group(), m.end()
 
 
 def _fields(body: str) -> dict[str, str]:
-    out, i = {}, 0
+    out: dict[str, str] = {}
+    i = 0
     while True:
         m = _FIELD_NAME.match(body, i)
         if not m:

@@ -119,14 +119,13 @@ def decode_listing(
                 ) from None
             return _checked(text, path, codec, len(bom)), codec
     try:
-        text = data.decode("utf-8")
+        utf8 = data.decode("utf-8")
     except UnicodeDecodeError as e:
-        text = None
         first_bad, utf8_reason = e.start, e.reason
-    if text is not None:
-        if stray_nul_ok and 0 < text.count("\x00") <= MAX_STRAY_NULS:
-            return normalise_line_ends(text), "utf-8"
-        return _checked(text, path, "utf-8"), "utf-8"
+    else:
+        if stray_nul_ok and 0 < utf8.count("\x00") <= MAX_STRAY_NULS:
+            return normalise_line_ends(utf8), "utf-8"
+        return _checked(utf8, path, "utf-8"), "utf-8"
     n_valid = len(_UTF8_MULTIBYTE.findall(data))
     n_invalid = _count_invalid_utf8(data)
     n_cut = len(_UTF8_CUT.findall(data))
@@ -138,8 +137,8 @@ def decode_listing(
             f"{n_valid} valid "
             f"multi-byte UTF-8 characters)",
         )
-    codec = _detect_codec(data)
-    if codec is None:
+    detected = _detect_codec(data)
+    if detected is None:
         raise ListingDecodeError(
             path,
             first_bad,
@@ -148,10 +147,12 @@ def decode_listing(
             f"candidate with mess <= {MAX_CHAOS})",
         )
     try:
-        text = data.decode(codec)
+        text = data.decode(detected)
     except UnicodeDecodeError as e:  # detector and strict codec disagree: never decode with errors ignored
-        raise ListingDecodeError(path, e.start, f"detected {codec} but invalid {codec}: {e.reason}") from None
-    return _checked(text, path, codec), codec
+        raise ListingDecodeError(
+            path, e.start, f"detected {detected} but invalid {detected}: {e.reason}"
+        ) from None
+    return _checked(text, path, detected), detected
 
 
 def _count_invalid_utf8(data: bytes) -> int:

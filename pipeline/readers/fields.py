@@ -143,10 +143,10 @@ def map_columns(names: list[str], override: dict[str, str] | None = None) -> dic
         if f in out:
             continue
         for cand in folded:
-            col = by_fold.get(cand)
-            if col is not None and col not in used:
-                out[f] = col
-                used.add(col)
+            hit = by_fold.get(cand)
+            if hit is not None and hit not in used:
+                out[f] = hit
+                used.add(hit)
                 break
     if "abstract" in out and out.get("title") == out["abstract"]:
         del out["title"]

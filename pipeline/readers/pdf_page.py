@@ -147,15 +147,16 @@ def pages(lines: list[str]) -> list[tuple[int, list[str]]]:
 
 def parse_page(page: list[str], line: int) -> Record:
     """One first page → one record (see the module docstring)."""
-    at = next((i for i, x in enumerate(page) if ABSTRACT_MARKER.match(x)), None)
-    if at is None:
+    hit = next(((i, m) for i, x in enumerate(page) if (m := ABSTRACT_MARKER.match(x))), None)
+    if hit is None:
         return Record(
             position=line,
             line=line,
             abstract_raw="\n".join(page).strip(),
             problem="no_abstract_marker: a page without 'Abstract'",
         )
-    rest = ABSTRACT_MARKER.match(page[at])["rest"]
+    at, marker = hit
+    rest = marker["rest"]
     body = ([rest] if rest.strip() else []) + page[at + 1 :]
     end = next((i for i, x in enumerate(body) if ABSTRACT_END.match(x)), len(body))
     abstract = dehyphenate("\n".join(body[:end]).strip("\n "))

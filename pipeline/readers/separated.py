@@ -116,7 +116,8 @@ def blocks(lines: list[str]) -> list[tuple[int, list[str]]]:
     block is the preamble when it comes before the first record (its index is then 0 even when it is
     empty)."""
     out: list[tuple[int, list[str]]] = []
-    start, cur = 0, []
+    start = 0
+    cur: list[str] = []
     opening = opening_label(lines)
     opens = record_paragraphs(lines) if opening is None else None
     for i, line in enumerate(lines):

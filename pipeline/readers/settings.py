@@ -124,6 +124,7 @@ def parse_settings(sources: list[tuple[str, bytes]], readers: tuple[str, ...] = 
                     f"settings file {rel}: {key} must be a {KEYS[key].__name__}, got {value!r}"
                 )
             if key == "columns":
+                assert isinstance(value, dict)  # KEYS["columns"] is dict, checked just above
                 bad = [k for k, v in value.items() if k not in MAPPABLE or not isinstance(v, str)]
                 if bad:
                     raise SettingsError(
