@@ -85,7 +85,7 @@ class Manifest:
     parent: int | None
     created_at: str
     code_version: str
-    schema_version: str
+    schema_version: int
     inputs: tuple[dict, ...]
     changes: dict
     content_fingerprint: str

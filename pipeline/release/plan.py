@@ -29,7 +29,7 @@ from pipeline.release.read import FileIdentity, read_verified
 
 #: Columns not compared when deciding whether a paper changed (they record history, not content).
 HISTORY_COLUMNS = ("first_release", "last_changed_release")
-CHANGELOG_SCHEMA = {"paper_id": pl.String, "change": pl.String, "columns": pl.String}
+CHANGELOG_SCHEMA = pl.Schema({"paper_id": pl.String, "change": pl.String, "columns": pl.String})
 #: A release may remove at most this share of the parent release's papers without confirmation (and
 #: never all of them). Half: losing more than half of a dataset between two releases has, in practice,
 #: meant files moved away, a wrong raw folder or an empty stray file, not an edit; removing one listing of
@@ -78,6 +78,7 @@ class ReleasePlan:
         new = pl.lit(self.number, pl.Int64)
         if self.previous_papers is None:
             return papers.with_columns(first_release=new, last_changed_release=new), plan
+        assert plan.changes is not None  # with_changes sets it
         changed = plan.changes.filter(pl.col("change") == "changed")["paper_id"]
         hist = self.previous_papers.select(
             "paper_id", *[pl.col(c).alias(f"prev_{c}") for c in HISTORY_COLUMNS]
@@ -231,6 +232,7 @@ def removal_guard(plan: ReleasePlan, warehouse: Path, papers: pl.DataFrame, line
     removed = plan.changes.filter(pl.col("change") == "removed").height
     if before == 0 or (removed <= MAX_REMOVAL_SHARE * before and papers.height > 0):
         return
+    assert plan.parent is not None  # a parent manifest is the parent's
     old = (
         plan.previous_lineage.select("listing", "status")
         if plan.previous_lineage is not None

@@ -156,7 +156,11 @@ def _stage_and_commit(
     tables = {name: conform(tables[name], name, pinned[name]) for name in TABLES}
     parts = {name: writer.partitions(tables[name], name) for name in TABLES}
     fingerprint = writer.content_fingerprint(parts)
-    if parent_manifest is not None and parent_manifest.content_fingerprint == fingerprint:
+    if (
+        parent is not None
+        and parent_manifest is not None
+        and parent_manifest.content_fingerprint == fingerprint
+    ):
         return PublishResult(
             parent, False, parent_manifest.release_id, release_dir(warehouse, parent), parent_manifest.changes
         )
@@ -168,6 +172,7 @@ def _stage_and_commit(
     if not allow_removal:
         removal_guard(plan, warehouse, tables["papers"], tables["listing_lineage"])
     changes = plan.changes
+    assert changes is not None  # with_changes sets it
     # a warm worker process draws the charts meanwhile when there is one (pipeline.parallel); else they are
     # drawn here when charts_done() is called
     charts_done = card.start_charts(tables)
@@ -177,7 +182,7 @@ def _stage_and_commit(
     parent_files = parent_manifest.table_files() if parent_manifest is not None else {}
     written, warnings, linked = writer.write_tables(parts, stage, parent_root, parent_files, plan.verified)
     release_id = writer.content_digest(written)[:16]
-    if parent_manifest is not None and parent_manifest.release_id == release_id:
+    if parent is not None and parent_manifest is not None and parent_manifest.release_id == release_id:
         # same files (the fingerprint's polars version differed)
         return PublishResult(
             parent, False, release_id, release_dir(warehouse, parent), parent_manifest.changes
