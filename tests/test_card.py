@@ -238,3 +238,35 @@ def test_improvements_are_the_authors_deltas_and_relative_changes_in_pp_and_perc
     got = summary.improvements(metrics)
     assert sorted(got["size"].to_list()) == expected and len(expected) > 0
     assert set(got["unit"]) <= {"pp", "%"}
+
+
+def test_top_benchmarks_group_spellings_and_provenance_names_every_venue():
+    """The card counts a benchmark by its dataset_key (``CIFAR-10`` and ``CIFAR10`` in the gold abstracts are
+    one benchmark, shown by its most frequent spelling), and a listing whose records span venues (an arXiv
+    feed) shows them all; ``unknown`` is not counted as a venue."""
+    from pipeline.cleaning import clean_abstract
+    from pipeline.extraction import extract_metrics
+
+    gold = [json.loads(x) for x in (DATA / "gold" / "gold_dev.jsonl").read_text().splitlines() if x.strip()]
+    gold += [json.loads(x) for x in (DATA / "gold" / "gold_dev2.jsonl").read_text().splitlines() if x.strip()]
+    texts = [g["text"] for g in gold if re.search(r"CIFAR-?10\b", g["text"])]
+    rows = [m for t in texts for m in extract_metrics(clean_abstract(t))]
+    metrics = pl.DataFrame(rows).select("dataset", "dataset_key")
+    spellings = set(metrics.filter(pl.col("dataset_key") == "cifar10")["dataset"])
+    assert {"CIFAR-10", "CIFAR10"} <= spellings
+    top = summary.top_names(metrics, "dataset", "dataset_key")
+    cifar = top.filter(pl.col("value").is_in(["CIFAR-10", "CIFAR10"]))
+    assert cifar.height == 1 and cifar["rows"][0] == metrics.filter(pl.col("dataset_key") == "cifar10").height
+    lineage = pl.DataFrame(
+        {
+            "listing": ["arxiv.jsonl"] * 5 + ["seed.txt"],
+            "venue": ["NeurIPS", "ICML", "AISTATS", "ICLR", "ICML", "ICML"],
+            "year": [2023, 2024, 2023, 2024, 2024, 2026],
+            "status": ["published"] * 6,
+        }
+    )
+    fates = summary.listing_fates(lineage)
+    assert fates.select("venue", "year").rows() == [
+        ("AISTATS, ICLR, ICML, +1 more", "2023–2024"),
+        ("ICML", "2026"),
+    ]

@@ -48,7 +48,7 @@ def chart_inputs(tables: dict[str, pl.DataFrame]) -> tuple[pl.DataFrame, pl.Data
     conformed = summary.conform(tables)
     return (
         summary.papers_by_venue_year(conformed["papers"]),
-        summary.top_values(conformed["paper_metrics"], "dataset", summary.TOP_BENCHMARKS),
+        summary.top_names(conformed["paper_metrics"], "dataset", "dataset_key", summary.TOP_BENCHMARKS),
         summary.improvements(conformed["paper_metrics"]),
     )
 

@@ -171,9 +171,8 @@ def code_release_rate(by_venue_year: pl.DataFrame) -> bytes:
 
 
 def top_benchmarks(top: pl.DataFrame) -> bytes:
-    """Bar per benchmark (dataset): number of paper_metrics rows. Input: summary.top_values(metrics,
-    "dataset",
-    summary.TOP_BENCHMARKS)."""
+    """Bar per benchmark (dataset, grouped by dataset_key): number of paper_metrics rows. Input:
+    summary.top_names(metrics, "dataset", "dataset_key", summary.TOP_BENCHMARKS)."""
     title = CHARTS["top_benchmarks.png"]
     if top.is_empty():
         return _empty(title)

@@ -16,12 +16,15 @@ import polars as pl
 from pipeline.card import summary
 from pipeline.card.charts import CHARTS
 from pipeline.card.dictionary import dictionary_markdown
+from pipeline.readers.venues import UNKNOWN_VENUE
 
 DATASET_NAME = "ml-conference-abstracts"
 DATASET_TITLE = "ML-conference paper abstracts"
 DATASET_DESCRIPTION = (
-    "Abstracts of machine-learning conference papers, parsed from listing files (a header such as "
-    "'NeurIPS 2023 papers', then one abstract per paragraph), cleaned (LaTeX, markdown, Unicode), "
+    "Abstracts of machine-learning conference papers, read from listing files of many shapes (paragraph "
+    "text with a venue header, separated or labelled text dumps, PDF first pages, CSV/TSV, JSON and JSON "
+    "Lines, XML and Atom feeds, markdown schedules and lists, BibTeX), with their titles, authors and "
+    "source ids where the files give them, cleaned (LaTeX, markdown, Unicode), "
     "language-tagged and deduplicated (exact and near duplicates) under stable paper ids, with the URLs "
     "(code, project pages, datasets, ...) and the reported result metrics extracted from each abstract, and "
     "the fate of every raw paragraph (published, duplicate or quarantined). Hive-partitioned Parquet "
@@ -128,6 +131,9 @@ def card_markdown(
         if years
         else "years unknown"
     )
+    n_venues = by_v.filter(pl.col("venue") != UNKNOWN_VENUE).height
+    n_unknown = papers.filter(pl.col("venue") == UNKNOWN_VENUE).height
+    unknown_note = f" (and {n_unknown} of unknown venue)" if n_unknown else ""
     parent = manifest["parent"]
     out = [
         f"# {DATASET_TITLE} — release {n}",
@@ -139,7 +145,7 @@ def card_markdown(
         f"| release | {n} (release_id `{manifest['release_id']}`, a digest of the tables' content) |",
         f"| created | {manifest['created_at']} |",
         f"| parent release | {parent if parent is not None else 'none (first release)'} |",
-        f"| papers | {papers.height} from {by_v.height} venue{'s' if by_v.height != 1 else ''}, {span} |",
+        f"| papers | {papers.height} from {n_venues} venue{'s' if n_venues != 1 else ''}{unknown_note}, {span} |",
         f"| papers with a code link | {int(papers['has_code'].fill_null(False).sum())} "
         f"({_pct(cast(float, papers['has_code'].fill_null(False).mean()) if papers.height else None)}) |",
         "| rows per table | "
@@ -193,12 +199,12 @@ def card_markdown(
         *_top(f"Most frequent URL hosts (top {summary.TOP_N})", summary.top_values(urls, "host"), "host"),
         *_top(
             f"Most frequent metric names (top {summary.TOP_N})",
-            summary.top_values(metrics, "metric"),
+            summary.top_names(metrics, "metric", "metric_key"),
             "metric",
         ),
         *_top(
             f"Most frequent datasets and benchmarks (top {summary.TOP_N})",
-            summary.top_values(metrics, "dataset"),
+            summary.top_names(metrics, "dataset", "dataset_key"),
             "dataset",
         ),
         "## Charts",

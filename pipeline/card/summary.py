@@ -85,6 +85,22 @@ def top_values(df: pl.DataFrame, column: str, n: int = TOP_N) -> pl.DataFrame:
     )
 
 
+def top_names(df: pl.DataFrame, column: str, key: str, n: int = TOP_N) -> pl.DataFrame:
+    """The ``n`` most frequent names of ``column`` counted by their grouping ``key`` (``dataset_key`` /
+    ``metric_key``: ``CIFAR-10`` and ``CIFAR10`` are one benchmark): ``value`` (str, the most frequent
+    spelling of the group; ties by value, ascending), ``rows`` (UInt32, every row of the group). Rows with
+    a null key are not counted. Deterministic: ties are broken by value."""
+    rows = df.filter(pl.col(key).is_not_null() & pl.col(column).is_not_null())
+    spelling = (
+        rows.group_by(key, column)
+        .agg(pl.len().alias("n"))
+        .sort([key, "n", column], descending=[False, True, False])
+        .group_by(key, maintain_order=True)
+        .agg(pl.col(column).first().alias("value"), pl.col("n").sum().cast(pl.UInt32).alias("rows"))
+    )
+    return spelling.select("value", "rows").sort(["rows", "value"], descending=[True, False]).head(n)
+
+
 def improvements(metrics: pl.DataFrame) -> pl.DataFrame:
     """Changes reported for the paper's own method (mostly improvements; a stated loss such as "<0.5% accuracy
     drop" is included too, since the direction that is better depends on the metric): rows of
@@ -121,13 +137,24 @@ def changed_columns(changes: pl.DataFrame) -> pl.DataFrame:
 
 
 def listing_fates(lineage: pl.DataFrame) -> pl.DataFrame:
-    """Per listing: ``listing``, ``venue``, ``year``, ``paragraphs`` and the counts ``published``,
-    ``duplicate``, ``quarantined`` (UInt32). Sorted by listing."""
+    """Per listing: ``listing``, ``venue`` (str: its venue, or its venues comma-separated, at most three
+    then ``+N more``, for a listing whose records name several, e.g. an arXiv feed), ``year`` (str: the
+    year, or ``first–last``), ``paragraphs`` and the counts ``published``, ``duplicate``, ``quarantined``
+    (UInt32). Sorted by listing."""
+    venues = pl.col("venue").unique().sort()
     return (
         lineage.group_by("listing")
         .agg(
-            pl.col("venue").first(),
-            pl.col("year").first(),
+            pl.when(venues.len() <= 3)
+            .then(venues.str.join(", "))
+            .otherwise(
+                venues.head(3).str.join(", ") + pl.lit(", +") + (venues.len() - 3).cast(pl.String) + " more"
+            )
+            .alias("venue"),
+            pl.when(pl.col("year").min() == pl.col("year").max())
+            .then(pl.col("year").min().cast(pl.String))
+            .otherwise(pl.col("year").min().cast(pl.String) + "–" + pl.col("year").max().cast(pl.String))
+            .alias("year"),
             pl.len().alias("paragraphs"),
             *[
                 (pl.col("status") == s).sum().cast(pl.UInt32).alias(s)
