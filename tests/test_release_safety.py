@@ -284,3 +284,19 @@ def test_a_plan_whose_parent_is_no_longer_latest_is_refused(tmp_path):
     assert (fresh.parent, fresh.number) == (1, 3)
     r = release.publish(wh, make_tables(3), INPUTS, plan=fresh.with_changes(make_tables(3)["papers"]))
     assert (r.release, r.created) == (3, True)
+
+
+def test_first_release_without_any_paper_is_refused(project, capsys):
+    """A fresh warehouse and a raw folder holding only a 0-byte file: no release 1 with zero papers, one
+    clear line; --allow-removal publishes it on purpose."""
+    wh, raw = project / "warehouse", project / "raw"
+    for f in raw.iterdir():
+        f.unlink()
+    (raw / "notes.txt").write_bytes(b"")
+    capsys.readouterr()
+    assert cli.run() == 1
+    err = capsys.readouterr().err
+    assert "the first release" in err and "would hold no paper" in err and "Traceback" not in err
+    assert release.latest_release(wh) is None and release.list_releases(wh, complete=False) == []
+    assert cli.main(["run", "--allow-removal"]) == 0
+    assert release.latest_release(wh) == 1 and release.read_table(wh, "papers").height == 0

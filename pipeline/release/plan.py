@@ -13,7 +13,7 @@ paper is stamped with the new number.
 
 Removal guard: a release that would remove more than :data:`MAX_REMOVAL_SHARE` of the parent's papers, or
 every one of them, is refused (:class:`RemovalGuardError`, naming the listings that vanished or became
-empty) unless the caller allows it.
+empty) unless the caller allows it; so is a first release without any paper.
 """
 
 from __future__ import annotations
@@ -221,12 +221,23 @@ def diff_papers(old: pl.DataFrame | None, new: pl.DataFrame) -> pl.DataFrame:
 
 
 def removal_guard(plan: ReleasePlan, warehouse: Path, papers: pl.DataFrame, lineage: pl.DataFrame) -> None:
-    """Refuse a release that removes more than :data:`MAX_REMOVAL_SHARE` of the parent's papers, or all.
+    """Refuse a release that removes more than :data:`MAX_REMOVAL_SHARE` of the parent's papers, or all, and
+    a first release with no paper at all (a raw folder of empty or unreadable files is not a dataset).
 
     ``papers`` / ``lineage``: the new release's tables; ``plan.changes`` must be set. Raises
     RemovalGuardError naming the removed share, the listings of the parent that vanished or now publish no
     paper (from the parent's lineage, read only then), and how to confirm."""
-    if plan.parent_manifest is None or plan.changes is None:
+    if plan.parent_manifest is None:
+        if papers.height == 0:
+            raise RemovalGuardError(
+                f"not published: the first release of {warehouse} would hold no paper (no listing in the raw "
+                "folder gave one: each file's records are empty, quarantined or duplicates; the run's "
+                "per-listing lines say why). Nothing was written. Put listing files with abstracts into the "
+                "raw folder, or rerun with `python -m pipeline run --allow-removal` to publish an empty "
+                "release anyway."
+            )
+        return
+    if plan.changes is None:
         return
     before = plan.parent_manifest.tables["papers"].rows
     removed = plan.changes.filter(pl.col("change") == "removed").height
