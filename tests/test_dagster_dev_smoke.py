@@ -35,6 +35,7 @@ SERVER_DEADLINE_S = 45
 RUN_DEADLINE_S = 45
 TOTAL_BUDGET_S = 90
 EXPECTED_ASSETS = {
+    "raw_listing",
     "listing_records",
     "abstracts",
     "papers",
