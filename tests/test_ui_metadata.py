@@ -13,9 +13,13 @@ OUTSIDE = ("../shared", "issue ", "design §")
 TABLES = ("papers", "paper_urls", "paper_metrics", "listing_lineage")
 
 
-def _specs():
+def _specs(tables_only: bool = True):
+    """(name, spec) of every asset; with ``tables_only`` only those that write a table (the external
+    ``raw_listing`` asset stands for the raw files and has no column schema)."""
     for key in defs.resolve_all_asset_keys():
-        yield key.to_user_string(), defs.resolve_assets_def(key).specs_by_key[key]
+        assets_def = defs.resolve_assets_def(key)
+        if assets_def.is_materializable or not tables_only:
+            yield key.to_user_string(), assets_def.specs_by_key[key]
 
 
 def test_every_column_of_every_asset_has_a_description():
@@ -30,11 +34,10 @@ def test_every_column_of_every_asset_has_a_description():
 
 def test_no_description_cites_a_document_outside_the_repository():
     texts = []
-    for name, spec in _specs():
+    for name, spec in _specs(tables_only=False):
         texts.append((name, spec.description or ""))
-        texts += [
-            (f"{name}.{c.name}", c.description or "") for c in spec.metadata["dagster/column_schema"].columns
-        ]
+        schema = spec.metadata.get("dagster/column_schema")
+        texts += [(f"{name}.{c.name}", c.description or "") for c in (schema.columns if schema else [])]
     for check in defs.resolve_asset_graph().asset_check_keys:
         spec = defs.resolve_assets_def(check.asset_key).get_spec_for_check_key(check)
         texts.append((f"check {check.name}", spec.description or ""))
