@@ -5,6 +5,7 @@ import os
 import shutil
 
 import dagster as dg
+import polars as pl
 import pytest
 
 from pipeline import cli, config, release
@@ -71,3 +72,35 @@ def test_a_run_publishes_its_own_build_and_a_publish_only_run_the_latest(project
         assert any(str(tables_build) in (e.user_message or "") for e in logs)
     # the release run cleaned the builds of finished runs but the one it published
     assert [p.name for p in (work / build.BUILDS_DIR).iterdir()] == [tables.run_id]
+
+
+def test_a_build_whose_blocking_checks_failed_is_never_published(project, monkeypatch):
+    """The tables step with a failing Pandera check (the validator reports one broken row): the build gets
+    checks_failed.json and no plan, so a publish-only run afterwards refuses, naming the failed check,
+    instead of publishing it (or an older build); LATEST is unchanged."""
+    import schemas
+    from pipeline.defs import assets as assets_mod
+
+    wh = project / "warehouse"
+    work = config.work_dir()
+    assert cli.run() == 0 and release.latest_release(wh) == 1
+    shutil.copy(DATA / "listings" / "NeurIPS_2023_sample.txt", project / "raw" / "NeurIPS_2023_sample.txt")
+    real = schemas.validate
+
+    def one_broken_row(df, model):
+        if model is schemas.MODELS["paper_metrics"]:
+            return pl.DataFrame({"column": ["value"], "check": ["non_negative_levels"], "index": [0]})
+        return real(df, model)
+
+    monkeypatch.setattr(assets_mod, "validate", one_broken_row)
+    assert cli.run() == 1  # the blocking check stops the run before the release step
+    with dg.DagsterInstance.get() as instance:
+        run = instance.get_runs(limit=1)[0]
+        failed_build = build.build_dir(work, run.run_id)
+        assert (failed_build / build.FAILED_FILE).is_file() and not build.is_complete(failed_build)
+        assert "paper_metrics: schema" in (failed_build / build.FAILED_FILE).read_text()
+        alone = dg.materialize([defs.resolve_assets_def("release")], instance=instance, raise_on_error=False)
+        assert not alone.success
+        failure = next(e for e in alone.all_events if e.event_type_value == "STEP_FAILURE")
+        assert "failed its blocking checks" in str(failure.event_specific_data.error)
+    assert release.latest_release(wh) == 1

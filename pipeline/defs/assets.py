@@ -291,7 +291,8 @@ def dataset_tables(context: dg.AssetExecutionContext):
 
     Writes this run's build folder (pipeline.release.build: ``<warehouse>/_work/builds/<run id>/``):
     ``<table>.arrow`` for papers, paper_urls, paper_metrics, listing_lineage, the diff against the parent
-    (``release_changes.arrow``), then the plan (``release_plan.json``, last: the build is complete). Each
+    (``release_changes.arrow``), then the plan (``release_plan.json``, last: the build is complete) when
+    every blocking check passed, else ``checks_failed.json`` (the build is never published). Each
     table's materialization records the folder (metadata ``build``) for the release step.
     Raises dagster.Failure naming the file when LATEST, releases.json or the parent release is unreadable.
     Blocking checks: one Pandera schema check per table and the lineage accounting check.
@@ -324,8 +325,7 @@ def dataset_tables(context: dg.AssetExecutionContext):
             },
             data_version=frame_data_version(df),
         )
-    for name, df in built.items():
-        yield _check_result(name, df)
+    checks = [_check_result(name, df) for name, df in built.items()]
     acct = _accounting(records_df, built["listing_lineage"])
     bad = acct.filter(~pl.col("ok"))
     # one log event for all listings (one event per listing costs ~2 ms each in the run's event log)
@@ -336,21 +336,28 @@ def dataset_tables(context: dg.AssetExecutionContext):
             for listing, read, pub, dup, quar, _ in acct.sort("listing").iter_rows()
         )
     )
-    write_work(plan.changes, build / release.build.CHANGES_FILE)
-    plan_tmp = build / f".{release.build.PLAN_FILE}.{os.getpid()}.tmp"
-    plan_tmp.write_text(json.dumps(plan.to_json()))
-    plan_tmp.replace(build / release.build.PLAN_FILE)  # last: the build is complete
-    yield dg.AssetCheckResult(
-        asset_key="listing_lineage",
-        check_name="accounting",
-        passed=bad.height == 0,
-        metadata={
-            "listings": acct.height,
-            "paragraphs": int(acct["read"].sum()),
-            "not_adding_up": dg.MetadataValue.md(markdown_table(bad, 50)) if bad.height else "none",
-            "by_listing": dg.MetadataValue.md(markdown_table(acct.sort("listing"), 50)),
-        },
+    checks.append(
+        dg.AssetCheckResult(
+            asset_key="listing_lineage",
+            check_name="accounting",
+            passed=bad.height == 0,
+            metadata={
+                "listings": acct.height,
+                "paragraphs": int(acct["read"].sum()),
+                "not_adding_up": dg.MetadataValue.md(markdown_table(bad, 50)) if bad.height else "none",
+                "by_listing": dg.MetadataValue.md(markdown_table(acct.sort("listing"), 50)),
+            },
+        )
     )
+    failed = [f"{c.asset_key.to_user_string()}: {c.check_name}" for c in checks if not c.passed]
+    write_work(plan.changes, build / release.build.CHANGES_FILE)
+    if failed:  # never publishable, not even by a later publish-only run
+        (build / release.build.FAILED_FILE).write_text(json.dumps({"failed_checks": failed}))
+    else:
+        plan_tmp = build / f".{release.build.PLAN_FILE}.{os.getpid()}.tmp"
+        plan_tmp.write_text(json.dumps(plan.to_json()))
+        plan_tmp.replace(build / release.build.PLAN_FILE)  # last: the build is complete
+    yield from checks
 
 
 class ReleaseConfig(dg.Config):
@@ -404,6 +411,12 @@ def release_asset(context: dg.AssetExecutionContext, config: ReleaseConfig) -> d
     build = release.build_dir(work, context.run.run_id)
     if not release.build.is_complete(build):  # no tables step in this run: the latest complete build
         build = release.build.latest_complete(work)
+        if (failed := release.build.newer_failed(work, build)) is not None:
+            raise dg.Failure(
+                f"the newest build of the dataset tables ({failed}) failed its blocking checks "
+                f"({(failed / release.build.FAILED_FILE).read_text()}); nothing is published from an older "
+                "build: fix the inputs or rules and materialise the dataset group again"
+            )
     if build is None:
         raise dg.Failure(
             f"no complete build of the dataset tables in {work / release.build.BUILDS_DIR}: materialise "

@@ -6,10 +6,13 @@ The tables step writes into its own folder, ``<work>/builds/<run id>/``::
     release_changes.arrow                                                        the diff against the parent
     release_plan.json                                                            the plan, written last
 
-A build is *complete* when its ``release_plan.json`` exists (written after every table). The publish step of
-the same run reads the same folder, so two runs that overlap never publish a mix of each other's tables; a
-publish run without a tables step takes the latest complete build (:func:`latest_complete`). After a
-publish, :func:`clean` removes the builds of runs that are no longer active, except the one just published.
+A build is *complete* when its ``release_plan.json`` exists (written after every table, and only when every
+blocking check of the tables passed); a build whose checks failed holds ``checks_failed.json`` instead (the
+failed checks), so it is never published, not even by a later publish-only run (:func:`newer_failed`). The
+publish step of the same run reads the same folder, so two runs that overlap never publish a mix of each
+other's tables; a publish run without a tables step takes the latest complete build (:func:`latest_complete`)
+unless a newer build failed its checks. After a publish, :func:`clean` removes the builds of runs that are
+no longer active, except the one just published.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from pathlib import Path
 BUILDS_DIR = "builds"
 PLAN_FILE = "release_plan.json"
 CHANGES_FILE = "release_changes.arrow"
+FAILED_FILE = "checks_failed.json"
 #: Files an earlier layout kept directly in the work folder (one shared build for every run); removed by
 #: :func:`clean`.
 LEGACY_FILES = (
@@ -57,6 +61,22 @@ def latest_complete(work: Path) -> Path | None:
         return None
     builds = sorted(((p / PLAN_FILE).stat().st_mtime_ns, p.name) for p in root.iterdir() if is_complete(p))
     return root / builds[-1][1] if builds else None
+
+
+def newer_failed(work: Path, than: Path | None) -> Path | None:
+    """The newest build whose blocking checks failed (its :data:`FAILED_FILE`), when it was written after the
+    plan of ``than`` (a complete build, or None for "any"); else None."""
+    root = Path(work) / BUILDS_DIR
+    if not root.is_dir():
+        return None
+    failed = sorted(
+        ((p / FAILED_FILE).stat().st_mtime_ns, p.name) for p in root.iterdir() if (p / FAILED_FILE).is_file()
+    )
+    if not failed:
+        return None
+    if than is not None and (Path(than) / PLAN_FILE).stat().st_mtime_ns > failed[-1][0]:
+        return None
+    return root / failed[-1][1]
 
 
 def clean(work: Path, keep: Path | None, is_active: Callable[[str], bool]) -> list[Path]:
