@@ -460,17 +460,30 @@ def iter_abstracts(
     size = max(1, min(CHUNK_SIZE, -(-fresh_total // (4 * (helpers + 1))))) if helpers else 0
     ahead = CHUNKS_AHEAD * (helpers + 1)
     shared = pl.DataFrame(schema={"raw_sha256": pl.String, "last": pl.Int64, **_ANALYSIS_COLUMNS})
-    pending: deque = deque()  # (pos, key, recs, todo, futures): listings queued, in key order
+    pending: deque = deque()  # (pos, key, recs, todo, chunks, futures, done here): listings queued, in order
+
+    def steal() -> bool:
+        """Analyse here one chunk of a later listing that no helper has picked up yet; False when none."""
+        for _, _, _, _, chunks, futures, here in list(pending)[1:]:
+            for i, f in enumerate(futures):
+                if i not in here and f.cancel():  # only a chunk no helper has picked up can be cancelled
+                    here[i] = _analyse_chunk(chunks[i])
+                    return True
+        return False
 
     def finish() -> tuple[str, pl.DataFrame, dict]:
         nonlocal shared
-        pos, key, recs, todo, futures = pending.popleft()
+        pos, key, recs, todo, chunks, futures, here = pending.popleft()
         if helpers:
-            # this process takes each chunk no helper has picked up yet (only those can be cancelled)
-            results = [
-                _analyse_chunk(c) if f.cancel() else f.result()
-                for c, f in zip(_cut(todo["abstract_raw"].to_list(), size), futures)
-            ]
+            # this process takes each chunk no helper has picked up yet, and while it waits for one that a
+            # helper is analysing, the chunks of the next listings: no process idles at a listing boundary
+            results = []
+            for i, (c, f) in enumerate(zip(chunks, futures)):
+                if i not in here and f.cancel():
+                    here[i] = _analyse_chunk(c)
+                while i not in here and not f.done() and steal():
+                    pass
+                results.append(here[i] if i in here else f.result())
         else:
             results = [_analyse_chunk(todo["abstract_raw"].to_list())] if todo.height else []
         timings: dict = {}
@@ -513,11 +526,11 @@ def iter_abstracts(
             )
             chunks = _cut(todo["abstract_raw"].to_list(), size) if helpers else []
             futures = [pool.submit(_analyse_chunk, c) for c in chunks]
-            pending.append((pos, key, recs, todo, futures))
+            pending.append((pos, key, recs, todo, chunks, futures, {}))
             queued += len(futures)
             # serially each listing is finished at once; with a pool, while too many chunks or listings wait
             while pending and (not helpers or queued > ahead or len(pending) > ahead):
-                queued -= len(pending[0][4])
+                queued -= len(pending[0][5])
                 yield finish()
         while pending:
             yield finish()
