@@ -139,14 +139,50 @@ class RssSampler:
         return (max((s[1] for s in inside), default=0.0), max((s[2] for s in inside), default=0.0))
 
 
-def measure(cmd: list[str], env: dict, log: Path, interval: float) -> tuple[dict, RssSampler]:
+#: Seconds between the progress lines a long run prints (the per-step peaks so far).
+PROGRESS_SECONDS = 300
+
+
+def _progress(name: str, dagster_home: Path, sampler: RssSampler, t0: float, stop: threading.Event) -> None:
+    """Every PROGRESS_SECONDS until ``stop``: the peaks so far of each step of the run in progress (a run
+    cut short still leaves its figures in the log)."""
+    while not stop.wait(PROGRESS_SECONDS):
+        try:
+            windows = step_windows(dagster_home, newest_run_only=True, running=True)
+            if windows and windows[0][1] < t0:  # the newest run is an earlier one: this run has no steps yet
+                windows = []
+        except Exception as e:  # the instance is being written to: report and try again later
+            print(f"[{name} +{time.time() - t0:.0f} s] step records not readable yet ({e})", flush=True)
+            continue
+        rows = "; ".join(
+            f"{k} {r['s']:.0f} s peak {r['peak_mb']:,.0f} / {r['all_mb']:,.0f} MB"
+            for k, r in per_step(windows, sampler).items()
+        )
+        big, total = sampler.peak()
+        print(
+            f"[{name} +{time.time() - t0:.0f} s] peak so far {big:,.0f} MB largest process / {total:,.0f} MB "
+            f"all; steps (largest / all): {rows or '-'}",
+            flush=True,
+        )
+
+
+def measure(
+    cmd: list[str], env: dict, log: Path, interval: float, name: str = "run"
+) -> tuple[dict, RssSampler]:
     """Run ``cmd`` under the sampler; wall s, CPU s (with children) and peak RSS (largest process, from the
-    kernel's ru_maxrss) of the run."""
+    kernel's ru_maxrss) of the run. Prints the per-step peaks so far every PROGRESS_SECONDS."""
     with open(log, "w") as out:
         t0 = time.perf_counter()
+        start = time.time()
         proc = subprocess.Popen(cmd, env=env, stdout=out, stderr=subprocess.STDOUT, cwd=ROOT)
         with RssSampler(proc.pid, interval) as sampler:
+            stop = threading.Event()
+            args = (name, Path(env["DAGSTER_HOME"]), sampler, start, stop)
+            progress = threading.Thread(target=_progress, args=args, daemon=True)
+            progress.start()
             _, status, ru = os.wait4(proc.pid, 0)
+            stop.set()
+            progress.join()
         wall = time.perf_counter() - t0
     if status != 0:
         print(
@@ -160,18 +196,24 @@ def measure(cmd: list[str], env: dict, log: Path, interval: float) -> tuple[dict
     }, sampler
 
 
-def step_windows(dagster_home: Path, newest_run_only: bool) -> list[tuple[str, float, float]]:
-    """(step key, start, end) of every step of the runs recorded in a Dagster instance (or its newest run)."""
+def step_windows(
+    dagster_home: Path, newest_run_only: bool, running: bool = False
+) -> list[tuple[str, float, float]]:
+    """(step key, start, end) of every step of the runs recorded in a Dagster instance (or its newest run),
+    from the steps' start and end events in the run's event log; ``running``: a step not ended yet ends
+    now."""
+    if not (dagster_home / "dagster.yaml").exists() and not (dagster_home / "history").exists():
+        return []
     os.environ["DAGSTER_HOME"] = str(dagster_home)
     import dagster as dg
 
     with dg.DagsterInstance.get() as instance:
         runs = instance.get_runs(limit=1) if newest_run_only else list(reversed(instance.get_runs()))
         return [
-            (s.step_key, s.start_time, s.end_time)
+            (s.step_key, s.start_time, s.end_time or time.time())
             for run in runs
             for s in instance.get_run_step_stats(run.run_id)
-            if s.start_time and s.end_time
+            if s.start_time and (s.end_time or running)
         ]
 
 
@@ -241,14 +283,14 @@ def main(argv: list[str] | None = None) -> None:
         DAGSTER_HOME=str(work / "dagster_home"),
     )
     cmd = [PY, "-m", "pipeline", "run"]
-    full, full_s = measure(cmd, env, work / "full.log", args.interval)
+    full, full_s = measure(cmd, env, work / "full.log", args.interval, "full build")
     full_steps = step_windows(work / "dagster_home", newest_run_only=False)
     print(f"full build: {full}", flush=True)
     print_steps("full build", full_steps, full_s)
     if full["failed"]:  # the +1 run still measures the per-listing steps; its global steps fail the same way
         print(f"full build failed (log {work / 'full.log'}); the +1 run goes on for its per-step figures")
     shutil.copy(new_listing, raw / new_listing.name)
-    incr, incr_s = measure(cmd, env, work / "incremental.log", args.interval)
+    incr, incr_s = measure(cmd, env, work / "incremental.log", args.interval, "+1 listing")
     incr_steps = step_windows(work / "dagster_home", newest_run_only=True)
     print(f"+1 listing: {incr}", flush=True)
     print_steps("+1 listing", incr_steps, incr_s)
