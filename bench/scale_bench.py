@@ -22,6 +22,12 @@ and of each helper it started. Peak RSS per step = the largest sample while the 
 from the run's Dagster step records). Prints wall, CPU and peak RSS of each run, the per-step table, the
 +1 / full ratios, and the gaps against the targets (every process <= 2,048 MB; +1 listing <= 0.05 x full).
 
+Measured on this 2-core machine (``nohup .venv/bin/python bench/pipeline_bench.py --scale --keep
+/tmp/s4-stream-scale``, 2026-12-01, load average 10-17 from other jobs): full build 2,212 s wall, 1,013 s
+CPU, largest process 2,096 MB. Peak per step, largest process: listing_records 387 MB, abstracts 568 MB,
+dataset_tables 2,082 MB, release 1,680 MB. +1 listing: 45.2 s wall, 38.6 s CPU, largest process 3,116 MB
+(dataset_tables 2,934 MB, release 2,658 MB). +1 / full: wall 0.020, CPU 0.038. See README "Scale-out".
+
 usage: python bench/scale_bench.py [--abstracts 250000] [--keep DIR] [--interval 0.5]
        python bench/pipeline_bench.py --scale [same options]   (make bench ARGS=--scale)
 """
@@ -134,8 +140,11 @@ class RssSampler:
         self._thread.join()
 
     def peak(self, start: float = 0.0, end: float = float("inf")) -> tuple[float, float]:
-        """(largest single process, sum over the processes) in MB, over the samples within [start, end]."""
+        """(largest single process, sum over the processes) in MB, over the samples within [start, end]; a
+        window shorter than the interval gets the sample just after it (the nearest one that saw it)."""
         inside = [s for s in self.samples if start <= s[0] <= end]
+        if not inside:
+            inside = [s for s in self.samples if s[0] >= end][:1]
         return (max((s[1] for s in inside), default=0.0), max((s[2] for s in inside), default=0.0))
 
 
