@@ -87,9 +87,10 @@ bench-dedup: $(VENV)/.installed
 
 # Speed and memory: the whole pipeline from an empty warehouse against the naive script, on 500-abstract
 # listings built from ../shared/corpus (says so when absent), plus one added listing; about 4 minutes.
+# `make bench ARGS=--scale`: the 250,000-abstract build instead (bench/scale_bench.py; tens of minutes).
 .PHONY: bench bench-language
 bench: $(VENV)/.installed
-	$(PY) bench/pipeline_bench.py
+	$(PY) bench/pipeline_bench.py $(ARGS)
 
 # Accuracy cost of the English shortcut before langdetect on the dev corpus and the gold abstracts.
 bench-language: $(VENV)/.installed

@@ -13,6 +13,9 @@ a per-stage breakdown of the full build read from its Dagster run records, and a
 stage (the per-abstract work) on the held-out listing.
 
 usage: python bench/pipeline_bench.py [--limit N] [--first N] [--keep DIR] [--incremental-runs 5]
+       python bench/pipeline_bench.py --scale [--abstracts 250000] [--keep DIR] [--interval 0.5]
+(``--scale``, also ``make bench ARGS=--scale``: the 250,000-abstract build and one added listing of
+bench/scale_bench.py, with wall time and peak RSS per step; see its docstring)
 """
 
 import argparse
@@ -122,6 +125,11 @@ def slowest_stage_profile(listing: Path, top: int = 12) -> str:
 
 
 def main() -> None:
+    if "--scale" in sys.argv[1:]:  # the 250,000-abstract build instead (bench/scale_bench.py, its options)
+        import scale_bench
+
+        scale_bench.main([a for a in sys.argv[1:] if a != "--scale"])
+        return
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--limit", type=int, default=0, help="use only the first N corpus abstracts (0: all)")
     ap.add_argument("--first", type=int, default=15000, help="abstracts in the first (memory-growth) build")

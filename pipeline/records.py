@@ -12,6 +12,9 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import time
+from collections import deque
+from collections.abc import Callable, Iterator
+from pathlib import Path
 
 import polars as pl
 
@@ -341,71 +344,267 @@ def analyse_texts(raws: list[str], workers: int = 1) -> tuple[pl.DataFrame, dict
     return pl.concat([f for f, _ in results]), timings
 
 
-def build_abstracts(
-    records_by_key: dict[str, pl.DataFrame],
-    cache: pl.LazyFrame | None = None,
+#: Chunks queued on the pool ahead of the listing being finished, per process: enough that the helpers never
+#: wait at a listing boundary, few enough that only a few listings' rows are in memory at once.
+CHUNKS_AHEAD = 4
+#: Source order of a cached file that belongs to no listing of the range (never rewritten by it).
+_OUTSIDE = 1 << 62
+_FAILED = {
+    "abstract": "",
+    "language": "und",
+    "language_score": 0.0,
+    "n_words": 0,
+    "content_hash": dedup.content_hash(""),
+    "urls": [],
+    "metrics": [],
+    "lsh_keys": [],
+}
+
+
+def _plan(keys: list[str], record_hashes: pl.LazyFrame, cache: dict[str, Path]) -> pl.DataFrame:
+    """Where each distinct readable abstract of the range gets its analysis, as one narrow frame.
+
+    ``record_hashes`` has ``key, raw_sha256`` (readable records only). Returns one row per distinct
+    ``raw_sha256``: ``first``/``last`` (positions in ``keys`` of the first and last listing holding it) and
+    ``source`` (the cached abstracts file to read it from, or null: analysed in this run by listing
+    ``first``). A cached file of a listing of the range is a valid source only when that listing comes at or
+    after ``first`` (it is rewritten in key order, after ``first`` read it); one outside the range always is.
+    """
+    pos = pl.DataFrame({"key": keys, "pos": range(len(keys))}, schema={"key": pl.String, "pos": pl.Int64})
+    plan = (
+        record_hashes.join(pos.lazy(), on="key")
+        .group_by("raw_sha256")
+        .agg(first=pl.col("pos").min(), last=pl.col("pos").max())
+        .collect()
+    )
+    files = {k: p for k, p in cache.items() if p.exists()}
+    if not files or not plan.height:
+        return plan.with_columns(source=pl.lit(None, pl.String))
+    key_pos = dict(zip(keys, range(len(keys))))
+    srcs = pl.DataFrame(
+        {"source": [str(p) for p in files.values()], "src": [key_pos.get(k, _OUTSIDE) for k in files]},
+        schema={"source": pl.String, "src": pl.Int64},
+    )
+    hits = (
+        pl.scan_parquet(list(files.values()), include_file_paths="source")
+        .filter(pl.col("analysis_version") == ANALYSIS_VERSION, pl.col("decode_error").is_null())
+        .select("raw_sha256", "source")
+        .join(plan.lazy().select("raw_sha256"), on="raw_sha256", how="semi")
+        .join(srcs.lazy(), on="source")
+        .group_by("raw_sha256")
+        .agg(pl.col("source").sort_by("src", "source").last(), src=pl.col("src").max())
+        .collect()
+    )
+    return (
+        plan.join(hits, on="raw_sha256", how="left")
+        .with_columns(source=pl.when(pl.col("src") >= pl.col("first")).then("source"))
+        .drop("src")
+    )
+
+
+def _assemble(recs: pl.DataFrame, analysed: pl.DataFrame) -> pl.DataFrame:
+    """One listing's :data:`ABSTRACT_SCHEMA` frame (plus ``analysis_version``) from its records and the
+    analysis rows (``raw_sha256`` + analysis columns) of its readable ones."""
+    ok = recs.filter(pl.col("decode_error").is_null()).join(analysed, on="raw_sha256", how="left")
+    bad = recs.filter(pl.col("decode_error").is_not_null()).with_columns(
+        *[pl.lit(v, dtype=_ANALYSIS_COLUMNS[k]).alias(k) for k, v in _FAILED.items()],
+        quarantine_reason=pl.col("decode_error"),
+    )
+    return (
+        pl.concat([ok, bad.select(ok.columns)])
+        .sort("paragraph")
+        .select(list(ABSTRACT_SCHEMA))
+        .with_columns(analysis_version=pl.lit(ANALYSIS_VERSION))
+    )
+
+
+def iter_abstracts(
+    keys: list[str],
+    load: Callable[[str], pl.DataFrame],
+    record_hashes: pl.LazyFrame,
+    cache: dict[str, Path] | None = None,
     workers: int = 1,
-) -> tuple[dict[str, pl.DataFrame], dict]:
-    """Per-abstract work for several listings at once, reusing cached rows by ``raw_sha256``.
+) -> Iterator[tuple[str, pl.DataFrame, dict]]:
+    """Per-abstract work for a range of listings, one listing at a time, in ``keys`` order.
 
     Args:
-        records_by_key: partition key → :func:`listing_records` frame.
-        cache: earlier abstracts frames (any listings), filtered here to rows of this
-            :data:`ANALYSIS_VERSION`; an unchanged abstract is never analysed twice, and a text repeated in
-            several listings is analysed once.
-        workers: worker processes for the analysis (see :func:`analyse_texts`).
+        keys: the partition keys of the range.
+        load: key → its :func:`listing_records` frame (called once per key, when its turn comes).
+        record_hashes: ``key, raw_sha256`` of the range's readable records (``decode_error`` null), e.g. a
+            projected scan of their work files; only this narrow frame covers the whole range.
+        cache: key → an earlier abstracts file (any listing; rows of another :data:`ANALYSIS_VERSION` are
+            ignored): an unchanged abstract is never analysed twice, and a text repeated in several listings
+            of the range is analysed once (kept in memory only until its last listing is done).
+        workers: processes for the analysis (see :func:`analyse_texts`); one pool serves the whole range,
+            and the chunks of the next listings are queued while a listing is finished, so the helpers keep
+            working across listing boundaries.
 
-    Returns:
-        ``(frames, stats)``: partition key → :data:`ABSTRACT_SCHEMA` frame (plus ``analysis_version``), and
-        ``stats`` with ``analysed``, ``reused`` (abstracts) and ``seconds`` per stage.
+    Yields ``(key, frame, stats)`` as soon as a listing's chunks are done: ``frame`` has
+    :data:`ABSTRACT_SCHEMA` plus ``analysis_version`` (the same rows whatever the range), ``stats`` the
+    listing's ``analysed`` and ``reused`` (distinct abstracts) and ``seconds`` per stage. Memory holds the
+    narrow plan of the range, the listings whose chunks are queued, and the shared rows of texts repeated
+    across listings; never every listing's rows. A cached file of a listing of the range may be rewritten by
+    the caller once it has been yielded (the plan reads it only before that).
     """
-    all_recs = (
-        pl.concat(list(records_by_key.values())) if records_by_key else pl.DataFrame(schema=RECORD_SCHEMA)
-    )
-    wanted = (
-        all_recs.filter(pl.col("decode_error").is_null())
-        .select("raw_sha256", "abstract_raw")
-        .unique("raw_sha256", keep="first", maintain_order=True)
-    )
-    cached = pl.DataFrame(schema={"raw_sha256": pl.String, **_ANALYSIS_COLUMNS})
-    if cache is not None and wanted.height:
-        cached = (
-            cache.filter(
-                pl.col("analysis_version") == ANALYSIS_VERSION,
-                pl.col("raw_sha256").is_in(wanted["raw_sha256"].implode()),
+    plan = _plan(keys, record_hashes, cache or {})
+    fresh_total = plan.filter(pl.col("source").is_null()).height
+    warm = parallel.executor()
+    if warm is not None:
+        pool_context, helpers = contextlib.nullcontext(warm[0]), warm[1]  # warm helpers outlive this call
+    elif workers > 1 and fresh_total >= MIN_PARALLEL:
+        helpers = workers - 1
+        pool_context = parallel.spawn_pool(helpers)
+    else:
+        pool_context, helpers = contextlib.nullcontext(None), 0
+    # chunk size as for one batch of the whole range (4 chunks per process), cut at listing boundaries
+    size = max(1, min(CHUNK_SIZE, -(-fresh_total // (4 * (helpers + 1))))) if helpers else 0
+    ahead = CHUNKS_AHEAD * (helpers + 1)
+    shared = pl.DataFrame(schema={"raw_sha256": pl.String, "last": pl.Int64, **_ANALYSIS_COLUMNS})
+    pending: deque = deque()  # (pos, key, recs, todo, chunks, futures, done here): listings queued, in order
+
+    def steal() -> bool:
+        """Analyse here one chunk of a later listing that no helper has picked up yet; False when none."""
+        for _, _, _, _, chunks, futures, here in list(pending)[1:]:
+            for i, f in enumerate(futures):
+                if i not in here and f.cancel():  # only a chunk no helper has picked up can be cancelled
+                    here[i] = _analyse_chunk(chunks[i])
+                    return True
+        return False
+
+    def finish() -> tuple[str, pl.DataFrame, dict]:
+        nonlocal shared
+        pos, key, recs, todo, chunks, futures, here = pending.popleft()
+        if helpers:
+            # this process takes each chunk no helper has picked up yet, and while it waits for one that a
+            # helper is analysing, the chunks of the next listings: no process idles at a listing boundary
+            results = []
+            for i, (c, f) in enumerate(zip(chunks, futures)):
+                if i not in here and f.cancel():
+                    here[i] = _analyse_chunk(c)
+                while i not in here and not f.done() and steal():
+                    pass
+                results.append(here[i] if i in here else f.result())
+        else:
+            results = [_analyse_chunk(todo["abstract_raw"].to_list())] if todo.height else []
+        timings: dict = {}
+        for _, t in results:
+            for k, v in t.items():
+                timings[k] = timings.get(k, 0.0) + v
+        fresh = pl.concat(
+            [todo.select("raw_sha256"), pl.concat([f for f, _ in results], how="vertical")]
+            if results
+            else [todo.select("raw_sha256"), pl.DataFrame(schema=_ANALYSIS_COLUMNS)],
+            how="horizontal",
+        )
+        mine = plan.filter(pl.col("raw_sha256").is_in(recs["raw_sha256"].implode()))
+        cached = _read_cached(mine.filter(pl.col("first") == pos, pl.col("source").is_not_null()))
+        earlier = shared.join(mine.filter(pl.col("first") < pos), on="raw_sha256", how="semi")
+        analysed = pl.concat([fresh, cached, earlier.drop("last")])
+        # rows a later listing of the range needs too stay until their last listing is done
+        keep = analysed.join(mine.filter(pl.col("last") > pos), on="raw_sha256", how="semi")
+        keep = keep.join(mine.select("raw_sha256", "last"), on="raw_sha256").select(shared.columns)
+        shared = pl.concat([shared.filter(pl.col("last") > pos), keep]).unique(
+            "raw_sha256", keep="first", maintain_order=True
+        )
+        stats = {"analysed": todo.height, "reused": cached.height, "seconds": timings}
+        return key, _assemble(recs, analysed), stats
+
+    with pool_context as pool:
+        queued = 0
+        for pos, key in enumerate(keys):
+            recs = load(key)
+            mine = plan.filter(
+                pl.col("first") == pos,
+                pl.col("source").is_null(),
+                pl.col("raw_sha256").is_in(recs["raw_sha256"].implode()),
             )
-            .select("raw_sha256", *_ANALYSIS_COLUMNS)
-            .unique("raw_sha256", keep="first")
-            .collect()
-        )
-    todo = wanted.join(cached.select("raw_sha256"), on="raw_sha256", how="anti")
-    fresh, timings = analyse_texts(todo["abstract_raw"].to_list(), workers)
-    analysed = pl.concat([cached, pl.concat([todo.select("raw_sha256"), fresh], how="horizontal")])
-    failed = {
-        "abstract": "",
-        "language": "und",
-        "language_score": 0.0,
-        "n_words": 0,
-        "content_hash": dedup.content_hash(""),
-        "urls": [],
-        "metrics": [],
-        "lsh_keys": [],
-    }
-    frames = {}
-    for key, recs in records_by_key.items():
-        ok = recs.filter(pl.col("decode_error").is_null()).join(analysed, on="raw_sha256", how="left")
-        bad = recs.filter(pl.col("decode_error").is_not_null()).with_columns(
-            *[pl.lit(v, dtype=_ANALYSIS_COLUMNS[k]).alias(k) for k, v in failed.items()],
-            quarantine_reason=pl.col("decode_error"),
-        )
-        frames[key] = (
-            pl.concat([ok, bad.select(ok.columns)])
-            .sort("paragraph")
-            .select(list(ABSTRACT_SCHEMA))
-            .with_columns(analysis_version=pl.lit(ANALYSIS_VERSION))
-        )
-    stats = {"analysed": todo.height, "reused": cached.height, "seconds": timings}
+            todo = (
+                recs.filter(pl.col("decode_error").is_null())
+                .select("raw_sha256", "abstract_raw")
+                .unique("raw_sha256", keep="first", maintain_order=True)
+                .join(mine.select("raw_sha256"), on="raw_sha256", how="semi", maintain_order="left")
+            )
+            chunks = _cut(todo["abstract_raw"].to_list(), size) if helpers else []
+            futures = [pool.submit(_analyse_chunk, c) for c in chunks]
+            pending.append((pos, key, recs, todo, chunks, futures, {}))
+            queued += len(futures)
+            # serially each listing is finished at once; with a pool, while too many chunks or listings wait
+            while pending and (not helpers or queued > ahead or len(pending) > ahead):
+                queued -= len(pending[0][5])
+                yield finish()
+        while pending:
+            yield finish()
+
+
+def _cut(raws: list[str], size: int) -> list[list[str]]:
+    """``raws`` in consecutive pieces of ``size`` (one piece when ``size`` is 0)."""
+    if not size:
+        return [raws] if raws else []
+    return [raws[i : i + size] for i in range(0, len(raws), size)]
+
+
+def _read_cached(wanted: pl.DataFrame) -> pl.DataFrame:
+    """The analysis rows (``raw_sha256`` + analysis columns) of ``wanted`` (``raw_sha256, source``), read
+    from their source files: only those rows, only those columns."""
+    out = pl.DataFrame(schema={"raw_sha256": pl.String, **_ANALYSIS_COLUMNS})
+    if not wanted.height:
+        return out
+    rows = (
+        pl.scan_parquet(sorted(set(wanted["source"].to_list())), include_file_paths="source")
+        .filter(pl.col("analysis_version") == ANALYSIS_VERSION, pl.col("decode_error").is_null())
+        .join(wanted.lazy().select("raw_sha256", "source"), on=["raw_sha256", "source"], how="semi")
+        .select("raw_sha256", *_ANALYSIS_COLUMNS)
+        .unique("raw_sha256", keep="first", maintain_order=True)
+        .collect()
+    )
+    return pl.concat([out, rows])
+
+
+def record_hashes(files: dict[str, Path]) -> pl.LazyFrame:
+    """``key, raw_sha256`` (both pl.String) of the readable records (``decode_error`` null) of
+    :func:`listing_records` work files, key → file: a projected scan for :func:`iter_abstracts`."""
+    paths = pl.DataFrame(
+        {"_file": [str(p) for p in files.values()], "key": list(files)},
+        schema={"_file": pl.String, "key": pl.String},
+    )
+    if not files:
+        return pl.LazyFrame(schema={"key": pl.String, "raw_sha256": pl.String})
+    return (
+        pl.scan_parquet(paths["_file"].to_list(), include_file_paths="_file")
+        .filter(pl.col("decode_error").is_null())
+        .select("_file", "raw_sha256")
+        .join(paths.lazy(), on="_file")
+        .select("key", "raw_sha256")
+    )
+
+
+def build_abstracts(
+    records_by_key: dict[str, pl.DataFrame], cache: dict[str, Path] | None = None, workers: int = 1
+) -> tuple[dict[str, pl.DataFrame], dict]:
+    """:func:`iter_abstracts` over frames already in memory, collected: ``(frames, stats)`` with partition
+    key → :data:`ABSTRACT_SCHEMA` frame (plus ``analysis_version``) and ``analysed``/``reused``/``seconds``
+    summed (for small inputs and tests; the ``abstracts`` asset streams)."""
+    keys = list(records_by_key)
+    hashes = pl.concat(
+        [
+            f.filter(pl.col("decode_error").is_null()).select(pl.lit(k).alias("key"), "raw_sha256")
+            for k, f in records_by_key.items()
+        ]
+        or [pl.DataFrame(schema={"key": pl.String, "raw_sha256": pl.String})]
+    ).lazy()
+    frames, stats = {}, {"analysed": 0, "reused": 0, "seconds": {}}
+    for key, frame, s in iter_abstracts(keys, records_by_key.__getitem__, hashes, cache, workers):
+        frames[key] = frame
+        add_stats(stats, s)
     return frames, stats
+
+
+def add_stats(total: dict, s: dict) -> None:
+    """Add one listing's stats of :func:`iter_abstracts` into ``total`` (same keys)."""
+    total["analysed"] += s["analysed"]
+    total["reused"] += s["reused"]
+    for k, v in s["seconds"].items():
+        total["seconds"][k] = total["seconds"].get(k, 0.0) + v
 
 
 def abstract_rows(records: pl.DataFrame) -> pl.DataFrame:

@@ -27,6 +27,7 @@ from pipeline.defs.io import (
     table_metadata,
     work_file,
     work_info,
+    work_stem,
     write_work,
     write_work_info,
 )
@@ -130,7 +131,8 @@ def listing_records(context: dg.AssetExecutionContext) -> dg.MaterializeResult:
 )
 def abstracts(context: dg.AssetExecutionContext) -> dg.MaterializeResult:
     """Per-abstract work for one listing or a range of them: clean text, language, URLs, metrics, hashes,
-    quarantine reason (pipeline.records.build_abstracts, spread over PIPELINE_WORKERS processes).
+    quarantine reason (pipeline.records.iter_abstracts, spread over PIPELINE_WORKERS processes; each listing's
+    frame is written as soon as it is done, so memory does not grow with the range).
 
     Columns: pipeline.records.ABSTRACT_SCHEMA (listing_records' columns plus abstract, language,
     language_score, n_words, content_hash, quarantine_reason, urls (list of structs), metrics (list of
@@ -138,16 +140,21 @@ def abstracts(context: dg.AssetExecutionContext) -> dg.MaterializeResult:
     (same raw_sha256 and analysis_version in any listing's work file) are reused, not recomputed.
     """
     keys = context.partition_keys
-    recs = {k: pl.read_parquet(work_file("listing_records", k)) for k in keys}
-    existing = [
-        f
+    # only the hashes of the whole range are read up front (one projected scan); each listing's records are
+    # read when its turn comes, and its frame is written as soon as it is done
+    record_hashes = records.record_hashes({k: work_file("listing_records", k) for k in keys})
+    key_of = {work_stem(k): k for k in keys}  # a stem maps to itself, and distinct keys have distinct stems
+    cache = {
+        key_of.get(f.stem, f.stem): f
         for f in sorted(work_file("abstracts", "x").parent.glob("*.parquet"))
         if work_info("abstracts", f.stem).get("analysis_version") == records.ANALYSIS_VERSION
-    ]
-    cache = pl.scan_parquet(existing) if existing else None
-    frames, stats = records.build_abstracts(recs, cache, workers=config.workers())
+    }
+    load = lambda k: pl.read_parquet(work_file("listing_records", k))  # noqa: E731
+    stream = records.iter_abstracts(keys, load, record_hashes, cache, workers=config.workers())
     total_q, frame, out, lines = 0, None, None, []
-    for key, frame in frames.items():
+    stats: dict = {"analysed": 0, "reused": 0, "seconds": {}}
+    for key, frame, listing_stats in stream:
+        records.add_stats(stats, listing_stats)
         out = work_file("abstracts", key)
         write_work(frame, out)
         info = work_info("listing_records", key)
