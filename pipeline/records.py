@@ -15,6 +15,7 @@ import time
 from collections import deque
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import polars as pl
 
@@ -23,8 +24,11 @@ from pipeline.extraction import extract_metrics, extract_urls
 from pipeline.readers import ListingDecodeError, ReaderError, read_listing
 from pipeline.readers.venues import UNKNOWN_VENUE, UNKNOWN_YEAR
 
+if TYPE_CHECKING:
+    from polars._typing import PolarsDataType  # the dtype union polars' own signatures use
+
 #: Columns and dtypes of :func:`listing_records`: one row per record a reader found (pipeline.readers).
-RECORD_SCHEMA = {
+RECORD_SCHEMA: dict[str, PolarsDataType] = {
     "listing": pl.String,  # file path relative to the raw folder
     "listing_sha256": pl.String,  # sha256 of the file's bytes
     "encoding": pl.String,  # codec that decoded it (+gzip when decompressed; null when undecodable)
@@ -81,7 +85,7 @@ METRIC_STRUCT = pl.Struct(
 )
 
 #: Columns and dtypes of :func:`abstract_rows` (RECORD_SCHEMA plus these).
-ABSTRACT_SCHEMA = {
+ABSTRACT_SCHEMA: dict[str, PolarsDataType] = {
     **RECORD_SCHEMA,
     "abstract": pl.String,  # clean text (pipeline.cleaning)
     "language": pl.String,  # ISO 639-1 or "und"
@@ -330,7 +334,8 @@ def analyse_texts(raws: list[str], workers: int = 1) -> tuple[pl.DataFrame, dict
         return _analyse_chunk(raws)
     if warm is not None:
         pool, helpers = warm
-        pool_context = contextlib.nullcontext(pool)  # warm helpers outlive this call
+        pool_context: contextlib.AbstractContextManager[Any] = contextlib.nullcontext(pool)  # warm helpers
+        # outlive this call
     else:
         helpers = workers - 1
         pool_context = parallel.spawn_pool(helpers)
@@ -449,6 +454,7 @@ def iter_abstracts(
     plan = _plan(keys, record_hashes, cache or {})
     fresh_total = plan.filter(pl.col("source").is_null()).height
     warm = parallel.executor()
+    pool_context: contextlib.AbstractContextManager[Any]
     if warm is not None:
         pool_context, helpers = contextlib.nullcontext(warm[0]), warm[1]  # warm helpers outlive this call
     elif workers > 1 and fresh_total >= MIN_PARALLEL:

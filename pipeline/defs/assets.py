@@ -96,6 +96,7 @@ def listing_records(context: dg.AssetExecutionContext) -> dg.MaterializeResult:
             )
             total += frame.height
             continue
+        assert data is not None  # rawfiles.read gives the bytes whenever it refuses nothing
         frame, warnings = records.listing_records(data, name, find_settings(config.raw_dir(), path))
         readable = frame.height > 0 and frame["reader"][0] is not None
         for i, w in enumerate(warnings):  # for a readable listing the first message names its reader: a note
@@ -113,7 +114,8 @@ def listing_records(context: dg.AssetExecutionContext) -> dg.MaterializeResult:
         )
         total += frame.height
     context.log.info(f"{len(context.partition_keys)} listings decoded: {total} paragraphs")
-    meta = table_metadata(frame, records.COLUMN_DESCRIPTIONS, out) if len(context.partition_keys) == 1 else {}
+    one = len(context.partition_keys) == 1 and frame is not None
+    meta = table_metadata(frame, records.COLUMN_DESCRIPTIONS, out) if one and frame is not None else {}
     return dg.MaterializeResult(
         metadata={**meta, "listings": len(context.partition_keys), "paragraphs": total},
         data_version=listing_data_version(context.partition_keys),
@@ -183,7 +185,11 @@ def abstracts(context: dg.AssetExecutionContext) -> dg.MaterializeResult:
         f"analysed {stats['analysed']} abstracts, reused {stats['reused']} from earlier runs; "
         f"seconds by stage { ({k: round(v, 2) for k, v in stats['seconds'].items()}) }"
     )
-    meta = table_metadata(frame, records.COLUMN_DESCRIPTIONS, out) if len(keys) == 1 else {}
+    meta = (
+        table_metadata(frame, records.COLUMN_DESCRIPTIONS, out)
+        if len(keys) == 1 and frame is not None
+        else {}
+    )
     return dg.MaterializeResult(
         metadata={
             **meta,
@@ -356,7 +362,10 @@ def dataset_tables(context: dg.AssetExecutionContext):
             },
         )
     )
-    failed = [f"{c.asset_key.to_user_string()}: {c.check_name}" for c in checks if not c.passed]
+    failed = [
+        f"{table}: {c.check_name}" for table, c in zip([*built, "listing_lineage"], checks) if not c.passed
+    ]
+    assert plan.changes is not None  # stamp computes the diff
     write_work(plan.changes, build / release.build.CHANGES_FILE)
     if failed:  # never publishable, not even by a later publish-only run
         (build / release.build.FAILED_FILE).write_text(json.dumps({"failed_checks": failed}))
@@ -415,15 +424,15 @@ def release_asset(context: dg.AssetExecutionContext, config: ReleaseConfig) -> d
     """
     wh = pipeline_config.warehouse_dir()
     work = pipeline_config.work_dir()
-    build = release.build_dir(work, context.run.run_id)
-    if not release.build.is_complete(build):  # no tables step in this run: the latest complete build
-        build = release.build.latest_complete(work)
-        if (failed := release.build.newer_failed(work, build)) is not None:
-            raise dg.Failure(
-                f"the newest build of the dataset tables ({failed}) failed its blocking checks "
-                f"({(failed / release.build.FAILED_FILE).read_text()}); nothing is published from an older "
-                "build: fix the inputs or rules and materialise the dataset group again"
-            )
+    own = release.build_dir(work, context.run.run_id)
+    build = own if release.build.is_complete(own) else release.build.latest_complete(work)
+    if build != own and (failed := release.build.newer_failed(work, build)) is not None:
+        # no tables step in this run, and the newest tables failed their checks: publish none
+        raise dg.Failure(
+            f"the newest build of the dataset tables ({failed}) failed its blocking checks "
+            f"({(failed / release.build.FAILED_FILE).read_text()}); nothing is published from an older "
+            "build: fix the inputs or rules and materialise the dataset group again"
+        )
     if build is None:
         raise dg.Failure(
             f"no complete build of the dataset tables in {work / release.build.BUILDS_DIR}: materialise "

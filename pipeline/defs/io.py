@@ -17,6 +17,7 @@ from pipeline import config, versions
 
 if TYPE_CHECKING:
     import pandera.polars as pa
+    from polars._typing import PolarsDataType  # the dtype union polars' own signatures use
 
 #: Rows shown in the UI's markdown previews (a few rows; more makes the asset page slow to read).
 PREVIEW_ROWS = 5
@@ -132,9 +133,7 @@ def markdown_table(df: pl.DataFrame, rows: int = PREVIEW_ROWS, max_columns: int 
     return "\n".join(lines)
 
 
-def column_schema(
-    schema: Mapping[str, pl.DataType | type[pl.DataType]], descriptions: Mapping[str, str]
-) -> dg.TableSchema:
+def column_schema(schema: Mapping[str, PolarsDataType], descriptions: Mapping[str, str]) -> dg.TableSchema:
     """Dagster's ``dagster/column_schema`` value for polars column dtypes and their descriptions (every column
     should have one: tests/test_ui_metadata.py checks the assets'; a column without one has none)."""
     return dg.TableSchema(
