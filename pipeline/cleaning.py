@@ -45,7 +45,7 @@ from functools import lru_cache
 
 import ftfy
 
-RULES_VERSION = "1"  # bump when outputs change (docs/execution.md)
+RULES_VERSION = "2"  # bump when outputs change (docs/execution.md)
 
 # ---------------------------------------------------------------- Unicode repair (ftfy)
 #: ftfy settings: HTML is handled below (so that tags and entities follow one rule); curly quotes are kept
@@ -259,9 +259,26 @@ def _escape_for_latex(tex: str) -> str:
     return re.sub(r"(?<!\\)([%&#])", r"\\\1", tex) if ("%" in tex or "&" in tex or "#" in tex) else tex
 
 
+_MD_STRONG_MARK = re.compile(r"\*\*")
+
+
+def _strong_in_words(text: str) -> str:
+    """In-word bold (``**Co**ncept **L**earning``, acronym letters): markdown pairs ``**`` markers left to
+    right, so when their count is even and every pair encloses 1-200 characters on one line that neither
+    start nor end with a space, every marker is removed; otherwise ``text`` is returned unchanged."""
+    marks = [m.start() for m in _MD_STRONG_MARK.finditer(text)]
+    if len(marks) < 2 or len(marks) % 2:
+        return text
+    for a, b in zip(marks[::2], marks[1::2]):
+        inner = text[a + 2 : b]
+        if not 0 < len(inner) <= 200 or "\n" in inner or inner[0].isspace() or inner[-1].isspace():
+            return text
+    return text.replace("**", "")
+
+
 def _markdown(text: str) -> str:
     if "*" in text or "__" in text:
-        text = _MD_STRONG.sub(r"\2", text)
+        text = _MD_STRONG.sub(r"\2", _strong_in_words(text) if "**" in text else text)
         text = _MD_EM.sub(r"\1", text)
     if "`" in text:
         text = _MD_CODE.sub(r"\1", text)
@@ -332,6 +349,11 @@ def _clean_once(raw: str) -> tuple[str, bool]:
     return _strip_invisible(text).strip(), ftfy_changed
 
 
+#: A label opening the field (``Abstract: ...``, ``Abstract—...``, ``Summary. ...``): the file's label, not
+#: the abstract's text (real: a CoRL 2024 papercopilot record). Repeated labels go too.
+_LEADING_LABEL = re.compile(r"^(?:\s*(?:abstract|summary)\s*[:.\u2014\u2013-]\s*)+(?=\S)", re.IGNORECASE)
+
+
 def clean_abstract(raw: str) -> str:
     """Return the clean ``abstract`` text of one ``abstract_raw`` (str -> str; never raises on str input).
 
@@ -349,10 +371,14 @@ def clean_abstract(raw: str) -> str:
     if not raw:
         return ""
     text, ftfy_changed = _clean_once(raw)
+    if text[:1] in "AaSs":
+        text = _LEADING_LABEL.sub("", text, count=1)
     if not ftfy_changed and not _MAY_CHAIN.search(raw) and not _MAY_CHAIN.search(text):
         return text
     for _ in range(3):  # rare: a rule's output feeds another rule (&lt;b&gt; -> <b>); converge, bounded
         again, _ = _clean_once(text)
+        if again[:1] in "AaSs":
+            again = _LEADING_LABEL.sub("", again, count=1)
         if again == text:
             break
         text = again

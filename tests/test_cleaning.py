@@ -92,3 +92,39 @@ def test_no_invisible_or_control_characters_left():
 def test_malformed_latex_does_not_raise():
     for raw in ["$\\frac{1}$ unbalanced {", "\\href{x}", "$$", "\\", "$a", "\\textbf{", "{{{}}}"]:
         assert isinstance(clean_abstract(raw), str)
+
+
+@pytest.mark.parametrize(
+    "raw,clean",
+    [
+        # in-word bold of an acronym's letters (a COLM 2024 papercopilot record): every marker goes
+        (
+            "we introduce a novel approach named **CoLLEGe** (**Co**ncept **L**earning with **L**anguage "
+            "**E**mbedding **Ge**neration) to modernize few-shot concept learning.",
+            "we introduce a novel approach named CoLLEGe (Concept Learning with Language Embedding Generation) "
+            "to modernize few-shot concept learning.",
+        ),
+        (
+            "an LLMs agent called **CHOPS** (**CH**at with cust**O**mer **P**rofile in existing **S**ystem) that",
+            "an LLMs agent called CHOPS (CHat with custOmer Profile in existing System) that",
+        ),
+        # an odd marker is not bold: kept
+        ("we bound the error by x**2 for all inputs.", "we bound the error by x**2 for all inputs."),
+        # the file's label opening the field (a CoRL 2024 record; NeurIPS 1987 dumps write "Abstract.")
+        (
+            "Abstract: Human actions manipulating articulated objects, such as opening and closing a drawer.",
+            "Human actions manipulating articulated objects, such as opening and closing a drawer.",
+        ),
+        (
+            "Abstract.Deep learning has achieved remarkable success.",
+            "Deep learning has achieved remarkable success.",
+        ),
+        (
+            "Abstract reasoning is fundamental to human intelligence.",
+            "Abstract reasoning is fundamental to human intelligence.",
+        ),
+    ],
+)
+def test_in_word_bold_and_a_leading_label(raw, clean):
+    assert clean_abstract(raw) == clean
+    assert clean_abstract(clean) == clean
