@@ -177,31 +177,20 @@ def build_tables(abstracts: pl.DataFrame, clusters: pl.DataFrame) -> dict[str, p
     """
     joined = with_notices(abstracts).join(clusters, on=["listing", "paragraph"], how="left")
     canon = joined.filter(pl.col("status") == "published")
-    papers = canon.select(
-        "paper_id",
-        "venue",
-        "year",
-        "title",
-        "authors",
-        "abstract",
-        "abstract_raw",
-        "language",
-        "language_score",
-        "n_words",
-        (pl.col("urls").list.len() + pl.col("source_urls").list.len().fill_null(0))
-        .cast(pl.Int64)
-        .alias("n_urls"),
-        pl.col("metrics").list.len().cast(pl.Int64).alias("n_metrics"),
-        pl.lit(False).alias("has_code"),  # from paper_urls below (abstract and listing links)
-        pl.lit(None, pl.Int64).alias("first_release"),
-        pl.lit(None, pl.Int64).alias("last_changed_release"),
-        "n_sources",
-        pl.col("listing").alias("source_listing"),
-        "source_id",
-        "source_status",
-        "source_urls",
-        "content_hash",
-    ).sort("paper_id")
+    papers = (
+        canon.with_columns(
+            (pl.col("urls").list.len() + pl.col("source_urls").list.len().fill_null(0))
+            .cast(pl.Int64)
+            .alias("n_urls"),
+            pl.col("metrics").list.len().cast(pl.Int64).alias("n_metrics"),
+            pl.lit(False).alias("has_code"),  # from paper_urls below (abstract and listing links)
+            pl.lit(None, pl.Int64).alias("first_release"),
+            pl.lit(None, pl.Int64).alias("last_changed_release"),
+            pl.col("listing").alias("source_listing"),
+        )
+        .select(PAPER_COLUMNS)
+        .sort("paper_id")
+    )
     urls = pl.concat(
         [
             canon.select("paper_id", "venue", "year", "urls")
