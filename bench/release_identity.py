@@ -6,9 +6,15 @@ run``):
   1. ``seeds``: the repository's own ``raw/`` folder;
   2. ``dev5k``: the first 5,000 abstracts of the dev corpus (../shared/corpus/real_abstracts_dev.parquet,
      sorted by venue, year, source_record_id), written as seed-format listings of 500 the way `make bench`
-     writes them (bench/listings.py). When the corpus is absent this build is skipped and the output says so.
+     writes them (bench/listings.py). When the corpus is absent this build and the next are skipped and the
+     output says so.
+  3. ``dev5k+1``: the next release of the same warehouse after three edits of its raw folder: the last
+     listing removed, the next 500 abstracts of the corpus added as a new listing, and one word of the first
+     abstract of the first listing changed; so the diff against the parent, the inherited paper ids and
+     history columns, and the parent's files reused for unchanged partitions are all exercised.
 and prints, per build, the release number, its ``release_id`` (manifest.json) and one line per table file
-(``sha256  path``, path relative to the release folder, sorted), then one digest per table over those lines.
+(``sha256  path``, path relative to the release folder, sorted), then one digest per table over those lines;
+for the second release also the changelog (changelog.parquet, CHANGELOG.md) and its counts.
 Run it on two checkouts and ``diff`` the outputs: the timing lines at the end are the only lines that may
 differ.
 
@@ -70,7 +76,9 @@ def describe(name: str, warehouse: Path) -> list[str]:
     number = int((warehouse / "LATEST").read_text().strip())
     folder = warehouse / f"release={number}"
     manifest = json.loads((folder / "manifest.json").read_text())
-    lines = [f"[{name}] release {number} release_id {manifest['release_id']}"]
+    lines = [f"[{name}] release {number} release_id {manifest['release_id']} changes {manifest['changes']}"]
+    if manifest.get("parent") is not None:
+        lines += [f"[{name}] {sha256(folder / f)}  {f}" for f in ("changelog.parquet", "CHANGELOG.md")]
     for table in TABLES:
         files = sorted(p for p in (folder / table).rglob("*") if p.is_file())
         entries = [f"{sha256(p)}  {p.relative_to(folder).as_posix()}" for p in files]
@@ -78,6 +86,23 @@ def describe(name: str, warehouse: Path) -> list[str]:
         digest = hashlib.sha256("\n".join(entries).encode()).hexdigest()
         lines.append(f"[{name}] table {table}: {len(files)} files, digest {digest}")
     return lines
+
+
+def edit_raw(paths: list[Path], more, raw: Path) -> None:
+    """The three edits of build 3 (module docstring): remove the last listing, add ``more`` (500 corpus
+    rows) as a new listing, and swap the first two words of the first listing's first abstract."""
+    from listings import write_listings
+
+    paths = sorted(paths)
+    paths[-1].unlink()
+    added = write_listings(more, raw / "added")
+    print(f"[dev5k+1] removed {paths[-1].name}; added {len(added)} listing of {more.height} abstracts")
+    text = paths[0].read_text(encoding="utf-8")
+    header, body = text.split("\n", 1)
+    first, rest = body.lstrip("\n").split("\n\n", 1)
+    words = first.split(" ")
+    words[0], words[1] = words[1], words[0]
+    paths[0].write_text(f"{header}\n\n{' '.join(words)}\n\n{rest}", encoding="utf-8")
 
 
 def main() -> None:
@@ -116,6 +141,10 @@ def main() -> None:
         warehouse, wall = build(repo, python, raw, work / "dev5k")
         print("\n".join(describe("dev5k", warehouse)))
         timings.append(f"dev5k build: {wall:.1f} s wall")
+        edit_raw(paths, load_corpus().slice(args.limit, 500), raw)
+        warehouse, wall = build(repo, python, raw, work / "dev5k")
+        print("\n".join(describe("dev5k+1", warehouse)))
+        timings.append(f"dev5k+1 build: {wall:.1f} s wall")
     else:
         print(f"[dev5k] SKIPPED: the dev corpus is absent ({CORPUS} does not exist)")
     for t in timings:

@@ -166,7 +166,11 @@ def _candidate_pairs(keyed: pl.DataFrame, left: str, right: str | None = None) -
     return a.join(b, on="lsh_keys").select(left, right).unique().sort(left, right)
 
 
-def cluster(abstracts: pl.DataFrame, previous: pl.DataFrame | None = None) -> pl.DataFrame:
+def cluster(
+    abstracts: pl.DataFrame,
+    previous: pl.DataFrame | None = None,
+    previous_texts: pl.LazyFrame | pl.DataFrame | None = None,
+) -> pl.DataFrame:
     """Group publishable abstracts into papers and give each paper its stable id.
 
     Args:
@@ -174,8 +178,11 @@ def cluster(abstracts: pl.DataFrame, previous: pl.DataFrame | None = None) -> pl
             (Int64), ``year`` (Int64), ``abstract`` (str, clean), ``content_hash`` (str), ``n_words``
             (Int64), ``raw_sha256`` (str), ``lsh_keys`` (List[UInt64]).
         previous: the previous release's identity (pipeline.tables.previous_id_map): ``key`` (str: a
-            raw_sha256 or content_hash seen there) → ``paper_id`` (str), and ``abstract`` (str: the paper's
-            canonical clean text on its content_hash row, else null). ``None`` for a first release.
+            raw_sha256 or content_hash seen there) → ``paper_id`` (str), and optionally ``abstract`` (str:
+            the paper's canonical clean text on its content_hash row, else null). ``None`` for a first
+            release.
+        previous_texts: the previous papers' ``paper_id`` and ``abstract`` (a lazy scan: only the papers
+            no cluster claimed are read), used when ``previous`` has no ``abstract`` column.
 
     Returns:
         one row per input row: ``listing``, ``paragraph``, ``paper_id`` (str), ``status`` ("published" for
@@ -188,18 +195,31 @@ def cluster(abstracts: pl.DataFrame, previous: pl.DataFrame | None = None) -> pl
     (docs/design.md, "Dedup and identity"). Ids: see the module docstring; an id is given to one cluster only
     (the first by row order), so two clusters never share one.
     """
-    rows = abstracts.with_row_index("rid")
+    # the texts and LSH keys stay in ``text`` / ``lsh`` (indexed by rid): the joins and sorts below copy
+    # only the narrow columns
+    text, lsh = abstracts["abstract"], abstracts["lsh_keys"]
+    has_identity = "source_id" in abstracts.columns and "title" in abstracts.columns
+    rows = abstracts.select(
+        "listing",
+        "paragraph",
+        "year",
+        "content_hash",
+        "n_words",
+        "raw_sha256",
+        *([identity_key().alias("identity")] if has_identity else []),
+    ).with_row_index("rid")
     # one representative per exact group; near-duplicate search runs on representatives only
     reps = rows.group_by("content_hash").agg(pl.col("rid").min().alias("rep"))
     rows = rows.join(reps, on="content_hash", how="left")
     rep_rows = rows.filter(pl.col("rid") == pl.col("rep"))
     pairs = _candidate_pairs(
-        rep_rows.select(pl.col("rep").alias("id"), pl.lit(0).alias("side"), "lsh_keys"), "a"
+        rep_rows.select(pl.col("rep").alias("id"), pl.lit(0).alias("side"), lsh.gather(rep_rows["rep"])), "a"
     )
     # Python from here on touches candidate pairs only
-    members = pl.concat([pairs["a"], pairs["b"]]).unique()
-    texts = rep_rows.filter(pl.col("rep").is_in(members.implode())).select("rep", "abstract")
-    shingle_sets = {r: shingles(normalise_for_hash(t)) for r, t in texts.iter_rows()}
+    members = pl.concat([pairs["a"], pairs["b"]]).unique().sort()
+    shingle_sets = {
+        r: shingles(normalise_for_hash(t)) for r, t in zip(members.to_list(), text.gather(members).to_list())
+    }
     parent = {r: r for r in shingle_sets}
     sim_of: dict[int, float] = {}
     incomplete: set[int] = set()
@@ -243,7 +263,7 @@ def cluster(abstracts: pl.DataFrame, previous: pl.DataFrame | None = None) -> pl
         )
         .sort("root")
     )
-    canon = _assign_ids(rows, canon, previous)
+    canon = _assign_ids(rows, text, lsh, canon, previous, previous_texts)
     out = rows.join(
         canon.select("root", "canon_rid", "canon_ref", "n_sources", "paper_id"), on="root", how="left"
     ).with_columns(is_canon=pl.col("rid") == pl.col("canon_rid"))
@@ -274,7 +294,14 @@ def identity_key() -> pl.Expr:
     )
 
 
-def _assign_ids(rows: pl.DataFrame, canon: pl.DataFrame, previous: pl.DataFrame | None) -> pl.DataFrame:
+def _assign_ids(
+    rows: pl.DataFrame,
+    text: pl.Series,
+    lsh: pl.Series,
+    canon: pl.DataFrame,
+    previous: pl.DataFrame | None,
+    previous_texts: pl.LazyFrame | pl.DataFrame | None,
+) -> pl.DataFrame:
     """Add ``paper_id`` to ``canon`` (one row per cluster ``root``, sorted): inherited by exact key, else
     by a verified near/truncated match with a previous paper that no cluster claimed, else new."""
     ids = canon.with_columns(pl.lit(None, pl.String).alias("paper_id"))
@@ -283,8 +310,8 @@ def _assign_ids(rows: pl.DataFrame, canon: pl.DataFrame, previous: pl.DataFrame 
             rows.select("root", pl.col("raw_sha256").alias("key")),
             rows.select("root", pl.col("content_hash").alias("key")),
         ]
-        if "source_id" in rows.columns and "title" in rows.columns:
-            keyed.append(rows.select("root", identity_key().alias("key")).drop_nulls("key"))
+        if "identity" in rows.columns:
+            keyed.append(rows.select("root", pl.col("identity").alias("key")).drop_nulls("key"))
         by_key = (
             pl.concat(keyed)
             .join(previous.select("key", "paper_id"), on="key", how="inner")
@@ -299,7 +326,7 @@ def _assign_ids(rows: pl.DataFrame, canon: pl.DataFrame, previous: pl.DataFrame 
                 pl.when(pl.col("paper_id").is_first_distinct()).then(pl.col("paper_id")).alias("paper_id")
             )
         )
-        ids = _inherit_near(rows, ids, previous)
+        ids = _inherit_near(rows, text, lsh, ids, previous, previous_texts)
     new = ids.filter(pl.col("paper_id").is_null())
     fresh = dict(zip(new["root"].to_list(), (paper_id_for(h) for h in new["min_hash"].to_list())))
     return ids.with_columns(
@@ -309,26 +336,51 @@ def _assign_ids(rows: pl.DataFrame, canon: pl.DataFrame, previous: pl.DataFrame 
     )
 
 
-def _inherit_near(rows: pl.DataFrame, ids: pl.DataFrame, previous: pl.DataFrame) -> pl.DataFrame:
+def _inherit_near(
+    rows: pl.DataFrame,
+    text: pl.Series,
+    lsh: pl.Series,
+    ids: pl.DataFrame,
+    previous: pl.DataFrame,
+    previous_texts: pl.LazyFrame | pl.DataFrame | None,
+) -> pl.DataFrame:
     """Clusters without an id inherit the id of an unclaimed previous paper whose canonical text is a
     verified near or truncated copy of one of their members (an edited or truncated copy
-    keeps its id after the listing of the original is removed). Python work ∝ unclaimed previous papers."""
-    orphans = (
-        previous.filter(pl.col("abstract").is_not_null())
-        .join(ids.filter(pl.col("paper_id").is_not_null()).select("paper_id"), on="paper_id", how="anti")
-        .unique("paper_id", keep="first")
-        .sort("paper_id")
-    )
+    keeps its id after the listing of the original is removed). Python work ∝ unclaimed previous papers;
+    only their texts are read from ``previous_texts`` (when ``previous`` has no ``abstract``)."""
     open_roots = ids.filter(pl.col("paper_id").is_null()).select("root")
-    if not orphans.height or not open_roots.height:
+    if not open_roots.height:
+        return ids
+    claimed = ids.filter(pl.col("paper_id").is_not_null()).select("paper_id")
+    if "abstract" in previous.columns:
+        candidates = previous.filter(pl.col("abstract").is_not_null()).select("paper_id", "abstract")
+    elif previous_texts is not None:
+        unclaimed = previous.select("paper_id").unique().join(claimed, on="paper_id", how="anti")
+        candidates = (
+            previous_texts.lazy()
+            .select("paper_id", "abstract")
+            .filter(
+                pl.col("paper_id").is_in(unclaimed["paper_id"].implode()), pl.col("abstract").is_not_null()
+            )
+            .collect()
+        )
+    else:
+        return ids
+    orphans = (
+        candidates.join(claimed, on="paper_id", how="anti").unique("paper_id", keep="first").sort("paper_id")
+    )
+    if not orphans.height:
         return ids
     orphan_ids = orphans["paper_id"].to_list()
     orphan_norm = [normalise_for_hash(t) for t in orphans["abstract"].to_list()]
+    open_reps = (
+        rows.join(open_roots, on="root")
+        .filter(pl.col("rid") == pl.col("rep"))
+        .select(pl.col("rep").cast(pl.Int64).alias("id"), pl.lit(0).alias("side"))
+    )
     keyed = pl.concat(
         [
-            rows.join(open_roots, on="root")
-            .filter(pl.col("rid") == pl.col("rep"))
-            .select(pl.col("rep").cast(pl.Int64).alias("id"), pl.lit(0).alias("side"), "lsh_keys"),
+            open_reps.with_columns(lsh_keys=lsh.gather(open_reps["id"])),
             pl.DataFrame(
                 {
                     "id": range(len(orphan_ids)),
@@ -343,11 +395,8 @@ def _inherit_near(rows: pl.DataFrame, ids: pl.DataFrame, previous: pl.DataFrame)
     if not pairs.height:
         return ids
     rep_root = dict(rows.filter(pl.col("rid") == pl.col("rep")).select("rep", "root").iter_rows())
-    texts = dict(
-        rows.filter(pl.col("rep").is_in(pairs["rep"].implode()), pl.col("rid") == pl.col("rep"))
-        .select("rep", "abstract")
-        .iter_rows()
-    )
+    reps = pairs["rep"].unique().sort()
+    texts = dict(zip(reps.to_list(), text.gather(reps).to_list()))
     verified = []
     for rep, o in pairs.iter_rows():
         score, _ = _verified(shingles(normalise_for_hash(texts[rep])), shingles(orphan_norm[o]))

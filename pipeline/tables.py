@@ -137,45 +137,73 @@ def publishable(abstracts: pl.DataFrame) -> pl.DataFrame:
     return with_notices(abstracts).filter(pl.col("quarantine_reason").is_null())
 
 
-def previous_id_map(papers: pl.DataFrame | None, lineage: pl.DataFrame | None) -> pl.DataFrame | None:
+def previous_id_map(
+    papers: pl.DataFrame | pl.LazyFrame | None,
+    lineage: pl.DataFrame | pl.LazyFrame | None,
+    with_texts: bool = True,
+) -> pl.DataFrame | None:
     """The previous release's identity, for :func:`pipeline.dedup.cluster`.
 
     Returns ``key`` (str: a paper's content_hash, or a raw_sha256 of any lineage row with a paper) →
-    ``paper_id`` (str), plus ``abstract`` (str: the paper's canonical clean text on its content_hash row,
-    null on raw_sha256 rows; used to keep the id of a paper whose original listing was removed but a near
-    or truncated copy remains). One row per key, sorted by key; ``None`` when there is no previous release.
+    ``paper_id`` (str), plus, when ``with_texts``, ``abstract`` (str: the paper's canonical clean text on
+    its content_hash row, null on raw_sha256 rows; used to keep the id of a paper whose original listing
+    was removed but a near or truncated copy remains; without it, cluster reads the few texts it needs from
+    the previous papers' scan). One row per key, sorted by key; ``None`` when there is no previous release.
+    Lazy inputs are read for these columns only.
     """
     if papers is None:
         return None
-    parts = [papers.select(pl.col("content_hash").alias("key"), "paper_id", "abstract")]
-    if "source_id" in papers.columns and "title" in papers.columns:  # releases before titles lack them
-        parts.append(
-            papers.select(
-                identity_key().alias("key"), "paper_id", pl.lit(None, pl.String).alias("abstract")
-            ).drop_nulls("key")
-        )
+    papers = papers.lazy()
+    names = papers.collect_schema().names()
+    text = [pl.col("abstract")] if with_texts else []
+    no_text = [pl.lit(None, pl.String).alias("abstract")] if with_texts else []
+    parts = [papers.select(pl.col("content_hash").alias("key"), "paper_id", *text)]
+    if "source_id" in names and "title" in names:  # releases before titles lack them
+        parts.append(papers.select(identity_key().alias("key"), "paper_id", *no_text).drop_nulls("key"))
     if lineage is not None:
         parts.append(
-            lineage.filter(pl.col("paper_id").is_not_null()).select(
-                pl.col("raw_sha256").alias("key"), "paper_id", pl.lit(None, pl.String).alias("abstract")
-            )
+            lineage.lazy()
+            .filter(pl.col("paper_id").is_not_null())
+            .select(pl.col("raw_sha256").alias("key"), "paper_id", *no_text)
         )
-    return pl.concat(parts).unique("key", keep="first", maintain_order=True).sort("key")
+    return pl.concat(parts).unique("key", keep="first", maintain_order=True).sort("key").collect()
 
 
-def build_tables(abstracts: pl.DataFrame, clusters: pl.DataFrame) -> dict[str, pl.DataFrame]:
+def notices(abstracts: pl.DataFrame) -> pl.DataFrame:
+    """``listing``, ``paragraph``, ``quarantine_reason`` of every row of ``abstracts`` after the
+    repeated-notice rule (:func:`with_notices`): the rule counts copies across listings, so the tables step
+    computes it once over every listing and hands it to :func:`build_tables` part by part."""
+    return with_notices(abstracts.select("listing", "paragraph", "content_hash", "quarantine_reason")).select(
+        "listing", "paragraph", "quarantine_reason"
+    )
+
+
+def build_tables(
+    abstracts: pl.DataFrame, clusters: pl.DataFrame, notices: pl.DataFrame | None = None
+) -> dict[str, pl.DataFrame]:
     """Build ``papers``, ``paper_urls``, ``paper_metrics`` and ``listing_lineage``.
 
     Args:
-        abstracts: every listing's rows (pipeline.records.ABSTRACT_SCHEMA), quarantined ones included.
-        clusters: :func:`pipeline.dedup.cluster` over the publishable rows.
+        abstracts: every listing's rows (pipeline.records.ABSTRACT_SCHEMA), quarantined ones included; or
+            the rows of one venue and year (one partition of every table: a paper's venue and year are its
+            canonical row's) when ``notices`` is given.
+        clusters: :func:`pipeline.dedup.cluster` over the publishable rows (all of them: rows of other
+            partitions are not used).
+        notices: :func:`notices` over every listing's rows; ``None``: computed from ``abstracts``.
 
     Returns:
         a dict of the four tables (and venue/year in each). The papers' history columns
         (first_release, last_changed_release: Int64) are null here: they depend on the release this
         becomes, and :meth:`pipeline.release.ReleasePlan.stamp` fills them.
     """
-    joined = with_notices(abstracts).join(clusters, on=["listing", "paragraph"], how="left")
+    flagged = (
+        with_notices(abstracts)
+        if notices is None
+        else abstracts.drop("quarantine_reason").join(
+            notices, on=["listing", "paragraph"], how="left", maintain_order="left"
+        )
+    )
+    joined = flagged.join(clusters, on=["listing", "paragraph"], how="left", maintain_order="left")
     canon = joined.filter(pl.col("status") == "published")
     papers = (
         canon.with_columns(

@@ -10,9 +10,8 @@ import yaml
 from pipeline import cli, config, release
 from pipeline.definitions import defs
 from pipeline.defs.assets import _check_result
-from pipeline.defs.io import read_work
 from pipeline.defs.partitions import listing_name, partition_key
-from schemas import MODELS
+from schemas import MODELS, validate
 
 ASSETS = {
     "raw_listing",
@@ -138,13 +137,15 @@ def test_a_real_run_records_release_metadata_checks_and_failing_rows(project):
         accounting = evaluations[("listing_lineage", "accounting")].evaluation.metadata
         assert "| 000_d1f8394cc51cd0ab.txt | 19 | 19 | 0 | 0 | True |" in accounting["by_listing"].value
     # a failing Pandera check shows its failing rows: break one real paper id
-    papers = read_work(release.build.latest_complete(config.work_dir()) / "papers.arrow")
+    built = release.build.read_tables(release.build.latest_complete(config.work_dir()))
+    papers = built["papers"].scan().collect()
+    assert papers.height == built["papers"].rows == 38
     broken = papers.with_columns(
         pl.when(pl.int_range(pl.len()) == 3)
         .then(pl.lit("not-an-id"))
         .otherwise(pl.col("paper_id"))
         .alias("paper_id")
     )
-    result = _check_result("papers", broken)
+    result = _check_result("papers", validate(broken, MODELS["papers"]), broken.height)
     assert result.passed is False and result.metadata["failures"].value == 1
     assert "not-an-id" in result.metadata["failing_rows"].value

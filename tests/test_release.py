@@ -94,10 +94,10 @@ def test_crash_between_file_writes_keeps_previous_release(tmp_path, monkeypatch)
     release.publish(tmp_path, _tables({"p1": "a"}), INPUTS)
     real = writer.write_partition
 
-    def crash_on_second_table(rel, *args):
-        if rel.startswith("paper_urls/"):
+    def crash_on_second_table(part, *args):
+        if part.rel.startswith("paper_urls/"):
             raise OSError("disk full (simulated)")
-        return real(rel, *args)
+        return real(part, *args)
 
     monkeypatch.setattr(writer, "write_partition", crash_on_second_table)
     with pytest.raises(OSError):

@@ -79,7 +79,7 @@ def test_a_build_whose_blocking_checks_failed_is_never_published(project, monkey
     checks_failed.json and no plan, so a publish-only run afterwards refuses, naming the failed check,
     instead of publishing it (or an older build); LATEST is unchanged."""
     import schemas
-    from pipeline.defs import assets as assets_mod
+    from pipeline import dataset
 
     wh = project / "warehouse"
     work = config.work_dir()
@@ -92,7 +92,7 @@ def test_a_build_whose_blocking_checks_failed_is_never_published(project, monkey
             return pl.DataFrame({"column": ["value"], "check": ["non_negative_levels"], "index": [0]})
         return real(df, model)
 
-    monkeypatch.setattr(assets_mod, "validate", one_broken_row)
+    monkeypatch.setattr(dataset, "validate", one_broken_row)
     assert cli.run() == 1  # the blocking check stops the run before the release step
     with dg.DagsterInstance.get() as instance:
         run = instance.get_runs(limit=1)[0]

@@ -117,7 +117,7 @@ def pause_at(kill_at: str) -> None:
     def stop_before(name, fn):
         def wrapped(*args, **kwargs):
             if name == "write":
-                label = f"write:{args[0].split('/')[0]}"
+                label = f"write:{args[0].rel.split('/')[0]}"
             elif name == "replace":
                 label = f"replace:{Path(args[0]).name}"
             else:

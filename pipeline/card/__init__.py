@@ -32,6 +32,10 @@ from pipeline.card.croissant import croissant
 from pipeline.card.dictionary import data_dictionary
 from pipeline.card.readme import DATASET_DESCRIPTION, DATASET_NAME, LICENSE_TEXT, card_markdown, cite_as
 
+#: Columns that no document of the card reads: the release step leaves them out of the tables it hands to
+#: the card (the papers' texts are most of a release's bytes); summary.conform adds them back as nulls.
+UNREAD_COLUMNS = {"papers": ("abstract", "abstract_raw", "title", "authors")}
+
 CARD_FILE = "README.md"
 DICTIONARY_FILE = "data_dictionary.json"
 CROISSANT_FILE = "croissant.json"

@@ -37,18 +37,21 @@ def paper_label(title: str | None, abstract: str | None) -> str:
     return "“" + _plain(" ".join(words[:FIRST_WORDS])) + (" …”" if len(words) > FIRST_WORDS else "”")
 
 
-def _labels(papers: pl.DataFrame | None, ids: pl.Series) -> dict[str, tuple[str, str]]:
+def _labels(papers: pl.DataFrame | pl.LazyFrame | None, ids: pl.Series) -> dict[str, tuple[str, str]]:
     """paper_id → (label, source listing) of the papers of a papers table (which may predate the title
-    column) whose id is in ``ids``: only the papers the changelog names are labelled, so its cost follows
-    the changes, not the table."""
-    if papers is None or papers.height == 0:
+    column; a lazy scan is read for these papers and columns only) whose id is in ``ids``: only the papers
+    the changelog names are labelled, so its cost follows the changes, not the table."""
+    if papers is None or ids.len() == 0:
         return {}
-    papers = papers.filter(pl.col("paper_id").is_in(ids.implode()))
+    papers = papers.lazy()
+    names = papers.collect_schema().names()
     cols = [
-        pl.col(c) if c in papers.columns else pl.lit(None, pl.String).alias(c)
+        pl.col(c) if c in names else pl.lit(None, pl.String).alias(c)
         for c in ("title", "abstract", "source_listing")
     ]
-    rows = papers.select("paper_id", *cols).iter_rows()
+    rows = (
+        papers.filter(pl.col("paper_id").is_in(ids.implode())).select("paper_id", *cols).collect().iter_rows()
+    )
     return {pid: (paper_label(t, a), src or "?") for pid, t, a, src in rows}
 
 
@@ -56,8 +59,8 @@ def changelog_markdown(
     number: int,
     parent: int | None,
     changes: pl.DataFrame,
-    papers: pl.DataFrame,
-    previous_papers: pl.DataFrame | None,
+    papers: pl.DataFrame | pl.LazyFrame,
+    previous_papers: pl.DataFrame | pl.LazyFrame | None,
 ) -> str:
     """The release's ``CHANGELOG.md``.
 

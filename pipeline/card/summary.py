@@ -29,8 +29,9 @@ def conform(tables: dict[str, pl.DataFrame]) -> dict[str, pl.DataFrame]:
     """Each table with every column of its Pandera model (schemas.MODELS), in model order.
 
     Published tables always have them (blocking schema checks run before a release); a column that is
-    missing (only in release.py's unit tests, which publish partial tables) is added as nulls of the
-    model's dtype, so the statistics read "none" instead of raising. Extra columns are dropped.
+    missing (the card's unread columns, pipeline.card.UNREAD_COLUMNS, which the release step leaves out;
+    and in release.py's unit tests, which publish partial tables) is added as nulls of the model's dtype,
+    so the statistics read "none" instead of raising. Extra columns are dropped.
     """
     out = {}
     for name, model in MODELS.items():

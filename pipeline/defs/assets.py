@@ -7,21 +7,23 @@ import json
 import os
 import shutil
 from contextlib import contextmanager
+from pathlib import Path
 
 import dagster as dg
 import polars as pl
 from pydantic import Field
 
-from pipeline import card, config, dedup, rawfiles, records, release, tables, versions
+from pipeline import card, config, dataset, rawfiles, records, release, versions
 from pipeline import config as pipeline_config  # inside release_asset, ``config`` is its run config
 from pipeline.defs.io import (
+    PREVIEW_ROWS,
     abstracts_data_version,
     column_schema,
-    frame_data_version,
     listing_data_version,
     markdown_table,
     model_column_schema,
     model_descriptions,
+    parts_data_version,
     published_metadata,
     read_work,
     table_metadata,
@@ -33,7 +35,7 @@ from pipeline.defs.io import (
 )
 from pipeline.defs.partitions import listing_name, listing_path, listings_partitions, raw_listing
 from pipeline.readers.settings import find_settings, listing_digest
-from schemas import MODELS, validate
+from schemas import MODELS
 
 OWNERS = ["team:data"]
 TABLE_DESCRIPTIONS = {
@@ -203,10 +205,9 @@ def abstracts(context: dg.AssetExecutionContext) -> dg.MaterializeResult:
     )
 
 
-def _current_abstracts(context: dg.AssetExecutionContext) -> tuple[pl.LazyFrame, pl.DataFrame]:
-    """Every registered listing's ``abstracts`` work files as one lazy scan (read by the caller, one
-    projection at a time), and the ``listing`` column of their ``listing_records`` (one row per paragraph
-    read)."""
+def _current_abstracts(context: dg.AssetExecutionContext) -> tuple[list[Path], pl.DataFrame]:
+    """Every registered listing's ``abstracts`` work file (in listing order), and the ``listing`` column of
+    their ``listing_records`` (one row per paragraph read)."""
     keys = sorted(context.instance.get_dynamic_partitions(listings_partitions.name))
     missing = [k for k in keys if not work_file("abstracts", k).exists()]
     if missing:
@@ -219,10 +220,8 @@ def _current_abstracts(context: dg.AssetExecutionContext) -> tuple[pl.LazyFrame,
             f"no listings registered: put listing files in {config.raw_dir()} and run the "
             "sensor or `python -m pipeline run`"
         )
-    # one multi-threaded scan over all files; only the listing column of the records (for the accounting)
-    abstracts_scan = pl.scan_parquet([work_file("abstracts", k) for k in keys])
     records_df = pl.scan_parquet([work_file("listing_records", k) for k in keys]).select("listing").collect()
-    return abstracts_scan, records_df
+    return [work_file("abstracts", k) for k in keys], records_df
 
 
 def _accounting(records_df: pl.DataFrame, lineage: pl.DataFrame) -> pl.DataFrame:
@@ -237,12 +236,9 @@ def _accounting(records_df: pl.DataFrame, lineage: pl.DataFrame) -> pl.DataFrame
     )
 
 
-def _check_result(table: str, df: pl.DataFrame) -> dg.AssetCheckResult:
-    failures = validate(df, MODELS[table])
+def _check_result(table: str, failures: pl.DataFrame | None, rows: int) -> dg.AssetCheckResult:
     if failures is None:
-        return dg.AssetCheckResult(
-            asset_key=table, check_name="schema", passed=True, metadata={"rows": df.height}
-        )
+        return dg.AssetCheckResult(asset_key=table, check_name="schema", passed=True, metadata={"rows": rows})
     shown = failures.head(50)
     return dg.AssetCheckResult(
         asset_key=table,
@@ -310,36 +306,27 @@ def dataset_tables(context: dg.AssetExecutionContext):
     Raises dagster.Failure naming the file when LATEST, releases.json or the parent release is unreadable.
     Blocking checks: one Pandera schema check per table and the lineage accounting check.
     """
-    wh = config.warehouse_dir()
-    abstracts_scan, records_df = _current_abstracts(context)
+    abstract_files, records_df = _current_abstracts(context)
     # this run's own build folder: the release step of the same run publishes exactly these tables
     build = release.build_dir(config.work_dir(), context.run.run_id)
     shutil.rmtree(build, ignore_errors=True)  # a re-executed step starts clean; the plan is written last
     with _as_failure():
-        plan = release.plan_release(wh)
-    # clusters from the narrow projection; the wide columns are read only for the tables
-    names = abstracts_scan.collect_schema().names()
-    narrow = abstracts_scan.select([c for c in tables.CLUSTER_COLUMNS if c in names]).collect()
-    clusters = dedup.cluster(
-        tables.publishable(narrow), tables.previous_id_map(plan.previous_papers, plan.previous_lineage)
-    )
-    del narrow
-    built = tables.build_tables(abstracts_scan.collect(), clusters)
-    del clusters
-    built["papers"], plan = plan.stamp(built["papers"])
-    for name, df in built.items():
-        out = build / f"{name}.arrow"
-        write_work(df, out)
+        result = dataset.build_dataset(abstract_files, config.warehouse_dir(), build)
+    for name, table in result.tables.items():
         yield dg.MaterializeResult(
             asset_key=name,
             metadata={
-                **table_metadata(df, model_descriptions(MODELS[name])),
+                **table_metadata(
+                    table.scan().head(PREVIEW_ROWS).collect(),
+                    model_descriptions(MODELS[name]),
+                    rows=table.rows,
+                ),
                 "build": dg.MetadataValue.path(str(build)),
             },
-            data_version=frame_data_version(df),
+            data_version=parts_data_version(table),
         )
-    checks = [_check_result(name, df) for name, df in built.items()]
-    acct = _accounting(records_df, built["listing_lineage"])
+    checks = [_check_result(name, result.failures[name], t.rows) for name, t in result.tables.items()]
+    acct = _accounting(records_df, result.lineage)
     bad = acct.filter(~pl.col("ok"))
     # one log event for all listings (one event per listing costs ~2 ms each in the run's event log)
     context.log.info(
@@ -363,9 +350,12 @@ def dataset_tables(context: dg.AssetExecutionContext):
         )
     )
     failed = [
-        f"{table}: {c.check_name}" for table, c in zip([*built, "listing_lineage"], checks) if not c.passed
+        f"{table}: {c.check_name}"
+        for table, c in zip([*result.tables, "listing_lineage"], checks)
+        if not c.passed
     ]
-    assert plan.changes is not None  # stamp computes the diff
+    plan = result.plan
+    assert plan.changes is not None  # the build computes the diff
     write_work(plan.changes, build / release.build.CHANGES_FILE)
     if failed:  # never publishable, not even by a later publish-only run
         (build / release.build.FAILED_FILE).write_text(json.dumps({"failed_checks": failed}))
@@ -439,7 +429,7 @@ def release_asset(context: dg.AssetExecutionContext, config: ReleaseConfig) -> d
             "the dataset group again (or run `python -m pipeline run`)"
         )
     context.log.info(f"publishing the tables built in {build}")
-    built = {name: read_work(build / f"{name}.arrow") for name in TABLE_DESCRIPTIONS}
+    built = release.build.read_tables(build)
     records_df = _current_inputs(context)
     inputs = [{"listing": n, "sha256": s} for n, s in records_df.iter_rows()]
     with _as_failure():
@@ -477,7 +467,7 @@ def release_asset(context: dg.AssetExecutionContext, config: ReleaseConfig) -> d
             "manifest": dg.MetadataValue.path(str(result.path / "manifest.json")),
             "changes": dg.MetadataValue.json(result.changes),
             **{f"changes/{k}": dg.MetadataValue.int(v) for k, v in result.changes.items()},
-            **{f"rows/{k}": v.height for k, v in built.items()},
+            **{f"rows/{k}": v.rows for k, v in built.items()},
             **table_metadata(changelog, CHANGELOG_DESCRIPTIONS),
             "card": dg.MetadataValue.md(card.release_metadata_markdown(result.path)),
         },

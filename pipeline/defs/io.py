@@ -19,6 +19,8 @@ if TYPE_CHECKING:
     import pandera.polars as pa
     from polars._typing import PolarsDataType  # the dtype union polars' own signatures use
 
+    from pipeline.release.writer import TableParts
+
 #: Rows shown in the UI's markdown previews (a few rows; more makes the asset page slow to read).
 PREVIEW_ROWS = 5
 
@@ -118,6 +120,12 @@ def frame_data_version(df: pl.DataFrame) -> dg.DataVersion:
     return dg.DataVersion(h.hexdigest()[:16])
 
 
+def parts_data_version(table: TableParts) -> dg.DataVersion:
+    """Dagster data version of a table built partition by partition: 16 hex of sha256 over its partitions'
+    paths and fingerprints (pipeline.release.writer.fingerprint): equal content, equal version."""
+    return dg.DataVersion(_digest([f"{p.rel}\0{p.fingerprint}" for p in table.partitions]))
+
+
 def markdown_table(df: pl.DataFrame, rows: int = PREVIEW_ROWS, max_columns: int = 8) -> str:
     """The first ``rows`` rows of ``df`` as a markdown table (nested columns left out, cells cut at 60
     chars)."""
@@ -165,13 +173,16 @@ def model_column_schema(model: type[pa.DataFrameModel]) -> dg.TableSchema:
     )
 
 
-def table_metadata(df: pl.DataFrame, descriptions: Mapping[str, str], path: Path | None = None) -> dict:
-    """UI metadata for a DataFrame: ``dagster/row_count`` (rows), ``dagster/column_schema`` (its polars
-    dtypes with ``descriptions``, one per column: see :func:`column_schema`), ``preview`` (markdown of the
-    first :data:`PREVIEW_ROWS` rows) and ``path`` when given (for a published table, its folder in the
-    release; for a per-listing asset, its work file)."""
+def table_metadata(
+    df: pl.DataFrame, descriptions: Mapping[str, str], path: Path | None = None, rows: int | None = None
+) -> dict:
+    """UI metadata for a DataFrame: ``dagster/row_count`` (``rows``, default its height),
+    ``dagster/column_schema`` (its polars dtypes with ``descriptions``, one per column: see
+    :func:`column_schema`), ``preview`` (markdown of the first :data:`PREVIEW_ROWS` rows) and ``path`` when
+    given (for a published table, its folder in the release; for a per-listing asset, its work file). A
+    table built partition by partition gives its first rows as ``df`` and its row count as ``rows``."""
     meta: dict[str, object] = {
-        "dagster/row_count": dg.MetadataValue.int(df.height),
+        "dagster/row_count": dg.MetadataValue.int(df.height if rows is None else rows),
         "dagster/column_schema": column_schema(df.schema, descriptions),
         "preview": dg.MetadataValue.md(markdown_table(df)),
     }

@@ -23,9 +23,16 @@ from pathlib import Path
 
 import polars as pl
 
-from pipeline.release.layout import ReleaseError, latest_release, list_releases, read_index, release_dir
+from pipeline.release.layout import (
+    PARTITION_COLUMNS,
+    ReleaseError,
+    latest_release,
+    list_releases,
+    read_index,
+    release_dir,
+)
 from pipeline.release.manifest import Manifest, read_manifest
-from pipeline.release.read import FileIdentity, read_verified
+from pipeline.release.read import FileIdentity, read_verified, scan_verified
 
 #: Columns not compared when deciding whether a paper changed (they record history, not content).
 HISTORY_COLUMNS = ("first_release", "last_changed_release")
@@ -48,9 +55,11 @@ class RemovalGuardError(ReleaseError):
 @dataclass(frozen=True)
 class ReleasePlan:
     """The next release: ``number`` (int), ``parent`` (int or None), the parent's ``parent_manifest``,
-    ``previous_papers`` / ``previous_lineage`` (the parent's tables, read verified; None without a parent,
-    or when the plan was loaded back from its JSON form) and ``changes``: the changelog against the parent
-    (paper_id, change, columns; see :func:`diff_papers`), None until :meth:`stamp` or :meth:`with_changes`;
+    ``previous_papers`` / ``previous_lineage`` (the parent's tables, verified: lazy scans of exactly the
+    files whose sha256 was checked, so a caller reads only the columns it needs; None without a parent,
+    or when the plan was loaded back from its JSON form; tests may give DataFrames) and ``changes``: the
+    changelog against the parent (paper_id, change, columns; see :func:`diff_papers`), None until
+    :meth:`stamp` or :meth:`with_changes`;
     ``verified``: the parent's files whose sha256 was checked when the plan was made (path relative to the
     release folder → pipeline.release.read.FileIdentity), so the publish hard-links them unhashed while
     their identity is unchanged."""
@@ -58,8 +67,8 @@ class ReleasePlan:
     number: int
     parent: int | None
     parent_manifest: Manifest | None = field(default=None, repr=False)
-    previous_papers: pl.DataFrame | None = field(default=None, repr=False)
-    previous_lineage: pl.DataFrame | None = field(default=None, repr=False)
+    previous_papers: pl.DataFrame | pl.LazyFrame | None = field(default=None, repr=False)
+    previous_lineage: pl.DataFrame | pl.LazyFrame | None = field(default=None, repr=False)
     changes: pl.DataFrame | None = field(default=None, repr=False)
     verified: dict[str, FileIdentity] = field(default_factory=dict, repr=False)
 
@@ -68,35 +77,19 @@ class ReleasePlan:
         return replace(self, changes=diff_papers(self.previous_papers, papers))
 
     def stamp(self, papers: pl.DataFrame) -> tuple[pl.DataFrame, ReleasePlan]:
-        """Fill ``papers``' history columns and compute the diff, once.
+        """Fill ``papers``' history columns and compute the diff, once (:class:`PaperDiff` over one part).
 
         ``papers`` has the published columns (``first_release`` / ``last_changed_release`` may hold
         anything: they are replaced in place, Int64). A paper unchanged against the parent keeps both; a
         changed one keeps first_release and gets ``number`` as last_changed_release; a new one gets
         ``number`` for both. Returns the stamped papers and the plan with ``changes``."""
-        plan = self.with_changes(papers)
-        new = pl.lit(self.number, pl.Int64)
-        if self.previous_papers is None:
-            return papers.with_columns(first_release=new, last_changed_release=new), plan
-        assert plan.changes is not None  # with_changes sets it
-        changed = plan.changes.filter(pl.col("change") == "changed")["paper_id"]
-        hist = self.previous_papers.select(
-            "paper_id", *[pl.col(c).alias(f"prev_{c}") for c in HISTORY_COLUMNS]
-        )
-        stamped = (
-            papers.join(hist, on="paper_id", how="left", maintain_order="left")
-            .with_columns(
-                first_release=pl.coalesce("prev_first_release", new),
-                last_changed_release=pl.when(
-                    pl.col("paper_id").is_in(changed.implode())
-                    | pl.col("prev_last_changed_release").is_null()
-                )
-                .then(new)
-                .otherwise(pl.col("prev_last_changed_release")),
-            )
-            .select(papers.columns)
-        )
-        return stamped, plan
+        differ = self.differ()
+        stamped = differ.stamp(papers)
+        return stamped, replace(self, changes=differ.changes())
+
+    def differ(self) -> PaperDiff:
+        """A :class:`PaperDiff` of new papers against this plan's previous papers, stamping ``number``."""
+        return PaperDiff(self.previous_papers, self.number)
 
     def to_json(self) -> dict:
         """``number``, ``parent`` and the parent's ``release_id`` (what the publish step re-checks), and
@@ -142,7 +135,8 @@ def next_number(warehouse: Path, index: list[dict], latest: int | None) -> int:
 def plan_release(warehouse: Path, read_previous: bool = True) -> ReleasePlan:
     """The plan for the next release of ``warehouse`` (see the module docstring).
 
-    ``read_previous``: read the parent's papers and lineage (verified) into the plan. Raises ReleaseError
+    ``read_previous``: check the parent's papers and lineage files (sha256) and put their scans into the
+    plan. Raises ReleaseError
     when LATEST or releases.json is unreadable, or a file of the parent's papers or lineage is damaged."""
     warehouse = Path(warehouse)
     latest = latest_release(warehouse)
@@ -157,8 +151,8 @@ def plan_release(warehouse: Path, read_previous: bool = True) -> ReleasePlan:
         number,
         latest,
         manifest,
-        read_verified(warehouse, latest, "papers", manifest, verified),
-        read_verified(warehouse, latest, "listing_lineage", manifest, verified),
+        scan_verified(warehouse, latest, "papers", manifest, verified),
+        scan_verified(warehouse, latest, "listing_lineage", manifest, verified),
         verified=verified,
     )
 
@@ -181,54 +175,169 @@ def check_current(plan: ReleasePlan, warehouse: Path, index: list[dict]) -> None
         )
 
 
-def diff_papers(old: pl.DataFrame | None, new: pl.DataFrame) -> pl.DataFrame:
+def _hashed(column: str, dtype: pl.DataType) -> pl.Expr:
+    """64-bit polars hash (seed 0) of ``column`` cast to ``dtype``, named ``column``."""
+    return pl.col(column).cast(dtype, strict=False).hash(seed=0).alias(column)
+
+
+class PaperDiff:
+    """The changelog of new papers against the parent's, fed one part (e.g. one partition) of the new papers
+    at a time, and the new papers' history columns stamped on the way.
+
+    The parent's papers are read once, as ``paper_id``, the history columns and one 64-bit hash per compared
+    column (polars ``hash``, seed 0, both sides cast to the new table's dtype): about 8 bytes per paper and
+    column instead of the table. A column counts as changed when its hashes differ (two different values
+    hash alike with probability 2^-64 per paper and column, against which the history is not guarded).
+    Compared columns: those of the new papers that the parent has, except ``paper_id`` and the history
+    columns (:func:`diff_papers`)."""
+
+    def __init__(self, previous: pl.DataFrame | pl.LazyFrame | None, number: int):
+        self.number = number
+        self._previous = previous.lazy() if previous is not None else None
+        self._old: pl.DataFrame | None = None
+        self._old_parts: dict[tuple, pl.DataFrame] = {}
+        self._compare: list[str] = []
+        self._parts: list[pl.DataFrame] = []
+        self._ids: list[pl.Series] = []
+
+    def _old_hashes(self, schema: pl.Schema) -> pl.DataFrame:
+        """paper_id, prev_<history>, and the compared columns' hashes of the parent's papers (read once)."""
+        if self._old is None:
+            assert self._previous is not None
+            old_schema = self._previous.collect_schema()
+            self._compare = [
+                c for c in schema if c not in HISTORY_COLUMNS and c != "paper_id" and c in old_schema
+            ]
+            target = {c: old_schema[c] if schema[c] == pl.Null else schema[c] for c in self._compare}
+            self._old = self._previous.select(
+                "paper_id",
+                pl.lit(True).alias("_found"),
+                *[pl.col(c).alias(f"prev_{c}") for c in HISTORY_COLUMNS if c in old_schema],
+                *[_hashed(c, t) for c, t in target.items()],
+                *[pl.col(c).alias(f"_part_{c}") for c in PARTITION_COLUMNS if c in old_schema],
+            ).collect(engine="streaming")
+            self._target = target
+            by = [f"_part_{c}" for c in PARTITION_COLUMNS if c in old_schema]
+            if len(by) == len(PARTITION_COLUMNS) and self._old.height:
+                self._old_parts = self._old.partition_by(by, as_dict=True, include_key=False)
+            self._old = self._old.drop(by)
+        return self._old
+
+    def _old_rows(self, papers: pl.DataFrame) -> pl.DataFrame:
+        """The parent's rows (:meth:`_old_hashes`) of ``papers``' ids: looked up in the parent's partition
+        of the same venue and year first (where a paper almost always stays), the rest in the whole
+        table; so each part costs about its own size, not the parent's."""
+        old = self._old_hashes(papers.schema)
+        if not self._old_parts or not papers.height or not set(PARTITION_COLUMNS) <= set(papers.columns):
+            return old
+        key = tuple(papers.row(0, named=True)[c] for c in PARTITION_COLUMNS)
+        local = self._old_parts.get(key, old.clear())
+        ids = papers["paper_id"]
+        elsewhere = ids.filter(~ids.is_in(local["paper_id"].implode()))
+        if elsewhere.len():
+            local = pl.concat([local, old.filter(pl.col("paper_id").is_in(elsewhere.implode()))])
+        return local
+
+    def stamp(self, papers: pl.DataFrame) -> pl.DataFrame:
+        """``papers`` (one part of the new table: unique ``paper_id``, the published columns) with
+        ``first_release`` / ``last_changed_release`` (Int64) filled as :meth:`ReleasePlan.stamp` says; the
+        part's added and changed papers are kept for :meth:`changes`. Same rows, same order."""
+        new = pl.lit(self.number, pl.Int64)
+        self._ids.append(papers["paper_id"])
+        if self._previous is None:
+            self._parts.append(
+                papers.select("paper_id", change=pl.lit("added"), columns=pl.lit(None, pl.String))
+            )
+            return papers.with_columns(first_release=new, last_changed_release=new)
+        old = self._old_rows(papers)
+        hashed = papers.select("paper_id", *[_hashed(c, t) for c, t in self._target.items()])
+        joined = hashed.join(old, on="paper_id", how="left", suffix="_old", maintain_order="left")
+        columns = (
+            pl.concat_list([pl.when(pl.col(c) != pl.col(f"{c}_old")).then(pl.lit(c)) for c in self._compare])
+            .list.drop_nulls()
+            .list.join(",")
+            if self._compare
+            else pl.lit("")
+        )
+        found = pl.col("_found").fill_null(False)
+        verdict = joined.select(
+            "paper_id",
+            found.alias("found"),
+            columns.alias("columns"),
+            *[pl.col(f"prev_{c}") for c in HISTORY_COLUMNS if f"prev_{c}" in old.columns],
+        )
+        self._parts.append(
+            pl.concat(
+                [
+                    verdict.filter(~pl.col("found")).select(
+                        "paper_id", change=pl.lit("added"), columns=pl.lit(None, pl.String)
+                    ),
+                    verdict.filter(pl.col("found") & (pl.col("columns") != "")).select(
+                        "paper_id", change=pl.lit("changed"), columns="columns"
+                    ),
+                ]
+            )
+        )
+        changed = pl.col("found") & (pl.col("columns") != "")
+        none = pl.lit(None, pl.Int64)
+        first = pl.col("prev_first_release") if "prev_first_release" in verdict.columns else none
+        last = pl.col("prev_last_changed_release") if "prev_last_changed_release" in verdict.columns else none
+        hist = verdict.select(
+            first_release=pl.coalesce(first, new),
+            last_changed_release=pl.when(changed | last.is_null()).then(new).otherwise(last),
+        )
+        return papers.with_columns(hist["first_release"], hist["last_changed_release"])
+
+    def changes(self) -> pl.DataFrame:
+        """The changelog (:data:`CHANGELOG_SCHEMA`) of every part stamped so far, plus the parent's papers
+        that none of them has (``removed``). Sorted by change, paper_id."""
+        parts = [p.cast(CHANGELOG_SCHEMA) for p in self._parts]
+        if self._previous is not None:
+            old_ids = (
+                self._old["paper_id"]
+                if self._old is not None
+                else self._previous.select("paper_id").collect()["paper_id"]
+            )
+            seen = pl.concat(self._ids) if self._ids else pl.Series("paper_id", [], pl.String)
+            parts.append(
+                old_ids.to_frame()
+                .filter(~pl.col("paper_id").is_in(seen.implode()))
+                .select("paper_id", change=pl.lit("removed"), columns=pl.lit(None, pl.String))
+                .cast(CHANGELOG_SCHEMA)
+            )
+        return (
+            pl.concat(parts, how="vertical")
+            .select(list(CHANGELOG_SCHEMA))
+            .cast(CHANGELOG_SCHEMA)
+            .sort("change", "paper_id")
+            if parts
+            else pl.DataFrame(schema=CHANGELOG_SCHEMA)
+        )
+
+
+def diff_papers(old: pl.DataFrame | pl.LazyFrame | None, new: pl.DataFrame) -> pl.DataFrame:
     """Changelog rows between two ``papers`` tables: ``paper_id``, ``change`` (added / removed / changed),
     ``columns`` (comma-separated names of the changed columns, null unless changed). Sorted by change, id.
     History columns (first_release, last_changed_release) are not compared, nor columns absent from ``old``
-    (a column new in this release is a schema change, listed in the manifest, not a change of every paper)."""
-    if old is None:
-        return (
-            new.select("paper_id", change=pl.lit("added"), columns=pl.lit(None, pl.String))
-            .cast(CHANGELOG_SCHEMA)
-            .sort("paper_id")
-        )
-    compare = [c for c in new.columns if c not in HISTORY_COLUMNS and c != "paper_id" and c in old.columns]
-    joined = old.select("paper_id", *compare).join(
-        new.select("paper_id", *compare), on="paper_id", how="full", suffix="_new", coalesce=False
-    )
-    added = joined.filter(pl.col("paper_id").is_null()).select(pl.col("paper_id_new").alias("paper_id"))
-    removed = joined.filter(pl.col("paper_id_new").is_null()).select("paper_id")
-    both = joined.filter(pl.col("paper_id").is_not_null() & pl.col("paper_id_new").is_not_null())
-    diffs = both.select(
-        "paper_id",
-        pl.concat_list([pl.when(pl.col(c).ne_missing(pl.col(f"{c}_new"))).then(pl.lit(c)) for c in compare])
-        .list.drop_nulls()
-        .list.join(",")
-        .alias("columns"),
-    ).filter(pl.col("columns") != "")
-    return (
-        pl.concat(
-            [
-                added.with_columns(change=pl.lit("added"), columns=pl.lit(None, pl.String)),
-                removed.with_columns(change=pl.lit("removed"), columns=pl.lit(None, pl.String)),
-                diffs.with_columns(change=pl.lit("changed")).select("paper_id", "change", "columns"),
-            ]
-        )
-        .select(list(CHANGELOG_SCHEMA))
-        .cast(CHANGELOG_SCHEMA)
-        .sort("change", "paper_id")
-    )
+    (a column new in this release is a schema change, listed in the manifest, not a change of every paper).
+    Compared by 64-bit hashes (:class:`PaperDiff`)."""
+    differ = PaperDiff(old, 0)
+    differ.stamp(new)
+    return differ.changes()
 
 
-def removal_guard(plan: ReleasePlan, warehouse: Path, papers: pl.DataFrame, lineage: pl.DataFrame) -> None:
+def removal_guard(
+    plan: ReleasePlan, warehouse: Path, papers: int, lineage: pl.DataFrame | pl.LazyFrame
+) -> None:
     """Refuse a release that removes more than :data:`MAX_REMOVAL_SHARE` of the parent's papers, or all, and
     a first release with no paper at all (a raw folder of empty or unreadable files is not a dataset).
 
-    ``papers`` / ``lineage``: the new release's tables; ``plan.changes`` must be set. Raises
+    ``papers``: the new release's paper count; ``lineage``: its lineage (``listing`` and ``status`` are
+    read, only when the release is refused); ``plan.changes`` must be set. Raises
     RemovalGuardError naming the removed share, the listings of the parent that vanished or now publish no
     paper (from the parent's lineage, read only then), and how to confirm."""
     if plan.parent_manifest is None:
-        if papers.height == 0:
+        if papers == 0:
             raise RemovalGuardError(
                 f"not published: the first release of {warehouse} would hold no paper (no listing in the raw "
                 "folder gave one: each file's records are empty, quarantined or duplicates; the run's "
@@ -241,19 +350,20 @@ def removal_guard(plan: ReleasePlan, warehouse: Path, papers: pl.DataFrame, line
         return
     before = plan.parent_manifest.tables["papers"].rows
     removed = plan.changes.filter(pl.col("change") == "removed").height
-    if before == 0 or (removed <= MAX_REMOVAL_SHARE * before and papers.height > 0):
+    if before == 0 or (removed <= MAX_REMOVAL_SHARE * before and papers > 0):
         return
     assert plan.parent is not None  # a parent manifest is the parent's
     old = (
-        plan.previous_lineage.select("listing", "status")
+        plan.previous_lineage.lazy().select("listing", "status").collect()
         if plan.previous_lineage is not None
         else read_verified(warehouse, plan.parent, "listing_lineage", plan.parent_manifest).select(
             "listing", "status"
         )
     )
     had = set(old.filter(pl.col("status") != "quarantined")["listing"].unique())
-    now_all = set(lineage["listing"].unique())
-    now_kept = set(lineage.filter(pl.col("status") != "quarantined")["listing"].unique())
+    now = lineage.lazy().select("listing", "status").collect()
+    now_all = set(now["listing"].unique())
+    now_kept = set(now.filter(pl.col("status") != "quarantined")["listing"].unique())
     vanished = sorted(had - now_all)
     emptied = sorted((had & now_all) - now_kept)
     names = "; ".join(
@@ -267,7 +377,7 @@ def removal_guard(plan: ReleasePlan, warehouse: Path, papers: pl.DataFrame, line
     raise RemovalGuardError(
         f"not published: this release would remove {removed} of the {before} papers of release "
         f"{plan.parent} ({removed / before:.0%}; at most {MAX_REMOVAL_SHARE:.0%} may go without confirmation"
-        f"{', and never all' if papers.height == 0 else ''}). {names or 'No listing vanished.'} "
+        f"{', and never all' if papers == 0 else ''}). {names or 'No listing vanished.'} "
         "LATEST is unchanged. If this is intended, rerun with `python -m pipeline run --allow-removal` "
         "(`make run ALLOW_REMOVAL=1`; in Dagster: run config `ops: "
         "{release: {config: {allow_removal: true}}}`); "

@@ -21,6 +21,7 @@ from __future__ import annotations
 import datetime as dt
 import os
 import shutil
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -42,9 +43,10 @@ from pipeline.release.layout import (
 from pipeline.release.lock import publish_lock
 from pipeline.release.manifest import FileEntry, Manifest, TableEntry, read_manifest, write_manifest
 from pipeline.release.plan import ReleasePlan, check_current, plan_release, removal_guard
-from pipeline.release.read import read_verified, sha256_file, table_schema
+from pipeline.release.read import scan_verified, sha256_file, table_schema
 from pipeline.release.schema import conform
 from pipeline.release.verify import verify_tree
+from pipeline.release.writer import TableParts
 from schemas import SCHEMA_VERSION
 
 CHANGE_KINDS = ("added", "removed", "changed")
@@ -72,7 +74,7 @@ class PublishResult:
 
 def publish(
     warehouse: Path,
-    tables: dict[str, pl.DataFrame],
+    tables: Mapping[str, pl.DataFrame | TableParts],
     inputs: list[dict],
     keep_last: int | None = None,
     now: dt.datetime | None = None,
@@ -83,7 +85,11 @@ def publish(
 
     Args:
         warehouse: the warehouse folder.
-        tables: one DataFrame per name in :data:`TABLES`, each with ``venue`` and ``year`` columns.
+        tables: one table per name in :data:`TABLES`, each with ``venue`` and ``year`` columns: a
+            DataFrame (conformed to the parent's schema here), or a build's
+            :class:`pipeline.release.writer.TableParts` (pipeline.release.build.read_tables: conformed when
+            it was built against ``plan``'s parent; its partitions are read one at a time, only those not
+            reused from the parent).
         inputs: the listings behind this release: dicts with ``listing`` and ``sha256``.
         keep_last: keep only the newest K releases (``None``: all); the release LATEST names is never pruned.
         now: the creation time recorded in the manifest (default: now, UTC).
@@ -143,7 +149,7 @@ def _repaired_index(warehouse: Path) -> list[dict]:
 def _stage_and_commit(
     warehouse: Path,
     plan: ReleasePlan,
-    tables: dict[str, pl.DataFrame],
+    frames: Mapping[str, pl.DataFrame | TableParts],
     inputs: list[dict],
     index: list[dict],
     now: dt.datetime | None,
@@ -152,9 +158,14 @@ def _stage_and_commit(
     """Steps 2-6 of the commit protocol (module docstring), under the lock; see :func:`publish`."""
     parent, number = plan.parent, plan.number
     parent_manifest = plan.parent_manifest
-    pinned = {name: table_schema(warehouse, name, parent) if parent is not None else {} for name in TABLES}
-    tables = {name: conform(tables[name], name, pinned[name]) for name in TABLES}
-    parts = {name: writer.partitions(tables[name], name) for name in TABLES}
+    tables: dict[str, TableParts] = {}
+    for name in TABLES:
+        t = frames[name]
+        if not isinstance(t, TableParts):
+            pinned = table_schema(warehouse, name, parent) if parent is not None else {}
+            t = TableParts.of_frame(conform(t, name, pinned), name)
+        tables[name] = t
+    parts = {name: list(tables[name].partitions) for name in TABLES}
     fingerprint = writer.content_fingerprint(parts)
     if (
         parent is not None
@@ -167,15 +178,20 @@ def _stage_and_commit(
     if plan.changes is None:  # planned here: the parent's papers, read verified, for the diff
         previous = plan.previous_papers
         if previous is None and parent is not None:
-            previous = read_verified(warehouse, parent, "papers", parent_manifest)
-        plan = replace(plan, previous_papers=previous).with_changes(tables["papers"])
+            previous = scan_verified(warehouse, parent, "papers", parent_manifest)
+        plan = replace(plan, previous_papers=previous).with_changes(tables["papers"].scan().collect())
     if not allow_removal:
-        removal_guard(plan, warehouse, tables["papers"], tables["listing_lineage"])
+        removal_guard(plan, warehouse, tables["papers"].rows, tables["listing_lineage"].scan())
     changes = plan.changes
     assert changes is not None  # with_changes sets it
+    # the card's statistics read a few columns: the papers' texts are left out (card.UNREAD_COLUMNS)
+    card_tables = {
+        name: tables[name].scan().drop(card.UNREAD_COLUMNS.get(name, ()), strict=False).collect()
+        for name in TABLES
+    }
     # a warm worker process draws the charts meanwhile when there is one (pipeline.parallel); else they are
     # drawn here when charts_done() is called
-    charts_done = card.start_charts(tables)
+    charts_done = card.start_charts(card_tables)
     stage = warehouse / STAGING_DIR / f"{layout.RELEASE_DIR_PREFIX}{number}"
     stage.mkdir(parents=True)
     parent_root = release_dir(warehouse, parent) if parent is not None else None
@@ -200,7 +216,7 @@ def _stage_and_commit(
         content_fingerprint=fingerprint,
         tables={
             name: TableEntry(
-                tables[name].height,
+                tables[name].rows,
                 PARTITION_COLUMNS,
                 tuple((c, str(t)) for c, t in tables[name].schema.items()),
                 tuple(written[name]),
@@ -211,9 +227,9 @@ def _stage_and_commit(
     changes.write_parquet(stage / "changelog.parquet", compression="zstd")
     previous = plan.previous_papers
     if previous is None and parent is not None and changes.filter(pl.col("change") == "removed").height:
-        previous = read_verified(warehouse, parent, "papers", parent_manifest)  # names the removed papers
+        previous = scan_verified(warehouse, parent, "papers", parent_manifest)  # names the removed papers
     (stage / "CHANGELOG.md").write_text(
-        changelog_markdown(number, parent, changes, tables["papers"], previous)
+        changelog_markdown(number, parent, changes, tables["papers"].scan(), previous)
     )
     files = [
         FileEntry(extra, rows, (stage / extra).stat().st_size, sha256_file(stage / extra))
@@ -222,7 +238,7 @@ def _stage_and_commit(
     partial = Manifest(**{**manifest.__dict__, "files": tuple(files)})
     files += [
         FileEntry.from_dict(d)
-        for d in card.write_release_documents(stage, tables, partial.to_dict(), changes, pngs)
+        for d in card.write_release_documents(stage, card_tables, partial.to_dict(), changes, pngs)
     ]
     manifest = Manifest(**{**manifest.__dict__, "files": tuple(files)})
     write_manifest(stage, manifest)

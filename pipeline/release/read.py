@@ -74,14 +74,25 @@ def read_verified(
     manifest: Manifest | None = None,
     verified: dict[str, FileIdentity] | None = None,
 ) -> pl.DataFrame:
-    """``table`` of release ``number`` read from exactly the files its manifest lists, after checking each
-    file's sha256 (threads; the bytes are in the page cache for the read that follows).
+    """:func:`scan_verified`, collected: the whole table in memory."""
+    return scan_verified(warehouse, number, table, manifest, verified).collect()
+
+
+def scan_verified(
+    warehouse: Path,
+    number: int,
+    table: str,
+    manifest: Manifest | None = None,
+    verified: dict[str, FileIdentity] | None = None,
+) -> pl.LazyFrame:
+    """``table`` of release ``number`` as a lazy scan of exactly the files its manifest lists, after checking
+    each file's sha256 (threads), so the caller reads only the columns and rows it needs.
 
     ``verified``: when given, filled with each checked file's path (relative to the release folder) →
     :func:`file_identity`, taken before its hash and equal after it, so a later step can tell the file is
     unchanged since without hashing it again (pipeline.release.writer).
 
-    Returns the table with its Hive columns (venue: String, year: Int64) in the manifest's column order.
+    Returns the scan with its Hive columns (venue: String, year: Int64) in the manifest's column order.
     Raises ReleaseError naming the first damaged or missing file and what to do."""
     root = release_dir(warehouse, number)
     manifest = manifest or read_manifest(root)
@@ -113,7 +124,7 @@ def read_verified(
         )
     columns = info.column_names
     hive = [pl.col(c).cast(t) for c, t in HIVE_DTYPES.items() if c in columns]
-    return pl.scan_parquet(paths, hive_partitioning=True).select(columns).with_columns(*hive).collect()
+    return pl.scan_parquet(paths, hive_partitioning=True).select(columns).with_columns(*hive)
 
 
 def table_schema(warehouse: Path, table: str, number: int | None = None) -> dict[str, pl.DataType]:

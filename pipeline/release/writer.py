@@ -18,7 +18,10 @@ from __future__ import annotations
 import hashlib
 import os
 import shutil
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
 import polars as pl
@@ -28,34 +31,79 @@ from pipeline.release.layout import IO_THREADS, PARTITION_COLUMNS, SORT_KEYS, TA
 from pipeline.release.manifest import FileEntry
 from pipeline.release.read import FileIdentity, file_identity, sha256_file
 
-#: One partition: (path relative to the release folder, rows without venue/year, fingerprint).
-Partition = tuple[str, pl.DataFrame, str]
+#: The (venue, year) of an empty table's one file.
+EMPTY_PARTITION = ("unknown", 0)
+
+
+@dataclass(frozen=True)
+class Partition:
+    """One partition file of a table: ``rel`` (path relative to the release folder), ``rows`` (int),
+    ``fingerprint`` (:func:`fingerprint` of its rows) and ``load`` (returns its rows without venue/year,
+    sorted; called only when the file is written, not when the parent's file is reused)."""
+
+    rel: str
+    rows: int
+    fingerprint: str
+    load: Callable[[], pl.DataFrame]
+
+
+@dataclass(frozen=True)
+class TableParts:
+    """One table as the publish takes it: ``schema`` (polars Schema, venue and year included, in column
+    order), ``rows`` (int), ``partitions`` (:class:`Partition`, in path order) and ``scan`` (returns a
+    LazyFrame of every row with venue/year, for the statistics of the card and the changelog, which read
+    a few columns)."""
+
+    schema: pl.Schema
+    rows: int
+    partitions: tuple[Partition, ...]
+    scan: Callable[[], pl.LazyFrame]
+
+    @classmethod
+    def of_frame(cls, df: pl.DataFrame, table: str) -> TableParts:
+        """A table held in memory (its partitions from :func:`partitions`)."""
+        return cls(df.schema, df.height, tuple(partitions(df, table)), df.lazy)
+
+
+def partition_path(table: str, venue: object, year: object) -> str:
+    """``<table>/venue=<venue>/year=<year>/part-0.parquet`` (relative to the release folder)."""
+    return (Path(table) / f"venue={venue}" / f"year={year}" / "part-0.parquet").as_posix()
+
+
+def sort_partition(df: pl.DataFrame, table: str) -> pl.DataFrame:
+    """``df`` (rows of one or more partitions) in file order: by venue, year, then the table's sort keys."""
+    return df.sort([*PARTITION_COLUMNS, *SORT_KEYS[table]])
+
+
+def fingerprint(rows: pl.DataFrame) -> str:
+    """sha256 over the polars version, the schema and polars ``hash_rows`` of one partition's sorted rows
+    (without venue/year; polars row hashes are stable within one polars version only, hence the version in
+    it)."""
+    h = hashlib.sha256(f"polars {pl.__version__}\0{rows.schema}\0{rows.height}\0".encode())
+    if rows.height:
+        h.update(rows.hash_rows(seed=0).to_numpy().tobytes())
+    return h.hexdigest()
+
+
+def _same(rows: pl.DataFrame) -> pl.DataFrame:
+    return rows
 
 
 def partitions(df: pl.DataFrame, table: str) -> list[Partition]:
-    """``df`` split into its Hive partitions: ``(relative path, rows without venue/year, fingerprint)``.
-
-    The fingerprint is sha256 over the polars version, the schema and polars ``hash_rows`` of the sorted rows
-    (polars row hashes are stable within one polars version only, hence the version in it). An empty table
-    is one empty file under ``venue=unknown/year=0``.
-    """
-    df = df.sort([*PARTITION_COLUMNS, *SORT_KEYS[table]])
+    """``df`` split into its Hive partitions (:class:`Partition`, in path order), sorted by
+    :func:`sort_partition`. An empty table is one empty file under ``venue=unknown/year=0``."""
+    df = sort_partition(df, table)
     groups = (
         df.partition_by(list(PARTITION_COLUMNS), as_dict=True, maintain_order=True)
         if df.height
-        else {("unknown", 0): df}
+        else {EMPTY_PARTITION: df}
     )
     out = []
     for (venue, year), part in sorted(groups.items()):
         rows = part.drop(PARTITION_COLUMNS)
-        h = hashlib.sha256(f"polars {pl.__version__}\0{rows.schema}\0{rows.height}\0".encode())
-        if rows.height:
-            h.update(rows.hash_rows(seed=0).to_numpy().tobytes())
         out.append(
-            (
-                (Path(table) / f"venue={venue}" / f"year={year}" / "part-0.parquet").as_posix(),
-                rows,
-                h.hexdigest(),
+            Partition(
+                partition_path(table, venue, year), rows.height, fingerprint(rows), partial(_same, rows)
             )
         )
     return out
@@ -66,8 +114,8 @@ def content_fingerprint(parts: dict[str, list[Partition]]) -> str:
     unchanged and nothing is written."""
     h = hashlib.sha256()
     for name in TABLES:
-        for rel, _, fp in parts[name]:
-            h.update(f"{rel}\0{fp}\n".encode())
+        for p in parts[name]:
+            h.update(f"{p.rel}\0{p.fingerprint}\n".encode())
     return h.hexdigest()
 
 
@@ -82,29 +130,29 @@ def content_digest(written: dict[str, list[FileEntry]]) -> str:
 
 
 def write_partition(
-    rel: str,
-    rows: pl.DataFrame,
-    fingerprint: str,
+    part: Partition,
     root: Path,
     parent: Path | None,
     parent_entry: FileEntry | None,
     trusted: FileIdentity | None = None,
     linked: dict[str, FileIdentity] | None = None,
 ) -> tuple[FileEntry, str | None]:
-    """Write one partition file under ``root``, or hard-link the parent release's file when its fingerprint
-    is the same and its bytes match the parent's manifest: its sha256 is checked, unless ``trusted`` (the
+    """Write one partition file under ``root`` (its rows loaded only then), or hard-link the parent
+    release's file when its fingerprint is the same and its bytes match the parent's manifest: its sha256
+    is checked, unless ``trusted`` (the
     identity it had when its sha256 was checked earlier in this publish's plan) equals its identity now.
 
     ``linked``: when given, a hard-linked file's path → its identity after the link is recorded when its
     device, inode, size and mtime are those it had before the check (nothing wrote to it in between).
     Returns the file's manifest entry and a warning (the damaged parent file that was not reused) or None."""
+    rel = part.rel
     path = root / rel
     path.parent.mkdir(parents=True, exist_ok=True)
     warning = None
     if (
         parent is not None
         and parent_entry is not None
-        and parent_entry.fingerprint == fingerprint
+        and parent_entry.fingerprint == part.fingerprint
         and (parent / rel).is_file()
     ):
         before = file_identity(parent / rel)
@@ -124,8 +172,10 @@ def write_partition(
             f"{parent / rel} fails its sha256 check against its release's manifest (damaged); "
             "written anew instead of reused"
         )
+    rows = part.load()
     pq.write_table(rows.to_arrow(), path, compression="zstd")
-    return FileEntry(rel, rows.height, path.stat().st_size, sha256_file(path), fingerprint), warning
+    del rows
+    return FileEntry(rel, part.rows, path.stat().st_size, sha256_file(path), part.fingerprint), warning
 
 
 def write_tables(
@@ -147,16 +197,14 @@ def write_tables(
             name: [
                 pool.submit(
                     write_partition,
-                    rel,
-                    rows,
-                    fp,
+                    p,
                     stage,
                     parent,
-                    parent_files.get(rel),
-                    trusted.get(rel),
+                    parent_files.get(p.rel),
+                    trusted.get(p.rel),
                     linked,
                 )
-                for rel, rows, fp in parts[name]
+                for p in parts[name]
             ]
             for name in TABLES
         }

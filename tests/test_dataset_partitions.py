@@ -1,0 +1,150 @@
+"""The tables step built partition by partition (pipeline.dataset) equals the whole-table build it replaced:
+same rows, same partition files and fingerprints, same diff and history columns, same release.
+
+Inputs: every record of the repository's listing files (tests/data/{readers,listings,seeds,cases}), analysed
+once (tests/versions_golden.py), written as one abstracts work file per listing."""
+
+from __future__ import annotations
+
+import polars as pl
+import pytest
+
+from pipeline import dataset, dedup, release, tables
+from pipeline.release import writer
+from pipeline.release.layout import TABLES
+from pipeline.release.plan import CHANGELOG_SCHEMA, HISTORY_COLUMNS, PaperDiff, diff_papers
+from tests import versions_golden
+
+INPUTS = [{"listing": "all", "sha256": "0" * 64}]
+
+
+def _work_files(frame: pl.DataFrame, folder) -> list:
+    """One Parquet file per listing, in listing order (the order the tables step reads them)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    paths = []
+    for i, (_, part) in enumerate(frame.group_by("listing", maintain_order=True)):
+        path = folder / f"{i:04d}.parquet"
+        part.write_parquet(path)
+        paths.append(path)
+    return paths
+
+
+def _whole(frame: pl.DataFrame, number: int = 1) -> dict[str, pl.DataFrame]:
+    """The four tables built from the whole frame at once, stamped as a first release."""
+    built = tables.build_tables(frame, dedup.cluster(tables.publishable(frame)))
+    built["papers"], _ = release.ReleasePlan(number, None).stamp(built["papers"])
+    return built
+
+
+def _exact_diff(old: pl.DataFrame, new: pl.DataFrame) -> pl.DataFrame:
+    """Reference changelog by exact value comparison (ne_missing) of every shared column."""
+    compare = [c for c in new.columns if c not in HISTORY_COLUMNS and c != "paper_id" and c in old.columns]
+    j = old.select("paper_id", *compare).join(
+        new.select("paper_id", *compare), on="paper_id", how="full", suffix="_new", coalesce=False
+    )
+    added = j.filter(pl.col("paper_id").is_null()).select(pl.col("paper_id_new").alias("paper_id"))
+    removed = j.filter(pl.col("paper_id_new").is_null()).select("paper_id")
+    both = j.filter(pl.col("paper_id").is_not_null() & pl.col("paper_id_new").is_not_null())
+    changed = both.select(
+        "paper_id",
+        pl.concat_list([pl.when(pl.col(c).ne_missing(pl.col(f"{c}_new"))).then(pl.lit(c)) for c in compare])
+        .list.drop_nulls()
+        .list.join(",")
+        .alias("columns"),
+    ).filter(pl.col("columns") != "")
+    return (
+        pl.concat(
+            [
+                added.with_columns(change=pl.lit("added"), columns=pl.lit(None, pl.String)),
+                removed.with_columns(change=pl.lit("removed"), columns=pl.lit(None, pl.String)),
+                changed.with_columns(change=pl.lit("changed")).select("paper_id", "change", "columns"),
+            ]
+        )
+        .select(list(CHANGELOG_SCHEMA))
+        .cast(CHANGELOG_SCHEMA)
+        .sort("change", "paper_id")
+    )
+
+
+@pytest.fixture(scope="module")
+def frame() -> pl.DataFrame:
+    return versions_golden.abstracts_frame()
+
+
+def test_partition_build_equals_the_whole_table_build(frame, tmp_path):
+    built = dataset.build_dataset(_work_files(frame, tmp_path / "work"), tmp_path / "wh", tmp_path / "build")
+    whole = _whole(frame)
+    assert built.plan.number == 1 and built.plan.parent is None
+    assert {name: f for name, f in built.failures.items() if f is not None} == {}
+    n_parts = 0
+    for name in TABLES:
+        expected = writer.partitions(release.conform(whole[name], name, {}), name)
+        got = built.tables[name].partitions
+        assert [(p.rel, p.rows, p.fingerprint) for p in got] == [
+            (p.rel, p.rows, p.fingerprint) for p in expected
+        ]
+        for g, e in zip(got, expected):
+            assert g.load().equals(e.load())
+        assert built.tables[name].rows == whole[name].height
+        assert built.tables[name].schema == whole[name].schema
+        n_parts += len(got)
+    # the inputs span 7 venue/year partitions, with duplicates across listings and quarantined rows: the
+    # equality above covers the partition boundaries, the clusters and the repeated-notice rule
+    assert len(built.tables["papers"].partitions) == 7, n_parts
+    assert dict(whole["listing_lineage"].group_by("status").len().iter_rows()) == {
+        "published": 80,
+        "duplicate": 12,
+        "quarantined": 29,
+    }
+    lineage = whole["listing_lineage"].select("listing", "status").sort("listing", "status")
+    assert built.lineage.sort("listing", "status").equals(lineage)
+    assert built.plan.changes is not None
+    assert built.plan.changes.equals(diff_papers(None, whole["papers"]))
+
+
+def test_the_diff_by_parts_equals_the_exact_whole_table_diff(frame):
+    old = _whole(frame)["papers"]
+    ids = old["paper_id"].to_list()
+    # a new table: two papers removed, one text edited, one paper moved to another venue, one new paper
+    new = (
+        old.filter(~pl.col("paper_id").is_in(ids[:2]))
+        .with_columns(
+            abstract=pl.when(pl.col("paper_id") == ids[5])
+            .then(pl.col("abstract") + " Edited.")
+            .otherwise(pl.col("abstract")),
+            venue=pl.when(pl.col("paper_id") == ids[7]).then(pl.lit("MovedVenue")).otherwise(pl.col("venue")),
+        )
+        .vstack(old.head(1).with_columns(paper_id=pl.lit("p0000000000000new")))
+    )
+    differ = PaperDiff(old.lazy(), 2)
+    stamped = [differ.stamp(part) for part in new.partition_by("venue", "year", maintain_order=True)]
+    changes = differ.changes()
+    assert changes.equals(_exact_diff(old, new))
+    by_kind = dict(changes.group_by("change").len().iter_rows())
+    assert by_kind == {"added": 1, "removed": 2, "changed": 2}
+    assert dict(changes.filter(pl.col("change") == "changed").select("paper_id", "columns").iter_rows()) == {
+        ids[5]: "abstract",
+        ids[7]: "venue",
+    }
+    hist = pl.concat(stamped).select("paper_id", *HISTORY_COLUMNS)
+    row = {r["paper_id"]: r for r in hist.iter_rows(named=True)}
+    assert row[ids[5]] == {"paper_id": ids[5], "first_release": 1, "last_changed_release": 2}
+    assert row[ids[10]] == {"paper_id": ids[10], "first_release": 1, "last_changed_release": 1}
+    assert row["p0000000000000new"]["first_release"] == 2
+
+
+def test_a_release_from_the_build_equals_one_from_whole_tables(frame, tmp_path):
+    built = dataset.build_dataset(_work_files(frame, tmp_path / "work"), tmp_path / "wh", tmp_path / "build")
+    from_build = release.publish(tmp_path / "wh", built.tables, INPUTS, plan=built.plan)
+    from_frames = release.publish(tmp_path / "wh2", _whole(frame), INPUTS)
+    assert from_build.created and from_frames.created
+    assert from_build.release_id == from_frames.release_id
+    for rel in ("changelog.parquet", "CHANGELOG.md", "README.md", "charts/papers_per_venue_year.png"):
+        if (from_frames.path / rel).exists():
+            a = (from_build.path / rel).read_bytes()
+            b = (from_frames.path / rel).read_bytes()
+            if rel == "README.md":  # the creation time differs
+                a, b = (
+                    b"\n".join(x for x in t.splitlines() if b"created" not in x.lower()) for t in (a, b)
+                )
+            assert a == b, rel
