@@ -144,7 +144,5 @@ def test_a_release_from_the_build_equals_one_from_whole_tables(frame, tmp_path):
             a = (from_build.path / rel).read_bytes()
             b = (from_frames.path / rel).read_bytes()
             if rel == "README.md":  # the creation time differs
-                a, b = (
-                    b"\n".join(x for x in t.splitlines() if b"created" not in x.lower()) for t in (a, b)
-                )
+                a, b = (b"\n".join(x for x in t.splitlines() if b"created" not in x.lower()) for t in (a, b))
             assert a == b, rel
