@@ -25,9 +25,11 @@ from pipeline.release.plan import ReleasePlan
 from pipeline.release.writer import TableParts
 from schemas import MODELS, validate
 
-#: Rows a Pandera validation covers at once (whole partitions are gathered up to this size): Pandera's
-#: per-call cost is paid once per ~50k rows, and a chunk of papers stays near 150 MB.
-VALIDATE_ROWS = 50_000
+#: Abstract rows one batch of whole partitions gathers (a partition larger than this is a batch alone): the
+#: tables are built, validated and written one batch at a time, so the per-call costs of polars and Pandera
+#: are paid once per ~50k rows, not once per partition (there are ~150 venue/year partitions in the dev
+#: corpus), and a batch's rows with every column stay near 150-300 MB.
+BATCH_ROWS = 50_000
 _FILE = "__abstracts_file"
 
 
@@ -54,30 +56,19 @@ def _unique_keys(model: type[pa.DataFrameModel]) -> list[list[str]]:
 
 
 class _Checks:
-    """Pandera validation of one table in chunks of whole partitions (:data:`VALIDATE_ROWS`), plus its
-    uniqueness rules across chunks (a chunk's own duplicates are Pandera's)."""
+    """Pandera validation of one table, one batch of whole partitions at a time (:data:`BATCH_ROWS`), plus
+    its uniqueness rules across batches (a batch's own duplicates are Pandera's)."""
 
     def __init__(self, table: str):
         self.model = MODELS[table]
         self.keys = _unique_keys(self.model)
-        self.buffer: list[pl.DataFrame] = []
-        self.rows = 0
         self.offset = 0
         self.chunk = 0
         self.failures: list[pl.DataFrame] = []
         self.seen: list[list[pl.DataFrame]] = [[] for _ in self.keys]
 
     def add(self, df: pl.DataFrame) -> None:
-        self.buffer.append(df)
-        self.rows += df.height
-        if self.rows >= VALIDATE_ROWS:
-            self.flush()
-
-    def flush(self) -> None:
-        if not self.buffer:
-            return
-        df = pl.concat(self.buffer, how="vertical")
-        self.buffer, self.rows = [], 0
+        """Validate one batch (failure ``index``: the row's number in the table's batches so far)."""
         failed = validate(df, self.model)
         if failed is not None:
             self.failures.append(failed.with_columns(pl.col("index").cast(pl.Int64) + self.offset))
@@ -87,7 +78,7 @@ class _Checks:
         self.chunk += 1
 
     def result(self) -> pl.DataFrame | None:
-        self.flush()
+        """Every failure case (schemas.validate's columns, as strings), or None."""
         out = list(self.failures)
         for key, seen in zip(self.keys, self.seen):
             if len(seen) < 2:
@@ -113,6 +104,26 @@ class _Checks:
         if not out:
             return None
         return pl.concat([f.with_columns(pl.all().cast(pl.String)) for f in out], how="diagonal_relaxed")
+
+
+def _batches(groups) -> list[list[tuple]]:
+    """Consecutive partitions ``(venue, year, files, rows)`` gathered into batches of about
+    :data:`BATCH_ROWS` abstract rows; one empty batch when there is no partition (no abstract at all)."""
+    out: list[list[tuple]] = [[]]
+    rows = 0
+    for g in groups:
+        if out[-1] and rows + g[3] > BATCH_ROWS:
+            out.append([])
+            rows = 0
+        out[-1].append(g)
+        rows += g[3]
+    return out
+
+
+def _in_partitions(keys: list[tuple]) -> pl.Expr:
+    """True on rows whose (venue, year) is one of ``keys`` (a filter: the scan's row order is kept)."""
+    venue, year = (pl.col(c) for c in PARTITION_COLUMNS)
+    return pl.any_horizontal([(venue == v) & (year == y) for v, y in keys])
 
 
 def _split(df: pl.DataFrame) -> dict[tuple, pl.DataFrame]:
@@ -163,10 +174,8 @@ def build_dataset(abstract_files: list[Path], warehouse: Path, build: Path) -> B
     del clusters, notices, where, placed
     order = {str(p): i for i, p in enumerate(abstract_files)}
     groups = (
-        narrow.select(*PARTITION_COLUMNS, _FILE)
-        .unique()
-        .group_by(PARTITION_COLUMNS)
-        .agg(pl.col(_FILE))
+        narrow.group_by(PARTITION_COLUMNS)
+        .agg(pl.col(_FILE).unique(), pl.len().alias("rows"))
         .sort(PARTITION_COLUMNS)
     )
     del narrow
@@ -178,18 +187,16 @@ def build_dataset(abstract_files: list[Path], warehouse: Path, build: Path) -> B
     writer = BuildWriter(build)
     checks = {name: _Checks(name) for name in TABLES}
     lineage = []
-    parts = [(venue, year, sorted(files, key=order.__getitem__)) for venue, year, files in groups.iter_rows()]
-    if not parts:  # no abstract at all: every table is one empty partition
-        parts = [(None, None, [])]
-    for venue, year, files in parts:
+    for batch in _batches(groups.iter_rows()):
+        keys = [(venue, year) for venue, year, _, _ in batch]
+        files = sorted({f for _, _, fs, _ in batch for f in fs}, key=order.__getitem__)
         rows = (
-            pl.scan_parquet([Path(f) for f in files]).filter(pl.col("venue") == venue, pl.col("year") == year)
-            if files
-            else scan.head(0)
+            pl.scan_parquet([Path(f) for f in files]).filter(_in_partitions(keys)) if files else scan.head(0)
         ).collect()
-        key = (venue, year)
         built = tables.build_tables(
-            rows, clusters_by.get(key, empty_clusters), notices_by.get(key, empty_notices)
+            rows,
+            pl.concat([clusters_by[k] for k in keys if k in clusters_by] or [empty_clusters]),
+            pl.concat([notices_by[k] for k in keys if k in notices_by] or [empty_notices]),
         )
         del rows
         built["papers"] = differ.stamp(built["papers"])
@@ -197,7 +204,8 @@ def build_dataset(abstract_files: list[Path], warehouse: Path, build: Path) -> B
             df = built[name]
             checks[name].add(df)
             df = release.conform(df, name, pinned[name])
-            writer.add(name, df)
+            for part in df.partition_by(list(PARTITION_COLUMNS), maintain_order=True) if df.height else [df]:
+                writer.add(name, part)
         lineage.append(built["listing_lineage"].select("listing", "status"))
     return Built(
         tables=writer.finish(),

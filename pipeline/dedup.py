@@ -154,16 +154,33 @@ def _candidate_pairs(keyed: pl.DataFrame, left: str, right: str | None = None) -
     ``keyed`` has columns ``id`` (UInt32/Int64), ``side`` (0/1) and ``lsh_keys`` (List[UInt64]). Without
     ``right``: pairs ``a < b`` of side-0 ids (a self-join). With it: pairs (side-0 id, side-1 id). Returns
     columns ``left``, ``right`` (or ``a``, ``b``), unique and sorted.
+
+    One list position (one band, or the prefix key) at a time: every band's keys are hashed with their own
+    seed (:func:`lsh_keys`), so two positions share a key only by a 64-bit collision, and the buckets, hence
+    the pairs, are those of all positions together; the join then holds one row per abstract, not one per
+    key (15 per abstract).
     """
-    exploded = keyed.explode("lsh_keys").drop_nulls("lsh_keys")
+    other = right or "b"
+    width = keyed.select(pl.col("lsh_keys").list.len().max().fill_null(0)).item() if keyed.height else 0
+    found = [keyed.select(pl.col("id").alias(left), pl.col("id").alias(other)).clear()]
+    for i in range(width):
+        one = keyed.select("id", "side", pl.col("lsh_keys").list.get(i, null_on_oob=True)).drop_nulls(
+            "lsh_keys"
+        )
+        found.append(_bucket_pairs(one, left, right))
+    return pl.concat(found).unique().sort(left, other)
+
+
+def _bucket_pairs(exploded: pl.DataFrame, left: str, right: str | None) -> pl.DataFrame:
+    """:func:`_candidate_pairs` of one key per row (``id``, ``side``, ``lsh_keys``: UInt64), not unique."""
     big = exploded.group_by("lsh_keys").len().filter(pl.col("len") > MAX_BUCKET).select("lsh_keys")
     exploded = exploded.join(big, on="lsh_keys", how="anti")
     a = exploded.filter(pl.col("side") == 0).select("lsh_keys", pl.col("id").alias(left))
     if right is None:
         pairs = a.join(a.rename({left: "b"}), on="lsh_keys").filter(pl.col(left) < pl.col("b"))
-        return pairs.select(left, "b").unique().sort(left, "b")
+        return pairs.select(left, "b")
     b = exploded.filter(pl.col("side") == 1).select("lsh_keys", pl.col("id").alias(right))
-    return a.join(b, on="lsh_keys").select(left, right).unique().sort(left, right)
+    return a.join(b, on="lsh_keys").select(left, right)
 
 
 def cluster(

@@ -71,7 +71,10 @@ def frame() -> pl.DataFrame:
     return versions_golden.abstracts_frame()
 
 
-def test_partition_build_equals_the_whole_table_build(frame, tmp_path):
+@pytest.mark.parametrize("batch_rows", [dataset.BATCH_ROWS, 10])
+def test_partition_build_equals_the_whole_table_build(frame, tmp_path, monkeypatch, batch_rows):
+    """All partitions in one batch, and (batches of 10 rows) one partition per batch."""
+    monkeypatch.setattr(dataset, "BATCH_ROWS", batch_rows)
     built = dataset.build_dataset(_work_files(frame, tmp_path / "work"), tmp_path / "wh", tmp_path / "build")
     whole = _whole(frame)
     assert built.plan.number == 1 and built.plan.parent is None
@@ -146,3 +149,39 @@ def test_a_release_from_the_build_equals_one_from_whole_tables(frame, tmp_path):
             if rel == "README.md":  # the creation time differs
                 a, b = (b"\n".join(x for x in t.splitlines() if b"created" not in x.lower()) for t in (a, b))
             assert a == b, rel
+
+
+def test_a_second_release_from_the_build_equals_the_whole_table_one(frame, tmp_path, monkeypatch):
+    """Against a parent: inherited ids, history columns, the diff, the parent's dtypes and reused files."""
+    monkeypatch.setattr(dataset, "BATCH_ROWS", 10)
+    listings = frame["listing"].unique(maintain_order=True).to_list()
+    first = frame.filter(pl.col("listing") != listings[0])  # release 1 lacks the first listing
+    # the clean text of one published paper edited (its content hash, hence its id, kept): a changed paper
+    papers = _whole(first)["papers"]
+    target = papers.filter(pl.col("source_listing") == listings[1])["content_hash"][0]
+    second = frame.with_columns(
+        abstract=pl.when(pl.col("content_hash") == target)
+        .then(pl.col("abstract") + " Edited.")
+        .otherwise(pl.col("abstract"))
+    )
+    ids = []
+    for wh in ("wh_build", "wh_whole"):
+        release.publish(tmp_path / wh, _whole(first), INPUTS)
+    built = dataset.build_dataset(
+        _work_files(second, tmp_path / "work"), tmp_path / "wh_build", tmp_path / "b"
+    )
+    ids.append(release.publish(tmp_path / "wh_build", built.tables, INPUTS, plan=built.plan))
+    plan = release.plan_release(tmp_path / "wh_whole")
+    clusters = dedup.cluster(
+        tables.publishable(second), tables.previous_id_map(plan.previous_papers, plan.previous_lineage)
+    )
+    whole = tables.build_tables(second, clusters)
+    whole["papers"], plan = plan.stamp(whole["papers"])
+    ids.append(release.publish(tmp_path / "wh_whole", whole, INPUTS, plan=plan))
+    from_build, from_whole = ids
+    assert from_build.release == from_whole.release == 2
+    assert from_build.release_id == from_whole.release_id
+    assert from_build.changes == from_whole.changes
+    assert from_build.changes["added"] > 0 and from_build.changes["changed"] == 1
+    for rel in ("changelog.parquet", "CHANGELOG.md"):
+        assert (from_build.path / rel).read_bytes() == (from_whole.path / rel).read_bytes()

@@ -294,16 +294,19 @@ def _check_result(table: str, failures: pl.DataFrame | None, rows: int) -> dg.As
 )
 def dataset_tables(context: dg.AssetExecutionContext):
     """The four published tables, built together against the release plan (pipeline.release.plan_release:
-    parent, next number, the parent's papers and lineage read verified): exact + near-duplicate clusters
-    over every listing's abstracts (pipeline.dedup), stable paper ids inherited from the parent, then
-    pipeline.tables, and the papers' history stamped by the plan (which computes the diff once).
+    parent, next number, the parent's papers and lineage checked) by pipeline.dataset.build_dataset:
+    exact + near-duplicate clusters over every listing's abstracts (pipeline.dedup), stable paper ids
+    inherited from the parent, then pipeline.tables one (venue, year) partition at a time, the papers'
+    history stamped and the diff against the parent computed on the way.
 
-    Writes this run's build folder (pipeline.release.build: ``<warehouse>/_work/builds/<run id>/``):
-    ``<table>.arrow`` for papers, paper_urls, paper_metrics, listing_lineage, the diff against the parent
+    Writes this run's build folder (pipeline.release.build: ``<warehouse>/_work/builds/<run id>/``): each
+    table's partitions (``<table>/venue=V/year=Y.arrow``) and ``tables.json``, the diff against the parent
     (``release_changes.arrow``), then the plan (``release_plan.json``, last: the build is complete) when
     every blocking check passed, else ``checks_failed.json`` (the build is never published). Each
-    table's materialization records the folder (metadata ``build``) for the release step.
-    Raises dagster.Failure naming the file when LATEST, releases.json or the parent release is unreadable.
+    table's materialization records the folder (metadata ``build``) for the release step, its row count,
+    column schema and a preview of its first partition's first rows.
+    Raises dagster.Failure naming the file when LATEST, releases.json or the parent release is unreadable,
+    or a column would lose data against the parent's schema.
     Blocking checks: one Pandera schema check per table and the lineage accounting check.
     """
     abstract_files, records_df = _current_abstracts(context)
@@ -401,8 +404,9 @@ def release_asset(context: dg.AssetExecutionContext, config: ReleaseConfig) -> d
     the tables were built with (re-checked under the publish lock).
 
     The tables and plan are this run's build (pipeline.release.build), or, in a run without the tables
-    step, the latest complete build; never a mix of two runs. After the publish, the builds of finished
-    runs other than this one are removed.
+    step, the latest complete build; never a mix of two runs. The build's partition files are read one at
+    a time, and only those whose fingerprint differs from the parent's file. After the publish, the builds
+    of finished runs other than this one are removed.
 
     No new release when the content equals the latest one. Raises dagster.Failure, LATEST unchanged, when
     another publish holds the lock, LATEST moved since the tables were built, the removal guard refuses

@@ -224,14 +224,14 @@ class PaperDiff:
         return self._old
 
     def _old_rows(self, papers: pl.DataFrame) -> pl.DataFrame:
-        """The parent's rows (:meth:`_old_hashes`) of ``papers``' ids: looked up in the parent's partition
-        of the same venue and year first (where a paper almost always stays), the rest in the whole
+        """The parent's rows (:meth:`_old_hashes`) of ``papers``' ids: looked up in the parent's partitions
+        of the same venues and years first (where a paper almost always stays), the rest in the whole
         table; so each part costs about its own size, not the parent's."""
         old = self._old_hashes(papers.schema)
         if not self._old_parts or not papers.height or not set(PARTITION_COLUMNS) <= set(papers.columns):
             return old
-        key = tuple(papers.row(0, named=True)[c] for c in PARTITION_COLUMNS)
-        local = self._old_parts.get(key, old.clear())
+        keys = papers.select(PARTITION_COLUMNS).unique().iter_rows()
+        local = pl.concat([old.clear(), *(self._old_parts[k] for k in keys if k in self._old_parts)])
         ids = papers["paper_id"]
         elsewhere = ids.filter(~ids.is_in(local["paper_id"].implode()))
         if elsewhere.len():
