@@ -22,11 +22,11 @@ and of each helper it started. Peak RSS per step = the largest sample while the 
 from the run's Dagster step records). Prints wall, CPU and peak RSS of each run, the per-step table, the
 +1 / full ratios, and the gaps against the targets (every process <= 2,048 MB; +1 listing <= 0.05 x full).
 
-Measured on this 2-core machine (``nohup .venv/bin/python bench/pipeline_bench.py --scale --keep
-/tmp/s4-stream-scale``, 2026-12-01, load average 10-17 from other jobs): full build 2,212 s wall, 1,013 s
-CPU, largest process 2,096 MB. Peak per step, largest process: listing_records 387 MB, abstracts 568 MB,
-dataset_tables 2,082 MB, release 1,680 MB. +1 listing: 45.2 s wall, 38.6 s CPU, largest process 3,116 MB
-(dataset_tables 2,934 MB, release 2,658 MB). +1 / full: wall 0.020, CPU 0.038. See README "Scale-out".
+Measured on this 2-core machine (``nohup .venv/bin/python bench/scale_bench.py --keep /tmp/scale-final/w``,
+2026-12-01, idle): full build 533.7 s wall, 924.1 s CPU, largest process 1,142 MB. Peak per step, largest
+process: listing_records 315 MB, abstracts 502 MB, dataset_tables 1,057 MB, release 1,140 MB. +1 listing:
+19.3 s wall, 28.3 s CPU, largest process 1,170 MB (dataset_tables 1,150 MB, release 765 MB). +1 / full: wall
+0.036, CPU 0.031. See README "Scale-out".
 
 usage: python bench/scale_bench.py [--abstracts 250000] [--keep DIR] [--interval 0.5]
        python bench/pipeline_bench.py --scale [same options]   (make bench ARGS=--scale)

@@ -204,8 +204,7 @@ def build_dataset(abstract_files: list[Path], warehouse: Path, build: Path) -> B
             df = built[name]
             checks[name].add(df)
             df = release.conform(df, name, pinned[name])
-            for part in df.partition_by(list(PARTITION_COLUMNS), maintain_order=True) if df.height else [df]:
-                writer.add(name, part)
+            writer.add(name, df)
         lineage.append(built["listing_lineage"].select("listing", "status"))
     return Built(
         tables=writer.finish(),

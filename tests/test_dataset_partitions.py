@@ -6,6 +6,8 @@ once (tests/versions_golden.py), written as one abstracts work file per listing.
 
 from __future__ import annotations
 
+import json
+
 import polars as pl
 import pytest
 
@@ -185,3 +187,37 @@ def test_a_second_release_from_the_build_equals_the_whole_table_one(frame, tmp_p
     assert from_build.changes["added"] > 0 and from_build.changes["changed"] == 1
     for rel in ("changelog.parquet", "CHANGELOG.md"):
         assert (from_build.path / rel).read_bytes() == (from_whole.path / rel).read_bytes()
+
+
+def test_the_publish_reads_only_the_partitions_that_changed(frame, tmp_path, monkeypatch):
+    """An unchanged partition's file is the parent's, linked without reading the build's rows."""
+    from pipeline.release import build as build_mod
+
+    files = _work_files(frame, tmp_path / "work")
+    first = dataset.build_dataset(files, tmp_path / "wh", tmp_path / "b1")
+    assert release.publish(tmp_path / "wh", first.tables, INPUTS, plan=first.plan).release == 1
+    # one listing removed: only the partitions holding its rows (or papers it was canonical for) change
+    gone = frame["listing"].unique(maintain_order=True)[0]
+    kept = [f for f in files if pl.read_parquet(f, columns=["listing"])["listing"][0] != gone]
+    second = dataset.build_dataset(kept, tmp_path / "wh", tmp_path / "b2")
+    before = {name: {p.rel: p.fingerprint for p in t.partitions} for name, t in first.tables.items()}
+    changed = {
+        p.rel
+        for name, t in second.tables.items()
+        for p in t.partitions
+        if before[name].get(p.rel) != p.fingerprint
+    }
+    loaded = []
+    real = build_mod._load
+    monkeypatch.setattr(
+        build_mod, "_load", lambda path, batch: loaded.append((path, batch)) or real(path, batch)
+    )
+    reread = build_mod.read_tables(tmp_path / "b2")  # its partitions load through the patched reader
+    result = release.publish(tmp_path / "wh", reread, INPUTS, plan=second.plan, allow_removal=True)
+    assert result.created and result.release == 2
+    n_parts = sum(len(t.partitions) for t in second.tables.values())
+    assert 0 < len(changed) < n_parts
+    index = json.loads((tmp_path / "b2" / build_mod.TABLES_FILE).read_text())
+    where = {(e["file"], e["batch"]): e["path"] for entries in index.values() for e in entries}
+    assert sorted(where[(p.relative_to(tmp_path / "b2").as_posix(), b)] for p, b in loaded) == sorted(changed)
+    assert release.verify(tmp_path / "wh") == []

@@ -2,15 +2,16 @@
 
 The tables step writes into its own folder, ``<work>/builds/<run id>/``::
 
-    papers/ paper_urls/ paper_metrics/ listing_lineage/    the four tables: venue=V/year=Y.arrow each
+    papers/ paper_urls/ paper_metrics/ listing_lineage/    the four tables: batch-<k>.arrow each
     tables.json                                            their partitions: rows, fingerprint
     release_changes.arrow                                  the diff against the parent
     release_plan.json                                      the plan, written last
 
-Each table is written partition by partition (:class:`BuildWriter`): ``<table>/venue=V/year=Y.arrow``
-holds the rows of one Hive partition of the release, venue and year included, in the release's file order
-(pipeline.release.writer.sort_partition) and dtypes (pipeline.release.schema.conform against the parent),
-and ``tables.json`` lists each table's partitions with their rows and fingerprints
+Each table is written one batch of whole partitions at a time (:class:`BuildWriter`):
+``<table>/batch-<k>.arrow`` holds one Arrow record batch per Hive partition of the release, venue and year
+included, in the release's file order (pipeline.release.writer.sort_partition) and dtypes
+(pipeline.release.schema.conform against the parent), and ``tables.json`` lists each table's partitions
+(file, record batch, rows, fingerprint)
 (pipeline.release.writer.fingerprint), so the publish step reuses the parent's file of an unchanged
 partition without reading it, and reads the others one at a time (:func:`read_tables`).
 
@@ -33,6 +34,8 @@ from functools import partial
 from pathlib import Path
 
 import polars as pl
+import pyarrow as pa
+import pyarrow.ipc  # noqa: F401  (pa.ipc)
 
 from pipeline.release import writer
 from pipeline.release.layout import PARTITION_COLUMNS, TABLES
@@ -116,58 +119,89 @@ def clean(work: Path, keep: Path | None, is_active: Callable[[str], bool]) -> li
 
 
 class BuildWriter:
-    """Writes a build's tables one partition at a time (see the module docstring); :meth:`finish` writes
-    ``tables.json``. A table given no partition is one empty file under venue=unknown/year=0, as in a
-    release."""
+    """Writes a build's tables one batch of whole partitions at a time (see the module docstring):
+    ``<table>/batch-<k>.arrow`` per batch, one Arrow record batch per partition, so a partition is read
+    back alone (:func:`read_tables`). :meth:`finish` writes ``tables.json``. A table given no row is one
+    empty file under venue=unknown/year=0, as in a release."""
 
     def __init__(self, build: Path):
         self.build = Path(build)
         self.index: dict[str, list[dict]] = {name: [] for name in TABLES}
         self.empty: dict[str, pl.DataFrame] = {}
+        self.files: dict[str, int] = {name: 0 for name in TABLES}
 
     def add(self, table: str, df: pl.DataFrame) -> None:
-        """Write ``df``: the rows of one partition of ``table`` (venue and year constant, dtypes final),
-        sorted here into file order; an empty ``df`` only keeps its schema for an empty table."""
+        """Write ``df``: the rows of whole partitions of ``table`` (dtypes final), sorted here into file
+        order (pipeline.release.writer.sort_partition: venue, year, the table's keys); an empty ``df`` only
+        keeps its schema for an empty table."""
         if df.height == 0:
             self.empty.setdefault(table, df)
             return
-        venue, year = df.row(0, named=True)["venue"], df.row(0, named=True)["year"]
-        self._write(table, venue, year, writer.sort_partition(df, table))
-
-    def _write(self, table: str, venue: object, year: object, df: pl.DataFrame) -> None:
-        file = f"{table}/venue={venue}/year={year}.arrow"
+        df = writer.sort_partition(df, table)
+        parts = df.partition_by(list(PARTITION_COLUMNS), as_dict=True, maintain_order=True)
+        file = f"{table}/batch-{self.files[table]:04d}.arrow"
+        self.files[table] += 1
         path = self.build / file
         path.parent.mkdir(parents=True, exist_ok=True)
-        df.write_ipc(path)
-        rel = writer.partition_path(table, venue, year)
-        rows = df.drop(PARTITION_COLUMNS)
+        with pa.OSFile(str(path), "wb") as sink:
+            ipc = None
+            for i, ((venue, year), part) in enumerate(sorted(parts.items())):
+                batch = part.to_arrow().combine_chunks().to_batches()
+                assert len(batch) == 1  # a partition with rows is one record batch
+                if ipc is None:
+                    ipc = pa.ipc.new_file(sink, batch[0].schema)
+                ipc.write_batch(batch[0])
+                self._entry(table, venue, year, file, i, part)
+            assert ipc is not None
+            ipc.close()
+
+    def _entry(
+        self, table: str, venue: object, year: object, file: str, batch: int | None, part: pl.DataFrame
+    ) -> None:
+        rows = part.drop(PARTITION_COLUMNS)
         self.index[table].append(
-            {"path": rel, "file": file, "rows": rows.height, "fingerprint": writer.fingerprint(rows)}
+            {
+                "path": writer.partition_path(table, venue, year),
+                "file": file,
+                "batch": batch,
+                "rows": rows.height,
+                "fingerprint": writer.fingerprint(rows),
+            }
         )
 
     def finish(self) -> dict[str, writer.TableParts]:
         """Write ``tables.json`` (every table's partitions in path order) and return :func:`read_tables`."""
         for table in TABLES:
             if not self.index[table]:
-                self._write(table, *writer.EMPTY_PARTITION, self.empty[table].clear())
+                empty = self.empty[table].clear()
+                file = f"{table}/empty.arrow"
+                (self.build / table).mkdir(parents=True, exist_ok=True)
+                empty.write_ipc(self.build / file)
+                self._entry(table, *writer.EMPTY_PARTITION, file, None, empty)
             self.index[table].sort(key=lambda e: e["path"])
         (self.build / TABLES_FILE).write_text(json.dumps(self.index, indent=1))
         return read_tables(self.build)
 
 
-def _load(path: Path) -> pl.DataFrame:
-    """One partition file of a build, without venue/year (as its release file holds it)."""
-    return pl.read_ipc(path).drop(PARTITION_COLUMNS)
+def _load(path: Path, batch: int | None) -> pl.DataFrame:
+    """One partition of a build (record batch ``batch`` of ``path``; None: the whole file), without
+    venue/year (as its release file holds it). Only that record batch is read."""
+    if batch is None:
+        return pl.read_ipc(path).drop(PARTITION_COLUMNS)
+    with pa.OSFile(str(path), "rb") as source:
+        frame = pl.from_arrow(pa.ipc.open_file(source).get_batch(batch))
+    assert isinstance(frame, pl.DataFrame)
+    return frame.drop(PARTITION_COLUMNS)
 
 
 def _scan(files: list[Path]) -> pl.LazyFrame:
-    """A build table's partition files as one lazy scan (file names carry ``venue=``: not Hive columns)."""
+    """A build table's files as one lazy scan, rows in file order."""
     return pl.scan_ipc(files, hive_partitioning=False)
 
 
 def read_tables(build: Path) -> dict[str, writer.TableParts]:
     """The tables of a build (its ``tables.json``): one :class:`pipeline.release.writer.TableParts` each,
-    whose partitions load their file when written and whose scan reads the partition files lazily.
+    whose partitions read their own record batch when written and whose scan reads the files lazily.
 
     Raises FileNotFoundError when the build has no ``tables.json``."""
     build = Path(build)
@@ -175,13 +209,15 @@ def read_tables(build: Path) -> dict[str, writer.TableParts]:
     out = {}
     for table in TABLES:
         entries = index[table]
-        files = [build / e["file"] for e in entries]
+        files = list(dict.fromkeys(build / e["file"] for e in entries))
         out[table] = writer.TableParts(
             _scan(files[:1]).collect_schema(),
             sum(e["rows"] for e in entries),
             tuple(
-                writer.Partition(e["path"], e["rows"], e["fingerprint"], partial(_load, f))
-                for e, f in zip(entries, files)
+                writer.Partition(
+                    e["path"], e["rows"], e["fingerprint"], partial(_load, build / e["file"], e["batch"])
+                )
+                for e in entries
             ),
             partial(_scan, files),
         )
