@@ -111,15 +111,6 @@ def abstracts_data_version(keys: list[str]) -> dg.DataVersion:
     return dg.DataVersion(_digest(parts))
 
 
-def frame_data_version(df: pl.DataFrame) -> dg.DataVersion:
-    """Dagster data version of a published table: 16 hex of sha256 over its schema, row count and the
-    polars row hashes (seed 0) in row order: equal content, equal version."""
-    h = hashlib.sha256(f"polars {pl.__version__}\0{df.schema}\0{df.height}\0".encode())
-    if df.height:
-        h.update(df.hash_rows(seed=0).to_numpy().tobytes())
-    return dg.DataVersion(h.hexdigest()[:16])
-
-
 def parts_data_version(table: TableParts) -> dg.DataVersion:
     """Dagster data version of a table built partition by partition: 16 hex of sha256 over its partitions'
     paths and fingerprints (pipeline.release.writer.fingerprint): equal content, equal version."""
