@@ -1,5 +1,6 @@
 """Metric extraction: seed results, the gold fixtures' metric group, and kinds of number faults."""
 
+import os
 import re
 from pathlib import Path
 
@@ -180,3 +181,36 @@ def test_empty_and_type():
     assert extract_metrics("") == []
     with pytest.raises(TypeError):
         extract_metrics(None)
+
+
+def test_metric_names_do_not_depend_on_the_process_hash_seed():
+    """The same text gives the same rows in every process: Python salts str hashes per process, so a rule
+    that took an element of a set of surface forms ("precision" and "Precision" in one clause) gave either
+    one. Input: a word-swapped variant of a dev-corpus abstract from the 250k scale benchmark, where two
+    runs over the same raw files disagreed on this row."""
+    import json
+    import subprocess
+    import sys
+
+    text = (
+        "our framework supports innovative an low-bit precision approach AMP in (Automatic Mixed Precision) to "
+        "mode streamline data exchanges the between CPU and GPU. this Employing approach allows us fine-tune "
+        "to extraordinarily large models, as such the OPT-175B with billion 175 parameters, on a 18GB mere GPU."
+    )
+    code = (
+        "import json, sys; from pipeline.extraction import extract_metrics; "
+        "print(json.dumps([[r['metric'], r['span']] for r in extract_metrics(sys.stdin.read())]))"
+    )
+    seen = set()
+    for seed in range(8):  # with the set rule, 3 of these 8 seeds gave "Precision", 5 "precision"
+        out = subprocess.run(
+            [sys.executable, "-c", code],
+            input=text,
+            capture_output=True,
+            text=True,
+            check=True,
+            env={**os.environ, "PYTHONHASHSEED": str(seed)},
+        ).stdout
+        seen.add(out)
+    assert len(seen) == 1
+    assert json.loads(seen.pop()) == [["precision", "18GB"]]  # the first one written

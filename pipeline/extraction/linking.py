@@ -13,7 +13,7 @@ import re
 
 from pipeline.extraction import vocabulary as V
 
-RULES_VERSION = "1"  # bump when outputs change (docs/execution.md)
+RULES_VERSION = "2"  # bump when outputs change (docs/execution.md)
 
 _LEX_WORDS = V.alternation(V.METRIC_NAMES)
 _LEX = V.words(V.METRIC_NAMES)
@@ -191,9 +191,11 @@ def share_clause_metric(text: str, rows: list[dict]) -> None:
             continue
         if any(x["metric"] for x in peers if x["unit"] == r["unit"]):
             continue
-        lex = {m[0] for m in _LEX.finditer(text, lo, hi) if not _GENERIC_METRIC.fullmatch(m[0])}
+        # in the order written: the clause may write the word twice in two cases ("Precision ... precision"),
+        # and the first one is kept (a set's order would differ between processes: str hashes are salted)
+        lex = [m[0] for m in _LEX.finditer(text, lo, hi) if not _GENERIC_METRIC.fullmatch(m[0])]
         if len({w.lower() for w in lex}) == 1:
-            r["metric"] = lex.pop()
+            r["metric"] = lex[0]
             r["rules"].append("clause-metric-word")
 
 
