@@ -4,8 +4,9 @@ release, built, checked and written one Hive partition (venue, year) at a time i
 
 What is global is computed once, on narrow columns: the duplicate clusters and paper ids
 (pipeline.dedup.cluster over the clean texts and LSH keys), the repeated-notice rule
-(pipeline.tables.notices), the diff against the parent (pipeline.release.plan.PaperDiff: 64-bit hashes per
-column), and the uniqueness rules of the Pandera models (their key columns only). Everything else is a
+(pipeline.tables.notices), the titles and authors a paper takes from another copy (pipeline.tables.fills),
+the diff against the parent (pipeline.release.plan.PaperDiff: 64-bit hashes per column), and the
+uniqueness rules of the Pandera models (their key columns only). Everything else is a
 function of one partition's abstract rows: a paper's venue and year are its canonical row's, and its URLs
 and metrics come from that row.
 """
@@ -151,7 +152,9 @@ def build_dataset(abstract_files: list[Path], warehouse: Path, build: Path) -> B
     narrow_columns = [c for c in tables.CLUSTER_COLUMNS if c in names]
     narrow = (
         pl.scan_parquet(abstract_files, include_file_paths=_FILE)
-        .select(*narrow_columns, "venue", _FILE)
+        .select(
+            *narrow_columns, "venue", _FILE, *[c for c in tables.FILLED_FIELDS if c not in narrow_columns]
+        )
         .collect()
     )
     notices = tables.notices(narrow)
@@ -163,6 +166,7 @@ def build_dataset(abstract_files: list[Path], warehouse: Path, build: Path) -> B
         previous_texts=plan.previous_papers,
     )
     del publishable
+    filled = tables.fills(narrow, clusters)  # a paper's title/authors from another copy
     # the global frames split once by partition, so each partition joins only its own rows
     where = narrow.select("listing", "paragraph", *PARTITION_COLUMNS)
     placed = clusters.join(where, on=["listing", "paragraph"], how="left", maintain_order="left")
@@ -197,6 +201,7 @@ def build_dataset(abstract_files: list[Path], warehouse: Path, build: Path) -> B
             rows,
             pl.concat([clusters_by[k] for k in keys if k in clusters_by] or [empty_clusters]),
             pl.concat([notices_by[k] for k in keys if k in notices_by] or [empty_notices]),
+            filled,
         )
         del rows
         built["papers"] = differ.stamp(built["papers"])

@@ -12,7 +12,7 @@ from pipeline.dedup import identity_key
 from pipeline.extraction import METRIC_FIELDS, URL_FIELDS
 from pipeline.quarantine import repeated_notices
 
-RULES_VERSION = "1"  # bump when outputs change (docs/execution.md)
+RULES_VERSION = "2"  # bump when outputs change (docs/execution.md)
 
 #: URL kinds that mean "the paper releases code" (papers.has_code).
 CODE_KINDS = ("code", "anonymous_code")
@@ -178,8 +178,59 @@ def notices(abstracts: pl.DataFrame) -> pl.DataFrame:
     )
 
 
+#: Record fields a paper takes from another copy of its duplicate cluster when its canonical row has none:
+#: the canonical row is chosen by its text (most complete, then most recent), and a copy from an
+#: abstracts-only listing (seed text, a plain dump) must not blank the title and authors another listing
+#: gave for the same paper.
+FILLED_FIELDS = ("title", "authors")
+#: Columns :func:`fills` reads from the abstract rows.
+FILL_COLUMNS = ("listing", "paragraph", "year", "n_words", *FILLED_FIELDS)
+
+
+def fills(abstracts: pl.DataFrame, clusters: pl.DataFrame) -> pl.DataFrame:
+    """For each paper whose canonical row lacks a field of :data:`FILLED_FIELDS` that another copy of its
+    cluster has: ``paper_id`` and the fields (str; null where no copy has one), taken from the copy that
+    has it and comes first by year (most recent), words (most), listing (last by name), paragraph (first)
+    — the canonical order of pipeline.dedup.cluster without its completeness test.
+
+    ``abstracts``: :data:`FILL_COLUMNS` of the rows ``clusters`` (pipeline.dedup.cluster) covers (other rows
+    are ignored). Returns the papers needing a fill only; sorted by paper_id."""
+    members = abstracts.select(FILL_COLUMNS).join(
+        clusters.select("listing", "paragraph", "paper_id", "status"), on=["listing", "paragraph"]
+    )
+    need = members.filter(
+        pl.col("status") == "published", pl.any_horizontal(pl.col(f).is_null() for f in FILLED_FIELDS)
+    ).select("paper_id", *[pl.col(f).alias(f"_own_{f}") for f in FILLED_FIELDS])
+    out = need.select("paper_id")
+    if need.height:
+        donors = members.join(need, on="paper_id", how="semi").filter(pl.col("status") == "duplicate")
+        for f in FILLED_FIELDS:
+            best = (
+                donors.filter(pl.col(f).is_not_null())
+                .sort(["year", "n_words", "listing", "paragraph"], descending=[True, True, True, False])
+                .group_by("paper_id", maintain_order=True)
+                .agg(pl.col(f).first())
+            )
+            out = out.join(best, on="paper_id", how="left", maintain_order="left")
+        out = (
+            out.join(need, on="paper_id", maintain_order="left")
+            .filter(
+                pl.any_horizontal(
+                    pl.col(f"_own_{f}").is_null() & pl.col(f).is_not_null() for f in FILLED_FIELDS
+                )
+            )
+            .select("paper_id", *[pl.coalesce(f"_own_{f}", f).alias(f) for f in FILLED_FIELDS])
+        )
+    else:
+        out = need.select("paper_id", *[pl.col(f"_own_{f}").alias(f) for f in FILLED_FIELDS])
+    return out.sort("paper_id")
+
+
 def build_tables(
-    abstracts: pl.DataFrame, clusters: pl.DataFrame, notices: pl.DataFrame | None = None
+    abstracts: pl.DataFrame,
+    clusters: pl.DataFrame,
+    notices: pl.DataFrame | None = None,
+    filled: pl.DataFrame | None = None,
 ) -> dict[str, pl.DataFrame]:
     """Build ``papers``, ``paper_urls``, ``paper_metrics`` and ``listing_lineage``.
 
@@ -190,6 +241,8 @@ def build_tables(
         clusters: :func:`pipeline.dedup.cluster` over the publishable rows (all of them: rows of other
             partitions are not used).
         notices: :func:`notices` over every listing's rows; ``None``: computed from ``abstracts``.
+        filled: :func:`fills` over every listing's rows (the papers' title/authors from other copies);
+            ``None``: computed from ``abstracts``.
 
     Returns:
         a dict of the four tables (and venue/year in each). The papers' history columns
@@ -205,6 +258,14 @@ def build_tables(
     )
     joined = flagged.join(clusters, on=["listing", "paragraph"], how="left", maintain_order="left")
     canon = joined.filter(pl.col("status") == "published")
+    filled = fills(abstracts, clusters) if filled is None else filled
+    if filled.height:
+        canon = canon.join(
+            filled.rename({f: f"_fill_{f}" for f in FILLED_FIELDS}),
+            on="paper_id",
+            how="left",
+            maintain_order="left",
+        ).with_columns(*[pl.coalesce(f, f"_fill_{f}").alias(f) for f in FILLED_FIELDS])
     papers = (
         canon.with_columns(
             (pl.col("urls").list.len() + pl.col("source_urls").list.len().fill_null(0))

@@ -221,3 +221,34 @@ def test_the_publish_reads_only_the_partitions_that_changed(frame, tmp_path, mon
     where = {(e["file"], e["batch"]): e["path"] for entries in index.values() for e in entries}
     assert sorted(where[(p.relative_to(tmp_path / "b2").as_posix(), b)] for p, b in loaded) == sorted(changed)
     assert release.verify(tmp_path / "wh") == []
+
+
+def test_a_paper_keeps_the_title_and_authors_another_copy_gives(frame):
+    """The canonical copy (chosen by its text, then the most recent year) may come from an abstracts-only
+    listing: the paper then takes its title and authors from the copy that has them, and keeps the
+    canonical row's venue and year. Real case: tests/data/listings/NeurIPS_2023_sample.txt (seed text, no
+    titles) repeats a paper of the NeurIPS 2023 poster-session markdown (titles and authors)."""
+    whole = _whole(frame)
+    lineage = whole["listing_lineage"]
+    pid = lineage.filter(
+        pl.col("listing") == "listings/NeurIPS_2023_sample.txt", pl.col("status") == "published"
+    ).join(lineage.filter(pl.col("listing").str.contains("Poster_Session1")), on="paper_id")["paper_id"][0]
+    copy = frame.join(lineage.filter(pl.col("paper_id") == pid), on=["listing", "paragraph"])
+    canonical = copy.filter(pl.col("status") == "published").row(0, named=True)
+    donor = copy.filter(pl.col("status") == "duplicate").row(0, named=True)
+    assert canonical["title"] is None and canonical["authors"] is None
+    paper = whole["papers"].filter(pl.col("paper_id") == pid).row(0, named=True)
+    assert paper["title"] == donor["title"] and paper["title"].startswith("[Spotlight] AbDiffuser")
+    assert paper["authors"] == donor["authors"] and len(paper["authors"]) == 11
+    assert (paper["venue"], paper["year"], paper["source_listing"]) == (
+        canonical["venue"],
+        canonical["year"],
+        "listings/NeurIPS_2023_sample.txt",
+    )
+    # the papers whose canonical row has a title of its own keep it
+    own = frame.join(lineage.filter(pl.col("status") == "published"), on=["listing", "paragraph"])
+    titled = own.filter(pl.col("title").is_not_null()).select("paper_id", "title")
+    assert (
+        titled.join(whole["papers"], on="paper_id").filter(pl.col("title") != pl.col("title_right")).height
+        == 0
+    )
