@@ -22,11 +22,11 @@ and of each helper it started. Peak RSS per step = the largest sample while the 
 from the run's Dagster step records). Prints wall, CPU and peak RSS of each run, the per-step table, the
 +1 / full ratios, and the gaps against the targets (every process <= 2,048 MB; +1 listing <= 0.05 x full).
 
-Measured on this 2-core machine (``nohup .venv/bin/python bench/scale_bench.py --keep /tmp/scale-final/w``,
-2026-12-01, idle): full build 533.7 s wall, 924.1 s CPU, largest process 1,142 MB. Peak per step, largest
-process: listing_records 315 MB, abstracts 502 MB, dataset_tables 1,057 MB, release 1,140 MB. +1 listing:
-19.3 s wall, 28.3 s CPU, largest process 1,170 MB (dataset_tables 1,150 MB, release 765 MB). +1 / full: wall
-0.036, CPU 0.031. See README "Scale-out".
+Measured on this 2-core machine (``nohup .venv/bin/python bench/scale_bench.py --keep /tmp/scale-final2/w``,
+2026-12-01, idle): full build 580.6 s wall, 1,012.6 s CPU, largest process 1,165 MB. Peak per step, largest
+process: listing_records 315 MB, abstracts 512 MB, dataset_tables 1,055 MB, release 1,157 MB. +1 listing:
+23.2 s wall, 34.0 s CPU, largest process 1,136 MB (dataset_tables 1,123 MB, release 817 MB). +1 / full: wall
+0.040, CPU 0.034. See README "Scale-out".
 
 usage: python bench/scale_bench.py [--abstracts 250000] [--keep DIR] [--interval 0.5]
        python bench/pipeline_bench.py --scale [same options]   (make bench ARGS=--scale)
