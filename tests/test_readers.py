@@ -437,3 +437,42 @@ def test_blank_line_records_opening_with_a_numbered_title_and_an_author_line():
     assert got.records[0].abstract_raw.startswith("In this paper, we initiate the study of Euclidean")
     seed = (ROOT / "raw").glob("*.txt")
     assert {read_listing(p.read_bytes(), p.name).reader for p in seed} == {"seed_text"}
+
+
+def test_json_lines_records_that_name_a_field_differently_each_keep_theirs():
+    """One column per field is chosen for the file (``comment`` before ``venue``), but a record with nothing
+    in it reads the field under its other name: records of one export with ``venue`` and records with an
+    arXiv ``comment`` each get their venue. Shape of the constructed listings' truth file (three of its
+    records, abstracts cut)."""
+    lines = [
+        {
+            "file": "nips_2016.txt",
+            "venue": "NeurIPS",
+            "year": 2016,
+            "title": "A Bandit Framework for Strategic Regression",
+            "abstract": "We consider a learner's problem of acquiring data dynamically "
+            "for training a regression model, where the training data are collected from strategic sources.",
+        },
+        {
+            "file": "nips_2016.txt",
+            "venue": "NeurIPS",
+            "year": 2016,
+            "title": "A Bayesian method for reducing bias in neural representation",
+            "abstract": "In neuroscience, the similarity matrix of neural "
+            "activity patterns in response to different sensory stimuli is used to study representations.",
+        },
+        {
+            "file": "arxiv_feed.jsonl",
+            "venue": None,
+            "year": None,
+            "title": "Risk-aware linear bandits with convex loss",
+            "abstract": "In decision-making problems such as the multi-armed bandit, an agent "
+            "learns sequentially by optimizing a certain feedback.",
+            "comment": "Accepted to AISTATS 2023",
+        },
+    ]
+    data = "\n".join(json.dumps(x) for x in lines).encode()
+    df = records.listing_records(data, "truth.jsonl")[0]
+    assert df.select("venue", "year").rows() == [("NeurIPS", 2016), ("NeurIPS", 2016), ("AISTATS", 2023)]
+    # the field keeps its one column where the record has it: the first title is read as written
+    assert df["title"][0] == "A Bandit Framework for Strategic Regression"

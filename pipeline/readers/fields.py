@@ -10,6 +10,7 @@ datasets and BibTeX fields.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from pipeline.readers.base import (
     Record,
@@ -115,6 +116,7 @@ MAPPABLE = tuple(FIELD_NAMES)
 _URL = re.compile(r"https?://\S+|www\.\S+")
 
 
+@lru_cache(maxsize=65536)
 def fold(name: str) -> str:
     """A column/key name folded for matching: casefold, no accents, no spaces, ``-``, ``_`` or ``.``."""
     return re.sub(r"[\s\-_.]+", "", strip_accents_lower(str(name)))
@@ -206,12 +208,46 @@ def lift_nested(objs: list[dict]) -> list[dict]:
     return objs
 
 
+def _empty(value) -> bool:
+    return value is None or (isinstance(value, str) and not value.strip()) or value == [] or value == {}
+
+
+@lru_cache(maxsize=1024)
+def _alternatives(columns: tuple[tuple[str, str], ...], keys: tuple[str, ...]) -> dict[str, tuple[str, ...]]:
+    """Per field, the keys of a record (``keys``) that name it (:data:`FIELD_NAMES` order) and are no
+    field's column in ``columns``; cached: the records of one file share their keys."""
+    used = {c for _, c in columns}
+    by_fold: dict[str, str] = {}
+    for k in keys:
+        if k not in used:
+            by_fold.setdefault(fold(k), k)
+    return {f: tuple(by_fold[n] for n in names if n in by_fold) for f, names in _FOLDED.items()}
+
+
+def _values(obj: dict, columns: dict[str, str]) -> dict:
+    """``obj``'s value of every field of :data:`FIELD_NAMES`: its column from :func:`map_columns`; when this
+    record has none there (missing, null or blank), the first other name of the field that this record has
+    and no field's column is (records of one file may name a field differently: most records of an export
+    say ``venue``, a few also carry ``comment``, which then becomes the file's column for the field)."""
+    out = {}
+    alternatives: dict[str, tuple[str, ...]] | None = None
+    for field in _FOLDED:
+        value = obj.get(columns[field]) if field in columns else None
+        if _empty(value):
+            if alternatives is None:
+                alternatives = _alternatives(tuple(columns.items()), tuple(obj))
+            value = next((obj[k] for k in alternatives[field] if not _empty(obj[k])), value)
+        out[field] = value
+    return out
+
+
 def record_from_fields(obj: dict, columns: dict[str, str], position: int, line: int) -> Record:
     """A :class:`Record` from one structured record ``obj`` (key → value) and ``columns`` (from
-    :func:`map_columns`). ``source_urls``: the code links first, then project links, in field order, each
+    :func:`map_columns`); a field this record leaves empty in its column is read from another of its names
+    (:func:`_values`). ``source_urls``: the code links first, then project links, in field order, each
     once.
     A control character anywhere in the abstract or title makes the record's ``problem``."""
-    get = {f: obj.get(col) for f, col in columns.items()}
+    get = _values(obj, columns)
     abstract = get.get("abstract")
     if isinstance(abstract, (list, dict)):
         abstract = " ".join(str(x) for x in (abstract.values() if isinstance(abstract, dict) else abstract))
