@@ -131,21 +131,19 @@ class BuildWriter:
         self.files: dict[str, int] = {name: 0 for name in TABLES}
 
     def add(self, table: str, df: pl.DataFrame) -> None:
-        """Write ``df``: the rows of whole partitions of ``table`` (dtypes final), sorted here into file
-        order (pipeline.release.writer.sort_partition: venue, year, the table's keys); an empty ``df`` only
-        keeps its schema for an empty table."""
+        """Write ``df``: the rows of whole partitions of ``table`` (dtypes final), split and sorted here into
+        file order (pipeline.release.writer.split); an empty ``df`` only keeps its schema for an empty
+        table."""
         if df.height == 0:
             self.empty.setdefault(table, df)
             return
-        df = writer.sort_partition(df, table)
-        parts = df.partition_by(list(PARTITION_COLUMNS), as_dict=True, maintain_order=True)
         file = f"{table}/batch-{self.files[table]:04d}.arrow"
         self.files[table] += 1
         path = self.build / file
         path.parent.mkdir(parents=True, exist_ok=True)
         with pa.OSFile(str(path), "wb") as sink:
             ipc = None
-            for i, ((venue, year), part) in enumerate(sorted(parts.items())):
+            for i, (venue, year, part) in enumerate(writer.split(df, table)):
                 batch = part.to_arrow().combine_chunks().to_batches()
                 assert len(batch) == 1  # a partition with rows is one record batch
                 if ipc is None:

@@ -89,17 +89,21 @@ def _same(rows: pl.DataFrame) -> pl.DataFrame:
     return rows
 
 
-def partitions(df: pl.DataFrame, table: str) -> list[Partition]:
-    """``df`` split into its Hive partitions (:class:`Partition`, in path order), sorted by
-    :func:`sort_partition`. An empty table is one empty file under ``venue=unknown/year=0``."""
-    df = sort_partition(df, table)
-    groups = (
-        df.partition_by(list(PARTITION_COLUMNS), as_dict=True, maintain_order=True)
-        if df.height
-        else {EMPTY_PARTITION: df}
+def split(df: pl.DataFrame, table: str) -> list[tuple[object, object, pl.DataFrame]]:
+    """``df``'s Hive partitions in path order: ``(venue, year, rows)``, each sorted by
+    :func:`sort_partition`, venue and year kept. An empty ``df`` is one partition ``venue=unknown/year=0``."""
+    if not df.height:
+        return [(*EMPTY_PARTITION, df)]
+    groups = sort_partition(df, table).partition_by(
+        list(PARTITION_COLUMNS), as_dict=True, maintain_order=True
     )
+    return [(venue, year, part) for (venue, year), part in sorted(groups.items())]
+
+
+def partitions(df: pl.DataFrame, table: str) -> list[Partition]:
+    """``df`` split into its Hive partitions (:class:`Partition`, in path order; :func:`split`)."""
     out = []
-    for (venue, year), part in sorted(groups.items()):
+    for venue, year, part in split(df, table):
         rows = part.drop(PARTITION_COLUMNS)
         out.append(
             Partition(
