@@ -59,7 +59,7 @@ lock: $(VENV)/bin/python
 # The Dagster UI on 127.0.0.1 with the project-local DAGSTER_HOME (its dagster.yaml sets the publish pool limit and
 # the run queue); the raw-folder sensor, the daily schedule and the automation sensor start RUNNING.
 dev: $(VENV)/.installed
-	$(PY) -c 'from pipeline.config import ensure_dagster_home; ensure_dagster_home()'
+	$(PY) -c 'from pipeline.runtime.config import ensure_dagster_home; ensure_dagster_home()'
 	$(VENV)/bin/dagster dev -w workspace.yaml -h 127.0.0.1 -p $${DAGSTER_PORT:-3000}
 
 verify: $(VENV)/.installed

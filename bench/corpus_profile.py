@@ -24,11 +24,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from pipeline import language  # noqa: E402
-from pipeline.cleaning import clean_abstract  # noqa: E402
-from pipeline.language import detect_language  # noqa: E402
-from pipeline.quarantine import REASONS, quarantine_reason  # noqa: E402
-from pipeline.readers import parse_listing  # noqa: E402
+from pipeline.analyse import language  # noqa: E402
+from pipeline.analyse.cleaning import clean_abstract  # noqa: E402
+from pipeline.analyse.language import detect_language  # noqa: E402
+from pipeline.analyse.quarantine import REASONS, quarantine_reason  # noqa: E402
+from pipeline.ingest.readers import parse_listing  # noqa: E402
 
 DEFAULT_CORPUS = ROOT.parent / "shared" / "corpus" / "real_abstracts_dev.parquet"
 _BLANK_LINES = re.compile(r"\n[^\S\n]*\n\s*")
@@ -36,8 +36,7 @@ _BLANK_LINES = re.compile(r"\n[^\S\n]*\n\s*")
 
 def build_listings(df) -> tuple[dict[str, bytes], int]:
     """``{file name: bytes}`` with one listing per (venue, year), and the number of abstracts whose blank
-    lines
-    were collapsed."""
+    lines were collapsed."""
     listings: dict[str, list[str]] = collections.defaultdict(list)
     collapsed = 0
     for venue, year, abstract in zip(df["venue"].to_list(), df["year"].to_list(), df["abstract"].to_list()):

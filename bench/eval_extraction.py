@@ -47,9 +47,9 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from pipeline.cleaning import clean_abstract
-from pipeline.extraction import METRIC_FIELDS, URL_FIELDS, extract_metrics, extract_urls
-from pipeline.records import METRIC_STRUCT, URL_STRUCT
+from pipeline.analyse.abstracts import METRIC_STRUCT, URL_STRUCT
+from pipeline.analyse.cleaning import clean_abstract
+from pipeline.analyse.extraction import METRIC_FIELDS, URL_FIELDS, extract_metrics, extract_urls
 
 GOLD_DIR = ROOT / "tests" / "data" / "gold"
 DEFAULT_GOLD = GOLD_DIR / "gold_dev.jsonl"
@@ -58,7 +58,7 @@ DEV_GOLDS = (GOLD_DIR / "gold_dev.jsonl", GOLD_DIR / "gold_dev2.jsonl")
 FIXTURES = GOLD_DIR / "fixtures.jsonl"
 DEFAULT_CORPUS = ROOT.parent / "shared" / "corpus" / "real_abstracts_dev.parquet"
 
-#: Targets on the union of the dev gold files (tests/test_evaluation.py asserts the ones met today).
+#: Targets on the union of the dev gold files (tests/analyse/test_evaluation.py asserts the ones met today).
 TARGETS = {
     "url_f1": 0.99,
     "url_kind_acc": 0.97,

@@ -1,6 +1,6 @@
 """Listing readers measured on real files: per file, precision, recall, title accuracy and venue/year.
 
-Runs the pipeline's per-listing steps (pipeline.records.listing_records + build_abstracts, the same code the
+Runs the pipeline's per-listing steps (pipeline.ingest.records.listing_records + build_abstracts, the same code the
 assets call) over every file under ``../shared/listings`` (or the folder given as the first argument) and
 scores the published records against the truth:
 
@@ -11,7 +11,7 @@ scores the published records against the truth:
 
 True records whose text the quarantine rules reject by themselves ("Abstract Missing") are not counted.
 precision = published records that are exactly one true abstract (their raw or clean text, case and
-punctuation folded, equals the true abstract's, raw or cleaned by the same pipeline.cleaning) / published;
+punctuation folded, equals the true abstract's, raw or cleaned by the same pipeline.analyse.cleaning) / published;
 recall = true abstracts published / true abstracts; titles = published records matched to a true abstract
 whose title equals the true title (whitespace and case folded) / matched; venue/year = matched records whose
 venue and year equal the truth ("-": the truth gives none, because the file itself does not say; a settings
@@ -32,7 +32,12 @@ import polars as pl
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from pipeline import cleaning, records, text  # noqa: E402
+from pipeline.analyse import (
+    abstracts,  # noqa: E402
+    cleaning,  # noqa: E402
+)
+from pipeline.analyse import residue as text  # noqa: E402
+from pipeline.ingest import records as ingest_records  # noqa: E402
 
 SHARED = ROOT.parent / "shared"
 LISTINGS = SHARED / "listings"
@@ -67,7 +72,7 @@ def truth_for(rel: str, corpus: pl.DataFrame | None, constructed: list[dict]) ->
 def placeholder(abstract: str | None) -> bool:
     """A true record whose abstract the quarantine rules reject on its own text ("Abstract Missing", a
     five-word fragment): not a true abstract to recall (the count is printed per file)."""
-    from pipeline import quarantine
+    from pipeline.analyse import quarantine
 
     raw = abstract or ""
     return quarantine.quarantine_reason(raw, text.strip_residue(cleaning.clean_abstract(raw))) is not None
@@ -126,7 +131,7 @@ def build_extra(out: Path, per_file: int = 40) -> Path:
     import io
     import textwrap
 
-    from pipeline.readers.venues import VENUE_NAMES
+    from pipeline.ingest.readers.venues import VENUE_NAMES
 
     corpus = pl.read_parquet(CORPUS).filter(
         pl.col("title").is_not_null() & (pl.col("title").str.len_chars() > 0)
@@ -417,8 +422,8 @@ def main(folder: Path = LISTINGS) -> int:
         rel = path.relative_to(folder).as_posix()
         top = rel.split("/")[0]
         name = rel if top not in PLACED else f"{PLACED[top]}/{path.name}"
-        frame, _ = records.listing_records(path.read_bytes(), name)
-        rows = records.abstract_rows(frame)
+        frame, _ = ingest_records.listing_records(path.read_bytes(), name)
+        rows = abstracts.abstract_rows(frame)
         published = rows.filter(pl.col("quarantine_reason").is_null()).unique(
             "content_hash", keep="first", maintain_order=True
         )

@@ -31,9 +31,9 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from pipeline.cleaning import clean_abstract  # noqa: E402
-from pipeline.extraction import metrics as current  # noqa: E402
-from pipeline.extraction.text import sentence_of  # noqa: E402
+from pipeline.analyse.cleaning import clean_abstract  # noqa: E402
+from pipeline.analyse.extraction import metrics as current  # noqa: E402
+from pipeline.analyse.extraction.sentences import sentence_of  # noqa: E402
 
 DEFAULT_CORPUS = ROOT.parent / "shared" / "corpus" / "real_abstracts_dev.parquet"
 
@@ -42,7 +42,7 @@ def base_package(rev: str, into: Path):
     """Import the extraction package of git revision ``rev`` as ``base_extraction`` (a copy under
     ``into``)."""
     names = subprocess.run(
-        ["git", "ls-tree", "--name-only", rev, "pipeline/extraction/"],
+        ["git", "ls-tree", "--name-only", rev, "pipeline/analyse/extraction/"],
         cwd=ROOT,
         check=True,
         capture_output=True,
@@ -55,7 +55,7 @@ def base_package(rev: str, into: Path):
             ["git", "show", f"{rev}:{name}"], cwd=ROOT, check=True, capture_output=True, text=True
         ).stdout
         (pkg / Path(name).name).write_text(
-            src.replace("pipeline.extraction", "base_extraction"), encoding="utf-8"
+            src.replace("pipeline.analyse.extraction", "base_extraction"), encoding="utf-8"
         )
     sys.path.insert(0, str(into))
     return importlib.import_module("base_extraction.metrics")

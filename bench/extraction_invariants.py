@@ -1,7 +1,7 @@
 """Table invariants of extracted rows on real and unseen text: every paper_metrics / paper_urls row the
 extraction produces must pass the Pandera models of schemas/ (the pipeline's blocking asset checks).
 
-Runs the per-abstract extraction the way pipeline.records.analyse_abstract does (clean the raw text,
+Runs the per-abstract extraction the way pipeline.analyse.abstracts.analyse_abstract does (clean the raw text,
 quarantine rule, URLs on the raw text, metrics on the clean text; language detection and hashing are
 skipped: no table invariant depends on them) over
 
@@ -36,15 +36,16 @@ sys.path.insert(0, str(ROOT / "bench"))
 import polars as pl  # noqa: E402
 
 CORPUS = ROOT.parent / "shared" / "corpus" / "real_abstracts_dev.parquet"
-#: The extraction rules that exist to keep rows inside the table invariants (pipeline/extraction/rules.py).
+#: The extraction rules that exist to keep rows inside the table invariants (pipeline/analyse/extraction/rules.py).
 INVARIANT_RULES = ("unsigned-multiplier", "negative-percent-change")
 CONTEXT = 60  # characters of the abstract shown either side of a failing span
 
 
 def _analyse(raws: list[str]) -> list[tuple[str, list[dict], list[dict]]]:
     """(clean text, metric rows, URL rows) per raw abstract; quarantined abstracts get no rows."""
-    from pipeline import cleaning, quarantine, text
-    from pipeline.extraction import extract_metrics, extract_urls
+    from pipeline.analyse import cleaning, quarantine
+    from pipeline.analyse import residue as text
+    from pipeline.analyse.extraction import extract_metrics, extract_urls
 
     out = []
     for raw in raws:
@@ -66,7 +67,7 @@ def analyse_all(raws: list[str], workers: int) -> list[tuple[str, list[dict], li
 
 def table_rows(results, raws) -> tuple[pl.DataFrame, pl.DataFrame, list[tuple[str, str]]]:
     """paper_metrics and paper_urls frames (with a ``doc`` column: the abstract's index) and the texts."""
-    from pipeline.records import METRIC_STRUCT, URL_STRUCT
+    from pipeline.analyse.abstracts import METRIC_STRUCT, URL_STRUCT
 
     mrows, urows = [], []
     for i, (_clean, metrics, urls) in enumerate(results):

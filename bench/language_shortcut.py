@@ -1,4 +1,4 @@
-"""Accuracy cost of the English shortcut in pipeline.language (target: it changes at most 0.5 % of the labels).
+"""Accuracy cost of the English shortcut in pipeline.analyse.language (target: it changes at most 0.5 % of the labels).
 
 Runs detect_language with and without the shortcut over the dev corpus and the gold abstracts and prints
 how many labels and scores differ, and the CPU time of each.
@@ -15,7 +15,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from listings import load_corpus  # noqa: E402
 
-from pipeline import cleaning, language  # noqa: E402
+from pipeline.analyse import cleaning, language  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -91,18 +91,19 @@ def slowest_stage_profile(listing: Path, top: int = 12) -> str:
     import cProfile
     import pstats
 
-    from pipeline import language, records
+    from pipeline.analyse import abstracts, language
+    from pipeline.ingest import records as ingest_records
 
-    frame, _ = records.listing_records(listing.read_bytes(), listing.name)
+    frame, _ = ingest_records.listing_records(listing.read_bytes(), listing.name)
     raws = frame["abstract_raw"].to_list()
     language.load_profiles()
-    records.analyse_texts(
+    abstracts.analyse_texts(
         raws[:20]
     )  # first-call set-up (regexes, pylatexenc's macro table) out of the profile
     prof = cProfile.Profile()
     t0 = time.perf_counter()
     prof.enable()
-    records.analyse_texts(raws)
+    abstracts.analyse_texts(raws)
     prof.disable()
     wall = time.perf_counter() - t0
     stats = pstats.Stats(prof)

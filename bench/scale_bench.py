@@ -7,7 +7,7 @@ stops when it is absent) is too small, so the raw folder is made of distinct var
 - variant 0 is the abstract as it is; variant k (1..4) swaps every word at a position p = k - 1 (mod 5) with
   the word after it (words split on whitespace). A swap changes every word 3-shingle that covers p or p + 1,
   i.e. 4 of every 5 shingles, so a variant's Jaccard similarity with the original or with another variant is
-  about 0.1 to 0.25, far below the near-duplicate threshold (pipeline.dedup.JACCARD_THRESHOLD, 0.8) and the
+  about 0.1 to 0.25, far below the near-duplicate threshold (pipeline.build.dedup.JACCARD_THRESHOLD, 0.8) and the
   containment threshold (0.9): every variant is a distinct paper for the pipeline, and is analysed afresh
   (its raw text, hence its raw_sha256, differs). Vocabulary, numbers and URLs are kept, so language and
   extraction work as on real text.

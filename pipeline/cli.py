@@ -22,18 +22,19 @@ import sys
 import traceback
 from typing import TYPE_CHECKING
 
-from pipeline import config, parallel, rawfiles
+from pipeline.ingest import rawfiles
+from pipeline.runtime import config, parallel
 
 if TYPE_CHECKING:
     import dagster as dg
 
 # Dagster and the pipeline's steps are imported inside the commands, not here: ``run`` starts its warm
-# worker processes first (pipeline.parallel), so they load while this process imports Dagster.
+# worker processes first (pipeline.runtime.parallel), so they load while this process imports Dagster.
 
-#: What each warm helper loads before its first task: the per-abstract analysis (pipeline.records) and the
-#: chart backend (pipeline.card.charts), named so that only the helpers import them at start.
+#: What each warm helper loads before its first task: the per-abstract analysis (pipeline.analyse.abstracts)
+#: and the chart backend (pipeline.card.charts), named so that only the helpers import them at start.
 WARM_UPS = (
-    parallel.by_name("pipeline.records:warm_up"),
+    parallel.by_name("pipeline.analyse.abstracts:warm_up"),
     parallel.by_name("pipeline.card.charts:load_backend"),
 )
 
@@ -63,10 +64,10 @@ def run(verbose: bool = False, allow_removal: bool = False) -> int:
 
     ``allow_removal``: publish even when the release would remove more than the allowed share of the
     latest release's papers (the release asset's run config ``allow_removal``). Runs in this process. ``python
-    -m pipeline run`` calls it inside :func:`pipeline.parallel.started` (warm workers for the per-abstract
-    work and the charts); called directly, the steps make their own. Raises what the instance or the steps
-    raise outside a Dagster step (:func:`main` reports it), except when a release was published before the
-    error: then :data:`EXIT_UNRECORDED`.
+    -m pipeline run`` calls it inside :func:`pipeline.runtime.parallel.started` (warm workers for the
+    per-abstract work and the charts); called directly, the steps make their own. Raises what the instance or
+    the steps raise outside a Dagster step (:func:`main` reports it), except when a release was published
+    before the error: then :data:`EXIT_UNRECORDED`.
     """
     import dagster as dg
 

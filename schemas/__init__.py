@@ -1,6 +1,6 @@
-"""Data contract of the published tables as Pandera models (see schemas/tables.py)."""
+"""Data contract of the published tables as Pandera models (see schemas/models.py)."""
 
-from schemas.tables import (
+from schemas.models import (
     MODELS,
     SCHEMA_VERSION,
     ListingLineage,

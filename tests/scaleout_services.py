@@ -259,7 +259,7 @@ def redis_server():
 
 
 # Resets SIGINT and SIGTERM to their defaults, then execs the command: a Dagster CLI started from a
-# non-interactive shell ignores them otherwise (see tests/test_dagster_dev_smoke.py).
+# non-interactive shell ignores them otherwise (see tests/defs/test_dagster_dev_smoke.py).
 EXEC_WITH_DEFAULT_SIGNALS = (
     "import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); "
     "signal.signal(signal.SIGTERM, signal.SIG_DFL); os.execvp(sys.argv[1], sys.argv[1:])"

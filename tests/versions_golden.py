@@ -1,9 +1,9 @@
-"""What each rule set outputs on fixed real inputs, digested: the golden file behind tests/test_versions_golden.py.
+"""What each rule set outputs on fixed real inputs, digested: the golden file behind tests/runtime/test_versions_golden.py.
 
 Inputs (all in the repository): the abstracts of tests/data/gold/{gold_dev,gold_dev2,fixtures}.jsonl and every
 record of the listing files in tests/data/{readers,listings,seeds,cases}. Each probe runs one rule set's public
 functions over them and returns ``{input id: output}``; the golden file
-(tests/data/versions/golden.json) keeps, per probe, the rules versions it ran under (pipeline.versions) and a
+(tests/data/versions/golden.json) keeps, per probe, the rules versions it ran under (pipeline.runtime.versions) and a
 12-hex sha256 of each input's output. A probe whose outputs differ while its versions are equal means a
 rule changed behaviour without its ``RULES_VERSION`` bump.
 
@@ -26,7 +26,7 @@ from pathlib import Path
 
 import polars as pl
 
-from pipeline import versions
+from pipeline.runtime import versions
 
 ROOT = Path(__file__).resolve().parent
 GOLDEN = ROOT / "data" / "versions" / "golden.json"
@@ -48,10 +48,10 @@ def listing_files() -> dict[str, bytes]:
 
 @cache
 def record_frames() -> dict[str, pl.DataFrame]:
-    """Listing name → pipeline.records.listing_records frame of each listing file."""
-    from pipeline import records
+    """Listing name → pipeline.ingest.records.listing_records frame of each listing file."""
+    from pipeline.ingest import records as ingest_records
 
-    return {name: records.listing_records(data, name)[0] for name, data in listing_files().items()}
+    return {name: ingest_records.listing_records(data, name)[0] for name, data in listing_files().items()}
 
 
 @cache
@@ -72,22 +72,23 @@ def raw_abstracts() -> dict[str, str]:
 
 @cache
 def clean_abstracts() -> dict[str, str]:
-    from pipeline import cleaning, text
+    from pipeline.analyse import cleaning
+    from pipeline.analyse import residue as text
 
     return {k: text.strip_residue(cleaning.clean_abstract(v)) for k, v in raw_abstracts().items()}
 
 
 @cache
 def abstracts_frame() -> pl.DataFrame:
-    from pipeline import records
+    from pipeline.analyse import abstracts
 
-    frames, _ = records.build_abstracts(record_frames())
+    frames, _ = abstracts.build_abstracts(record_frames())
     return pl.concat(list(frames.values())) if frames else pl.DataFrame()
 
 
 @cache
 def built_tables() -> dict[str, pl.DataFrame]:
-    from pipeline import dedup, tables
+    from pipeline.build import dedup, tables
 
     df = abstracts_frame()
     return tables.build_tables(df, dedup.cluster(tables.publishable(df)))
@@ -98,7 +99,7 @@ def _rows(df: pl.DataFrame) -> list:
 
 
 def probe_decoding() -> dict:
-    from pipeline.readers.decoding import ListingDecodeError, decode_listing
+    from pipeline.ingest.readers.decoding import ListingDecodeError, decode_listing
 
     out = {}
     for name, data in listing_files().items():
@@ -111,7 +112,7 @@ def probe_decoding() -> dict:
 
 
 def probe_readers() -> dict:
-    from pipeline.readers import ListingDecodeError, ReaderError, read_listing
+    from pipeline.ingest.readers import ListingDecodeError, ReaderError, read_listing
 
     out = {}
     for name, data in listing_files().items():
@@ -145,37 +146,38 @@ def probe_cleaning() -> dict:
 
 
 def probe_quarantine() -> dict:
-    from pipeline import quarantine
+    from pipeline.analyse import quarantine
 
     clean = clean_abstracts()
     return {k: quarantine.quarantine_reason(raw, clean[k]) for k, raw in raw_abstracts().items()}
 
 
 def probe_language() -> dict:
-    from pipeline import language
+    from pipeline.analyse import language
 
     return {k: list(language.detect_language(v)) for k, v in clean_abstracts().items()}
 
 
 def probe_urls() -> dict:
-    from pipeline.extraction import extract_urls
+    from pipeline.analyse.extraction import extract_urls
 
     return {k: extract_urls(v) for k, v in raw_abstracts().items()}
 
 
 def probe_metrics() -> dict:
-    from pipeline.extraction import extract_metrics
+    from pipeline.analyse.extraction import extract_metrics
 
     return {k: extract_metrics(v) for k, v in clean_abstracts().items()}
 
 
 def probe_dedup() -> dict:
-    from pipeline import dedup, tables
+    from pipeline.analyse import hashing
+    from pipeline.build import dedup, tables
 
     out = {}
     for k, v in clean_abstracts().items():
-        norm = dedup.normalise_for_hash(v)
-        out[k] = [dedup.content_hash(v), dedup.lsh_keys(norm)]
+        norm = hashing.normalise_for_hash(v)
+        out[k] = [hashing.content_hash(v), hashing.lsh_keys(norm)]
     clusters = dedup.cluster(tables.publishable(abstracts_frame()))
     out["cluster"] = _rows(clusters.sort(clusters.columns))
     return out
@@ -259,7 +261,7 @@ PROBES: dict[str, Probe] = {
 
 
 def libraries() -> dict[str, str]:
-    """Every library version an asset's code version includes (pipeline.versions.ASSETS)."""
+    """Every library version an asset's code version includes (pipeline.runtime.versions.ASSETS)."""
     names = sorted({lib for a in versions.ASSETS.values() for lib in a.libraries})
     return {n: versions.library_version(n) for n in names}
 
@@ -300,7 +302,7 @@ def compare(name: str, golden: dict, now: dict) -> str | None:
     return (
         f"outputs of probe {name!r} changed on {len(differ)} of {len(n)} inputs (first: {differ[:5]}) while "
         f"its rules versions did not: a rule changed behaviour. Bump the version of the rule set you changed "
-        f"(one of: {where}; pipeline/versions.py RULE_SETS lists the files each covers), then run "
+        f"(one of: {where}; pipeline/runtime/versions.py RULE_SETS lists the files each covers), then run "
         f"`{REGENERATE}` and commit tests/data/versions/golden.json. (A refactor must not change outputs.)"
     )
 

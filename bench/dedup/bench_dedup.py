@@ -13,9 +13,9 @@ What it does:
    truncation to 60-95 %, mojibake).
 3. Writes them as real listing files (CHUNK originals per listing; the variants of a chunk in a later
    "re-scrape" listing) and runs the pipeline's real per-listing step on each
-   (``pipeline.records.listing_records`` + ``abstract_rows``; results cached by file sha256 and
-   ``records.ANALYSIS_VERSION`` under --cache), then the real dedup step
-   (``pipeline.dedup.cluster(pipeline.tables.publishable(...))``).
+   (``pipeline.ingest.records.listing_records`` + ``abstract_rows``; results cached by file sha256 and
+   ``abstracts.ANALYSIS_VERSION`` under --cache), then the real dedup step
+   (``pipeline.build.dedup.cluster(pipeline.build.tables.publishable(...))``).
 4. Prints pairwise precision/recall of the clusters (a pair = two rows with the same paper_id; a true pair
    = two rows of the same origin) over all rows and per variant type, the original/original pairs that
    were merged (distinct corpus records: real duplicates in the corpus or false merges), and the dedup
@@ -43,7 +43,9 @@ import polars as pl
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from pipeline import dedup, records, tables  # noqa: E402
+from pipeline.analyse import abstracts, hashing
+from pipeline.build import dedup, tables  # noqa: E402
+from pipeline.ingest import records as ingest_records  # noqa: E402
 
 DEFAULT_CORPUS = ROOT.parent / "shared" / "corpus" / "real_abstracts_dev.parquet"
 #: Originals shorter than this are skipped: most are quarantined by the pipeline (not abstracts).
@@ -169,7 +171,7 @@ def load_originals(corpus: Path, n: int) -> pl.DataFrame:
     df = pl.read_parquet(corpus, columns=["venue", "year", "abstract"]).drop_nulls("abstract")
     df = df.with_columns(text=pl.col("abstract").str.replace_all(r"\s*\n\s*\n\s*", "\n").str.strip_chars())
     df = df.filter(pl.col("text").str.len_chars() >= MIN_CHARS)
-    norm = [dedup.normalise_for_hash(t) for t in df["text"].to_list()]
+    norm = [hashing.normalise_for_hash(t) for t in df["text"].to_list()]
     df = df.with_columns(norm=pl.Series(norm)).unique("norm", keep="first", maintain_order=True)
     df = df.sample(fraction=1.0, shuffle=True, seed=SEED)
     if df.height < n:
@@ -181,8 +183,7 @@ def build_listings(originals: pl.DataFrame) -> list[dict]:
     """Listing files: per chunk of CHUNK originals one file, plus one 're-scrape' file with its variants.
 
     Returns dicts ``name``, ``data`` (bytes), ``chunk``, ``truth`` (per paragraph: origin, variant type or
-    None).
-    """
+    None)."""
     rng = random.Random(SEED)
     vocab = [w for t in originals["text"].head(2000).to_list() for w in t.split(" ") if w.isalpha()]
     out = []
@@ -226,13 +227,13 @@ def build_listings(originals: pl.DataFrame) -> list[dict]:
 
 def _per_listing(args: tuple[str, bytes]) -> pl.DataFrame:
     name, data = args
-    recs, _ = records.listing_records(data, name)
-    return records.abstract_rows(recs)
+    recs, _ = ingest_records.listing_records(data, name)
+    return abstracts.abstract_rows(recs)
 
 
 def run_listings(listings: list[dict], cache: Path, workers: int) -> dict[str, pl.DataFrame]:
     """The pipeline's per-listing step for every listing, cached by sha256 of the bytes + ANALYSIS_VERSION."""
-    version = getattr(records, "ANALYSIS_VERSION", None) or __import__("pipeline").CODE_VERSION
+    version = abstracts.ANALYSIS_VERSION
     cache.mkdir(parents=True, exist_ok=True)
     out, todo = {}, []
     for item in listings:
@@ -386,7 +387,7 @@ def main(argv: list[str] | None = None) -> int:
         text_of = dict(zip(originals["origin"].to_list(), originals["text"].to_list()))
         for origins in merged["origin"].head(args.examples).to_list():
             a, b = text_of[origins[0]], text_of[origins[1]]
-            sa, sb = (dedup.shingles(dedup.normalise_for_hash(x)) for x in (a, b))
+            sa, sb = (hashing.shingles(hashing.normalise_for_hash(x)) for x in (a, b))
             inter = len(sa & sb)
             print(
                 f"  - origins {origins}: jaccard {inter / len(sa | sb):.3f}, containment "

@@ -26,11 +26,11 @@ from pathlib import Path
 
 import polars as pl
 
-from pipeline import parallel
 from pipeline.card import charts, summary
 from pipeline.card.croissant import croissant
 from pipeline.card.dictionary import data_dictionary
 from pipeline.card.readme import DATASET_DESCRIPTION, DATASET_NAME, LICENSE_TEXT, card_markdown, cite_as
+from pipeline.runtime import parallel
 
 #: Columns that no document of the card reads: the release step leaves them out of the tables it hands to
 #: the card (the papers' texts are most of a release's bytes); summary.conform adds them back as nulls.
@@ -65,9 +65,9 @@ def release_charts(tables: dict[str, pl.DataFrame]) -> dict[str, bytes]:
 def start_charts(tables: dict[str, pl.DataFrame]) -> Callable[[], dict[str, bytes]]:
     """Start drawing the release's charts; call the returned function for :func:`release_charts`' result.
 
-    With warm workers (pipeline.parallel, ``python -m pipeline run``) one of them draws while the caller goes
-    on (the publisher writes the table files meanwhile); without, the charts are drawn in this process when
-    the function is called. Either way the bytes are the same.
+    With warm workers (pipeline.runtime.parallel, ``python -m pipeline run``) one of them draws while the
+    caller goes on (the publisher writes the table files meanwhile); without, the charts are drawn in this
+    process when the function is called. Either way the bytes are the same.
     """
     inputs = chart_inputs(tables)
     warm = parallel.executor()

@@ -235,7 +235,7 @@ def render_charts(
 
 def load_backend() -> None:
     """Import matplotlib's Agg backend and load its font list now (once per process) rather than at
-    the first chart (the command line warms pipeline.parallel's helpers with it)."""
+    the first chart (the command line warms pipeline.runtime.parallel's helpers with it)."""
     _empty("")
 
 

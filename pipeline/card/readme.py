@@ -16,7 +16,7 @@ import polars as pl
 from pipeline.card import summary
 from pipeline.card.charts import CHARTS
 from pipeline.card.dictionary import dictionary_markdown
-from pipeline.readers.venues import UNKNOWN_VENUE
+from pipeline.ingest.readers.venues import UNKNOWN_VENUE
 
 DATASET_NAME = "ml-conference-abstracts"
 DATASET_TITLE = "ML-conference paper abstracts"
@@ -37,7 +37,7 @@ LICENSE_TEXT = (
     "venue that published it. Check those terms before redistributing."
 )
 #: The project README's read one-liners ("Reading a release", between <!-- reads:start/end -->), written for
-#: release 1; the card shows them with its own release number (tests/test_card.py keeps the two equal).
+#: release 1; the card shows them with its own release number (tests/card/test_card.py keeps the two equal).
 READ_LINES = """\
 import duckdb, polars as pl, pandas as pd
 latest = open("warehouse/LATEST").read().strip()
@@ -245,7 +245,7 @@ def card_markdown(
         "",
         "## Data dictionary",
         "",
-        "Generated from the Pandera models in `schemas/tables.py` that validate every release (blocking checks); "
+        "Generated from the Pandera models in `schemas/models.py` that validate every release (blocking checks); "
         "also in `data_dictionary.json`.",
         "",
         dictionary_markdown(dictionary, "###"),

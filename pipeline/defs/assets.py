@@ -13,8 +13,8 @@ import dagster as dg
 import polars as pl
 from pydantic import Field
 
-from pipeline import card, config, dataset, rawfiles, records, release, versions
-from pipeline import config as pipeline_config  # inside release_asset, ``config`` is its run config
+from pipeline import card, release
+from pipeline.analyse import abstracts as analysis
 from pipeline.defs.io import (
     PREVIEW_ROWS,
     abstracts_data_version,
@@ -34,7 +34,12 @@ from pipeline.defs.io import (
     write_work_info,
 )
 from pipeline.defs.partitions import listing_name, listing_path, listings_partitions, raw_listing
-from pipeline.readers.settings import find_settings, listing_digest
+from pipeline.ingest import rawfiles
+from pipeline.ingest import records as ingest_records
+from pipeline.ingest.settings import find_settings, listing_digest
+from pipeline.release import dataset
+from pipeline.runtime import config, versions
+from pipeline.runtime import config as pipeline_config  # inside release_asset, ``config`` is its run config
 from schemas import MODELS
 
 OWNERS = ["team:data"]
@@ -62,15 +67,17 @@ CHANGELOG_DESCRIPTIONS = {
     kinds={"polars", "parquet"},
     owners=OWNERS,
     code_version=versions.code_version("listing_records"),
-    metadata={"dagster/column_schema": column_schema(records.RECORD_SCHEMA, records.COLUMN_DESCRIPTIONS)},
+    metadata={
+        "dagster/column_schema": column_schema(ingest_records.RECORD_SCHEMA, analysis.COLUMN_DESCRIPTIONS)
+    },
 )
 def listing_records(context: dg.AssetExecutionContext) -> dg.MaterializeResult:
     """Listing files decoded and split: one row per paragraph (the header is metadata, not a row).
 
     Handles one partition or a range of them in one run (a run tagged with a partition range). Columns:
-    pipeline.records.RECORD_SCHEMA (listing, listing_sha256, encoding, venue, year, paragraph, line,
+    pipeline.ingest.records.RECORD_SCHEMA (listing, listing_sha256, encoding, venue, year, paragraph, line,
     raw_sha256, abstract_raw, decode_error). An undecodable file becomes one row with paragraph 0 and the
-    reason (quarantined downstream); so does an entry pipeline.rawfiles refuses (a link out of the raw
+    reason (quarantined downstream); so does an entry pipeline.ingest.rawfiles refuses (a link out of the raw
     folder, a FIFO, a device...: never opened). Raises dagster.Failure when a partition's file is gone.
     """
     total, frame, out = 0, None, None
@@ -99,7 +106,7 @@ def listing_records(context: dg.AssetExecutionContext) -> dg.MaterializeResult:
             total += frame.height
             continue
         assert data is not None  # rawfiles.read gives the bytes whenever it refuses nothing
-        frame, warnings = records.listing_records(data, name, find_settings(config.raw_dir(), path))
+        frame, warnings = ingest_records.listing_records(data, name, find_settings(config.raw_dir(), path))
         readable = frame.height > 0 and frame["reader"][0] is not None
         for i, w in enumerate(warnings):  # for a readable listing the first message names its reader: a note
             (context.log.info if readable and i == 0 else context.log.warning)(w)
@@ -117,7 +124,7 @@ def listing_records(context: dg.AssetExecutionContext) -> dg.MaterializeResult:
         total += frame.height
     context.log.info(f"{len(context.partition_keys)} listings decoded: {total} paragraphs")
     one = len(context.partition_keys) == 1 and frame is not None
-    meta = table_metadata(frame, records.COLUMN_DESCRIPTIONS, out) if one and frame is not None else {}
+    meta = table_metadata(frame, analysis.COLUMN_DESCRIPTIONS, out) if one and frame is not None else {}
     return dg.MaterializeResult(
         metadata={**meta, "listings": len(context.partition_keys), "paragraphs": total},
         data_version=listing_data_version(context.partition_keys),
@@ -131,14 +138,14 @@ def listing_records(context: dg.AssetExecutionContext) -> dg.MaterializeResult:
     kinds={"polars", "parquet"},
     owners=OWNERS,
     code_version=versions.code_version("abstracts"),
-    metadata={"dagster/column_schema": column_schema(records.ABSTRACT_SCHEMA, records.COLUMN_DESCRIPTIONS)},
+    metadata={"dagster/column_schema": column_schema(analysis.ABSTRACT_SCHEMA, analysis.COLUMN_DESCRIPTIONS)},
 )
 def abstracts(context: dg.AssetExecutionContext) -> dg.MaterializeResult:
     """Per-abstract work for one listing or a range of them: clean text, language, URLs, metrics, hashes,
-    quarantine reason (pipeline.records.iter_abstracts, spread over PIPELINE_WORKERS processes; each listing's
-    frame is written as soon as it is done, so memory does not grow with the range).
+    quarantine reason (pipeline.analyse.analysis.iter_abstracts, spread over PIPELINE_WORKERS processes;
+    each listing's frame is written as soon as it is done, so memory does not grow with the range).
 
-    Columns: pipeline.records.ABSTRACT_SCHEMA (listing_records' columns plus abstract, language,
+    Columns: pipeline.analyse.analysis.ABSTRACT_SCHEMA (listing_records' columns plus abstract, language,
     language_score, n_words, content_hash, quarantine_reason, urls (list of structs), metrics (list of
     structs), lsh_keys (list of uint64)) and analysis_version. Abstracts already analysed by the same rules
     (same raw_sha256 and analysis_version in any listing's work file) are reused, not recomputed.
@@ -146,19 +153,19 @@ def abstracts(context: dg.AssetExecutionContext) -> dg.MaterializeResult:
     keys = context.partition_keys
     # only the hashes of the whole range are read up front (one projected scan); each listing's records are
     # read when its turn comes, and its frame is written as soon as it is done
-    record_hashes = records.record_hashes({k: work_file("listing_records", k) for k in keys})
+    record_hashes = analysis.record_hashes({k: work_file("listing_records", k) for k in keys})
     key_of = {work_stem(k): k for k in keys}  # a stem maps to itself, and distinct keys have distinct stems
     cache = {
         key_of.get(f.stem, f.stem): f
         for f in sorted(work_file("abstracts", "x").parent.glob("*.parquet"))
-        if work_info("abstracts", f.stem).get("analysis_version") == records.ANALYSIS_VERSION
+        if work_info("abstracts", f.stem).get("analysis_version") == analysis.ANALYSIS_VERSION
     }
     load = lambda k: pl.read_parquet(work_file("listing_records", k))  # noqa: E731
-    stream = records.iter_abstracts(keys, load, record_hashes, cache, workers=config.workers())
+    stream = analysis.iter_abstracts(keys, load, record_hashes, cache, workers=config.workers())
     total_q, frame, out, lines = 0, None, None, []
     stats: dict = {"analysed": 0, "reused": 0, "seconds": {}}
     for key, frame, listing_stats in stream:
-        records.add_stats(stats, listing_stats)
+        analysis.add_stats(stats, listing_stats)
         out = work_file("abstracts", key)
         write_work(frame, out)
         info = work_info("listing_records", key)
@@ -168,7 +175,7 @@ def abstracts(context: dg.AssetExecutionContext) -> dg.MaterializeResult:
             {
                 "listing": info.get("listing"),
                 "listing_sha256": info.get("listing_sha256"),
-                "analysis_version": records.ANALYSIS_VERSION,
+                "analysis_version": analysis.ANALYSIS_VERSION,
                 "rows": frame.height,
             },
         )
@@ -188,7 +195,7 @@ def abstracts(context: dg.AssetExecutionContext) -> dg.MaterializeResult:
         f"seconds by stage { ({k: round(v, 2) for k, v in stats['seconds'].items()}) }"
     )
     meta = (
-        table_metadata(frame, records.COLUMN_DESCRIPTIONS, out)
+        table_metadata(frame, analysis.COLUMN_DESCRIPTIONS, out)
         if len(keys) == 1 and frame is not None
         else {}
     )
@@ -294,15 +301,15 @@ def _check_result(table: str, failures: pl.DataFrame | None, rows: int) -> dg.As
 )
 def dataset_tables(context: dg.AssetExecutionContext):
     """The four published tables, built together against the release plan (pipeline.release.plan_release:
-    parent, next number, the parent's papers and lineage checked) by pipeline.dataset.build_dataset:
-    exact + near-duplicate clusters over every listing's abstracts (pipeline.dedup), stable paper ids
-    inherited from the parent, then pipeline.tables one (venue, year) partition at a time, the papers'
+    parent, next number, the parent's papers and lineage checked) by pipeline.release.dataset.build_dataset:
+    exact + near-duplicate clusters over every listing's abstracts (pipeline.build.dedup), stable paper ids
+    inherited from the parent, then pipeline.build.tables one (venue, year) partition at a time, the papers'
     history stamped and the diff against the parent computed on the way.
 
-    Writes this run's build folder (pipeline.release.build: ``<warehouse>/_work/builds/<run id>/``): each
-    table's partitions (``<table>/venue=V/year=Y.arrow``) and ``tables.json``, the diff against the parent
-    (``release_changes.arrow``), then the plan (``release_plan.json``, last: the build is complete) when
-    every blocking check passed, else ``checks_failed.json`` (the build is never published). Each
+    Writes this run's build folder (pipeline.release.build_files: ``<warehouse>/_work/builds/<run id>/``):
+    each table's partitions (``<table>/venue=V/year=Y.arrow``) and ``tables.json``, the diff against the
+    parent (``release_changes.arrow``), then the plan (``release_plan.json``, last: the build is complete)
+    when every blocking check passed, else ``checks_failed.json`` (the build is never published). Each
     table's materialization records the folder (metadata ``build``) for the release step, its row count,
     column schema and a preview of its first partition's first rows.
     Raises dagster.Failure naming the file when LATEST, releases.json or the parent release is unreadable,
@@ -359,13 +366,13 @@ def dataset_tables(context: dg.AssetExecutionContext):
     ]
     plan = result.plan
     assert plan.changes is not None  # the build computes the diff
-    write_work(plan.changes, build / release.build.CHANGES_FILE)
+    write_work(plan.changes, build / release.build_files.CHANGES_FILE)
     if failed:  # never publishable, not even by a later publish-only run
-        (build / release.build.FAILED_FILE).write_text(json.dumps({"failed_checks": failed}))
+        (build / release.build_files.FAILED_FILE).write_text(json.dumps({"failed_checks": failed}))
     else:
-        plan_tmp = build / f".{release.build.PLAN_FILE}.{os.getpid()}.tmp"
+        plan_tmp = build / f".{release.build_files.PLAN_FILE}.{os.getpid()}.tmp"
         plan_tmp.write_text(json.dumps(plan.to_json()))
-        plan_tmp.replace(build / release.build.PLAN_FILE)  # last: the build is complete
+        plan_tmp.replace(build / release.build_files.PLAN_FILE)  # last: the build is complete
     yield from checks
 
 
@@ -403,7 +410,7 @@ def release_asset(context: dg.AssetExecutionContext, config: ReleaseConfig) -> d
     """Publish the four tables as an immutable, numbered release (pipeline.release.publish) with the plan
     the tables were built with (re-checked under the publish lock).
 
-    The tables and plan are this run's build (pipeline.release.build), or, in a run without the tables
+    The tables and plan are this run's build (pipeline.release.build_files), or, in a run without the tables
     step, the latest complete build; never a mix of two runs. The build's partition files are read one at
     a time, and only those whose fingerprint differs from the parent's file. After the publish, the builds
     of finished runs other than this one are removed.
@@ -419,27 +426,27 @@ def release_asset(context: dg.AssetExecutionContext, config: ReleaseConfig) -> d
     wh = pipeline_config.warehouse_dir()
     work = pipeline_config.work_dir()
     own = release.build_dir(work, context.run.run_id)
-    build = own if release.build.is_complete(own) else release.build.latest_complete(work)
-    if build != own and (failed := release.build.newer_failed(work, build)) is not None:
+    build = own if release.build_files.is_complete(own) else release.build_files.latest_complete(work)
+    if build != own and (failed := release.build_files.newer_failed(work, build)) is not None:
         # no tables step in this run, and the newest tables failed their checks: publish none
         raise dg.Failure(
             f"the newest build of the dataset tables ({failed}) failed its blocking checks "
-            f"({(failed / release.build.FAILED_FILE).read_text()}); nothing is published from an older "
+            f"({(failed / release.build_files.FAILED_FILE).read_text()}); nothing is published from an older "
             "build: fix the inputs or rules and materialise the dataset group again"
         )
     if build is None:
         raise dg.Failure(
-            f"no complete build of the dataset tables in {work / release.build.BUILDS_DIR}: materialise "
-            "the dataset group again (or run `python -m pipeline run`)"
+            f"no complete build of the dataset tables in {work / release.build_files.BUILDS_DIR}: "
+            "materialise the dataset group again (or run `python -m pipeline run`)"
         )
     context.log.info(f"publishing the tables built in {build}")
-    built = release.build.read_tables(build)
+    built = release.build_files.read_tables(build)
     records_df = _current_inputs(context)
     inputs = [{"listing": n, "sha256": s} for n, s in records_df.iter_rows()]
     with _as_failure():
         plan = release.ReleasePlan.from_json(
-            json.loads((build / release.build.PLAN_FILE).read_text()),
-            read_work(build / release.build.CHANGES_FILE),
+            json.loads((build / release.build_files.PLAN_FILE).read_text()),
+            read_work(build / release.build_files.CHANGES_FILE),
             wh,
         )
         result = release.publish(
@@ -450,7 +457,7 @@ def release_asset(context: dg.AssetExecutionContext, config: ReleaseConfig) -> d
             plan=plan,
             allow_removal=config.allow_removal,
         )
-    release.build.clean(work, build, lambda run_id: _run_active(context, run_id))
+    release.build_files.clean(work, build, lambda run_id: _run_active(context, run_id))
     for w in result.warnings:
         context.log.warning(w)
     msg = (

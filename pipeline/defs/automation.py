@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 import dagster as dg
 
-from pipeline import config, release, versions
+from pipeline import release
 from pipeline.defs.assets import TABLE_DESCRIPTIONS, abstracts, dataset_tables, listing_records, release_asset
 from pipeline.defs.partitions import (
     LISTINGS,
@@ -29,6 +29,7 @@ from pipeline.defs.partitions import (
     observe_changed,
     stale_partitions,
 )
+from pipeline.runtime import config, versions
 
 LISTING_ASSETS = [listing_records, abstracts]
 DATASET_ASSETS = [dataset_tables, release_asset]
@@ -170,8 +171,8 @@ def raw_listings_sensor(context: dg.SensorEvaluationContext) -> dg.SensorResult:
 
 def release_matches_raw(current: dict[str, str]) -> int | None:
     """The latest release's number when its manifest's input listings (name and sha256) equal ``current``
-    (partition key → sha256) and its code version is this code's (pipeline.versions.pipeline_version: a
-    bump of any rules version, the tables' and schemas' included, makes the schedule publish again); else
+    (partition key → sha256) and its code version is this code's (pipeline.runtime.versions.pipeline_version:
+    a bump of any rules version, the tables' and schemas' included, makes the schedule publish again); else
     ``None``."""
     wh = config.warehouse_dir()
     latest = release.latest_release(wh)

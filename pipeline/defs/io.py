@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 import dagster as dg
 import polars as pl
 
-from pipeline import config, versions
+from pipeline.runtime import config, versions
 
 if TYPE_CHECKING:
     import pandera.polars as pa
@@ -77,7 +77,7 @@ def work_info(asset: str, key: str) -> dict:
 
 def write_work_info(asset: str, key: str, info: dict) -> None:
     """Write the JSON sidecar of a per-listing work file (after the Parquet file itself), with
-    ``code_version`` = the asset's current code version (pipeline.versions.code_version): the work is
+    ``code_version`` = the asset's current code version (pipeline.runtime.versions.code_version): the work is
     fresh only while it equals the code's (pipeline.defs.partitions.stale_partitions)."""
     path = work_file(asset, key).with_suffix(".json")
     path.write_text(json.dumps({**info, "code_version": versions.code_version(asset)}, sort_keys=True))
@@ -90,7 +90,7 @@ def _digest(parts: list[str]) -> str:
 def listing_data_version(keys: list[str]) -> dg.DataVersion:
     """Dagster data version of ``listing_records`` for the partitions ``keys`` (one run), from their
     sidecars: the listing's ``listing_sha256`` (the file's bytes and the settings files that govern it,
-    pipeline.readers.settings.listing_digest) for one partition; for a range (one version for the whole
+    pipeline.ingest.settings.listing_digest) for one partition; for a range (one version for the whole
     run, Dagster records one per run) 16 hex of sha256 over the keys and their digests."""
     shas = [str(work_info("listing_records", k).get("listing_sha256")) for k in keys]
     if len(keys) == 1:
@@ -134,7 +134,7 @@ def markdown_table(df: pl.DataFrame, rows: int = PREVIEW_ROWS, max_columns: int 
 
 def column_schema(schema: Mapping[str, PolarsDataType], descriptions: Mapping[str, str]) -> dg.TableSchema:
     """Dagster's ``dagster/column_schema`` value for polars column dtypes and their descriptions (every column
-    should have one: tests/test_ui_metadata.py checks the assets'; a column without one has none)."""
+    should have one: tests/defs/test_ui_metadata.py checks the assets'; a column without one has none)."""
     return dg.TableSchema(
         columns=[
             dg.TableColumn(name=c, type=str(t), description=descriptions.get(c)) for c, t in schema.items()

@@ -1,6 +1,6 @@
 """The dynamic partition set ``listings``: one partition per listing file in the raw folder (which entries
-are listings: pipeline.rawfiles), and which of them are stale (their per-listing work files are missing or
-made from other inputs or rules)."""
+are listings: pipeline.ingest.rawfiles), and which of them are stale (their per-listing work files are
+missing or made from other inputs or rules)."""
 
 from __future__ import annotations
 
@@ -11,9 +11,9 @@ from urllib.parse import quote, unquote_to_bytes
 import dagster as dg
 from dagster._core.definitions.data_version import DATA_VERSION_IS_USER_PROVIDED_TAG, DATA_VERSION_TAG
 
-from pipeline import config, rawfiles, versions
 from pipeline.defs.io import work_file, work_info
-from pipeline.readers import settings
+from pipeline.ingest import rawfiles, settings
+from pipeline.runtime import config, versions
 
 #: The name of the dynamic partitions of the per-listing assets: one partition per listing file.
 LISTINGS = "listings"
@@ -45,15 +45,16 @@ def listing_path(key: str) -> str:
 
 def listing_name(key: str) -> str:
     """The listing's name as shown and stored (the ``listing`` column): its path relative to the raw folder,
-    valid UTF-8 (undecodable bytes of a non-UTF-8 name as ``\\xNN``, pipeline.rawfiles.display_name)."""
+    valid UTF-8 (undecodable bytes of a non-UTF-8 name as ``\\xNN``,
+    pipeline.ingest.rawfiles.display_name)."""
     return rawfiles.display_name(listing_path(key))
 
 
 def scan_raw_dir(raw_dir: Path) -> rawfiles.RawScan:
-    """Every entry under ``raw_dir`` (pipeline.rawfiles.scan: listing files, refused links and special files
-    with their reason, hidden entries skipped and named). Settings files (pipeline.readers.settings) are not
-    listings: they are read with the listings they govern, and a listing's digest covers them
-    (pipeline.readers.settings.listing_digest), so a changed settings file re-reads its listings."""
+    """Every entry under ``raw_dir`` (pipeline.ingest.rawfiles.scan: listing files, refused links and special
+    files with their reason, hidden entries skipped and named). Settings files (pipeline.ingest.settings) are
+    not listings: they are read with the listings they govern, and a listing's digest covers them
+    (pipeline.ingest.settings.listing_digest), so a changed settings file re-reads its listings."""
     scan = rawfiles.scan(raw_dir)
     for name in [n for n in scan.listings if settings.is_settings_file(n)]:
         del scan.listings[name]
@@ -127,7 +128,7 @@ raw_listing = dg.AssetSpec(
     partitions_def=listings_partitions,
     group_name="listing",
     description="The listing files of the raw folder (PIPELINE_RAW_DIR), one partition per file. Its data "
-    "version is the file's digest (pipeline.readers.settings.listing_digest: its bytes and the settings "
+    "version is the file's digest (pipeline.ingest.settings.listing_digest: its bytes and the settings "
     "files that govern it), recorded when `python -m pipeline run`, the raw-folder sensor or the daily "
     "schedule sees the file new or changed.",
 )
@@ -135,8 +136,8 @@ raw_listing = dg.AssetSpec(
 
 def stale_partitions(current: dict[str, str]) -> list[str]:
     """Partition keys whose per-listing work files are missing or were made from other file content or by
-    other rules: a sidecar's ``code_version`` is not the asset's current one (pipeline.versions; the
-    abstracts' one is pipeline.records.ANALYSIS_VERSION)."""
+    other rules: a sidecar's ``code_version`` is not the asset's current one (pipeline.runtime.versions; the
+    abstracts' one is pipeline.analyse.abstracts.ANALYSIS_VERSION)."""
     stale = []
     records_version = versions.code_version("listing_records")
     abstracts_version = versions.code_version("abstracts")

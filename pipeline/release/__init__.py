@@ -18,17 +18,18 @@ One module per job: :mod:`~pipeline.release.layout` (paths, LATEST, index), :mod
 (the typed manifest, one reader, one writer), :mod:`~pipeline.release.plan` (parent, number, diff, removal
 guard), :mod:`~pipeline.release.writer` (table files), :mod:`~pipeline.release.verify`,
 :mod:`~pipeline.release.lock`, :mod:`~pipeline.release.retention` (pruning and debris),
-:mod:`~pipeline.release.schema` (one dtype per column across releases), :mod:`~pipeline.release.read` and
+:mod:`~pipeline.release.conform` (one dtype per column across releases), :mod:`~pipeline.release.read` and
 :mod:`~pipeline.release.publish` (the commit protocol, stated in its docstring), and
-:mod:`~pipeline.release.build` (the tables and plan one run built for its publish step).
+:mod:`~pipeline.release.build_files` (the tables and plan one run built for its publish step).
 
 A rollback (writing an older number into ``LATEST`` by hand) is safe: newer releases stay, are hidden
 from :func:`read_all`, and the next release gets the next unused number with the rolled-back release as
 parent. Publishing content equal to the latest release (same ``release_id``) makes no new release.
 """
 
-from pipeline.release import build
-from pipeline.release.build import build_dir
+from pipeline.release import build_files
+from pipeline.release.build_files import build_dir
+from pipeline.release.conform import SchemaDriftError, conform
 from pipeline.release.layout import (
     PARTITION_COLUMNS,
     RELEASE_DIR_PREFIX,
@@ -56,7 +57,6 @@ from pipeline.release.plan import (
 from pipeline.release.publish import PublishResult, ReleaseVerifyError, publish
 from pipeline.release.read import read_all, read_table, read_verified, table_schema
 from pipeline.release.retention import prune
-from pipeline.release.schema import SchemaDriftError, conform
 from pipeline.release.verify import verify, verify_all, verify_targets
 
 __all__ = [
@@ -78,7 +78,7 @@ __all__ = [
     "RemovalGuardError",
     "SchemaDriftError",
     "TableEntry",
-    "build",
+    "build_files",
     "build_dir",
     "committed_releases",
     "conform",

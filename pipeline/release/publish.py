@@ -27,9 +27,10 @@ from pathlib import Path
 
 import polars as pl
 
-from pipeline import card, versions
+from pipeline import card
 from pipeline.card.changelog import changelog_markdown
 from pipeline.release import layout, retention, writer
+from pipeline.release.conform import conform
 from pipeline.release.layout import (
     PARTITION_COLUMNS,
     STAGING_DIR,
@@ -44,9 +45,9 @@ from pipeline.release.lock import publish_lock
 from pipeline.release.manifest import FileEntry, Manifest, TableEntry, read_manifest, write_manifest
 from pipeline.release.plan import ReleasePlan, check_current, plan_release, removal_guard
 from pipeline.release.read import scan_verified, sha256_file, table_schema
-from pipeline.release.schema import conform
 from pipeline.release.verify import verify_tree
 from pipeline.release.writer import TableParts
+from pipeline.runtime import versions
 from schemas import SCHEMA_VERSION
 
 CHANGE_KINDS = ("added", "removed", "changed")
@@ -87,8 +88,8 @@ def publish(
         warehouse: the warehouse folder.
         tables: one table per name in :data:`TABLES`, each with ``venue`` and ``year`` columns: a
             DataFrame (conformed to the parent's schema here), or a build's
-            :class:`pipeline.release.writer.TableParts` (pipeline.release.build.read_tables: conformed when
-            it was built against ``plan``'s parent; its partitions are read one at a time, only those not
+            :class:`pipeline.release.writer.TableParts` (pipeline.release.build_files.read_tables: conformed
+            when it was built against ``plan``'s parent; its partitions are read one at a time, only those not
             reused from the parent).
         inputs: the listings behind this release: dicts with ``listing`` and ``sha256``.
         keep_last: keep only the newest K releases (``None``: all); the release LATEST names is never pruned.
@@ -189,8 +190,8 @@ def _stage_and_commit(
         name: tables[name].scan().drop(card.UNREAD_COLUMNS.get(name, ()), strict=False).collect()
         for name in TABLES
     }
-    # a warm worker process draws the charts meanwhile when there is one (pipeline.parallel); else they are
-    # drawn here when charts_done() is called
+    # a warm worker process draws the charts meanwhile when there is one (pipeline.runtime.parallel); else
+    # they are drawn here when charts_done() is called
     charts_done = card.start_charts(card_tables)
     stage = warehouse / STAGING_DIR / f"{layout.RELEASE_DIR_PREFIX}{number}"
     stage.mkdir(parents=True)

@@ -1,0 +1,290 @@
+"""Linking metric rows to the names of their sentence: respectively-lists, one name for several numbers, the
+dataset of the previous sentence.
+
+Pure functions over the rows :func:`pipeline.analyse.extraction.metrics.extract_metrics` builds (dicts with ``start``,
+``end``, ``metric``, ``dataset``, ``rules``, and the private ``_s0``/``_s1`` sentence bounds). Each function
+changes rows in place and appends the name of the rule that decided a value to the row's ``rules``
+(:data:`pipeline.analyse.extraction.rules.RULES` gives each rule's reason and examples).
+"""
+
+from __future__ import annotations
+
+import re
+
+from pipeline.analyse.extraction import vocabulary as V
+
+RULES_VERSION = "2"  # bump when outputs change (docs/execution.md)
+
+_LEX_WORDS = V.alternation(V.METRIC_NAMES)
+_LEX = V.words(V.METRIC_NAMES)
+_MODEL = re.compile(rf"\b{V.alternation(V.MODEL_NAMES)}(?![a-z])")
+_NOT_DATASET_AFTER = re.compile(rf"\s+{V.alternation(V.NOT_DATASET_HEADS)}\b", re.I)
+_GENERIC_CAP = set(V.GENERIC_CAPITALS)
+
+# A capitalised name ("CMU Mocap", "Human3.6M", "MultiWOZ2.1", "Pascal VOC 2007", "ImageNet-100").
+_NAME = r"(?:[A-Z0-9][\w'’.+→-]*[\w+](?:\s(?:[A-Z0-9][\w'’.+→-]*[\w+]|v\d[\w.]*))*)"
+_SEP = r"(?:\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or|&)\s+)"
+# A list of data-set names is introduced by a preposition or a "datasets:"-like head, or followed by one:
+# "on Flower, Animal Faces, and VGGFace", "benchmarks, BC40 and CB513" (never "X, Y and Z achieve").
+_NAME_LIST = re.compile(
+    rf"(?:\b(?i:on|in|for|across|using|of|from)\s+(?i:the\s+|both\s+)?|"
+    rf"\b(?:datasets?|benchmarks?|corpora)\s*(?::|,)?\s+(?:the\s+|both\s+)?)"
+    rf"(?P<list>{_NAME}(?:{_SEP}{_NAME})+)(?![\w-])"
+)
+_METRIC_ITEM = rf"(?:[\w@-]+\s)?{_LEX_WORDS}(?:\s\([\w@-]+\))?"
+_METRIC_LIST = re.compile(rf"(?<![\w-]){_METRIC_ITEM}(?:{_SEP}{_METRIC_ITEM})+(?![\w-])", re.I)
+# "human and robot performance", "AP and AP90 scores": two modifiers sharing one metric head.
+_SHARED_HEAD = re.compile(rf"(?<![\w-])([\w-]+)\s+and\s+([\w-]+)\s+({_LEX_WORDS})(?![\w-])", re.I)
+# "on strict 5 ◦ 2cm and 5 ◦ 5cm metrics": two names the text calls metrics.
+_NAMED_METRICS = re.compile(
+    r"\b(?:on|in|for)\s+(?:the\s+)?(?:strict\s+)?(?P<a>[^,;()%]{1,25}?)\s+and\s+"
+    r"(?P<b>[^,;()%]{1,25}?)\s+(?:metrics|scores|measures)\b",
+    re.I,
+)
+_RESPECTIVELY = re.compile(r"\b(?:respectively|resp\.)", re.I)
+# "4.6%, 4.6%, 2.2% on these three datasets": the numbers follow the order of a list named before.
+_ON_THESE = re.compile(
+    r"\s*(?:\([^()]*\)\s*)?(?:on|in|for|across)\s+(?:these|those|the|all)\s+(?:\w+\s+)?"
+    r"(?:datasets|benchmarks|tasks|corpora)\b",
+    re.I,
+)
+_SPLIT = re.compile(_SEP)
+_ANAPHOR = re.compile(
+    r"\b(?:these|those|both|the two|the three|all three|all four|each of the)\s+"
+    r"(?:\w+\s+)?(?:datasets|benchmarks|tasks|corpora|settings)\b",
+    re.I,
+)
+# Gaps between numbers of one coordinated group: separators, optionally a metric name or "on X".
+_GROUP_GAP = re.compile(rf"\s*(?:[\w@-]+\s+)?{_SEP}?\s*(?:(?:{_LEX_WORDS})\s+)?", re.I)
+
+
+def _items(match: re.Match) -> list[tuple[str, int]]:
+    """Items of a list match with their offsets."""
+    out, pos = [], match.start()
+    for part in _SPLIT.split(match[0]):
+        i = match.string.find(part, pos)
+        out.append((part.strip(), i))
+        pos = i + len(part)
+    return [(p, i) for p, i in out if p]
+
+
+def _dataset_item(name: str) -> str | None:
+    """A list item that can be a dataset name: not a model, a metric, or a generic capitalised word."""
+    name = re.sub(r"\s(?:datasets?|benchmarks?|sets?)$", "", name.strip(" .,'’"))
+    if not name or name.split()[0] in _GENERIC_CAP or _MODEL.search(name) or _LEX.fullmatch(name):
+        return None
+    if re.fullmatch(r"\d+(?:\.\d+)?%?", name) or not re.search(r"[A-Z]", name):
+        return None  # a number, or a setting such as "1-shot"
+    return name
+
+
+def _lists(text: str, lo: int, hi: int, avoid: list[tuple[int, int]]) -> tuple[list, list]:
+    """Dataset-name lists and metric-name lists in ``text[lo:hi]`` outside the ``avoid`` spans."""
+
+    def free(m):
+        return all(m.end() <= a or m.start() >= b for a, b in avoid)
+
+    names, metrics = [], []
+    for m in _METRIC_LIST.finditer(text, lo, hi):
+        if free(m):
+            metrics.append([p for p, _ in _items(m)])
+    for m in _SHARED_HEAD.finditer(text, lo, hi):
+        if free(m):
+            metrics.append([f"{m[1]} {m[3]}", f"{m[2]} {m[3]}"])
+    for m in _NAMED_METRICS.finditer(text, lo, hi):
+        if free(m):
+            metrics.append([m["a"].strip(), m["b"].strip()])
+    for m in _NAME_LIST.finditer(text, lo, hi):
+        if not free(m) or _NOT_DATASET_AFTER.match(text, m.end()):
+            continue
+        items = [_dataset_item(p) for p in _SPLIT.split(m["list"]) if p.strip()]
+        if all(items):
+            names.append(items)
+    return names, metrics
+
+
+def _groups(text: str, rows: list[dict]) -> list[list[dict]]:
+    """Consecutive rows of one sentence whose gaps are list separators (optionally naming a metric)."""
+    groups: list[list[dict]] = []
+    for r in rows:
+        prev = groups[-1][-1] if groups else None
+        if (
+            prev is not None
+            and prev["_s0"] == r["_s0"]
+            and _GROUP_GAP.fullmatch(text[prev["end"] : r["start"]])
+            and not _RESPECTIVELY.search(text[prev["end"] : r["start"]])
+        ):
+            groups[-1].append(r)
+        else:
+            groups.append([r])
+    return groups
+
+
+def link_respectively(text: str, rows: list[dict], sentences: list[tuple[int, int]]) -> None:
+    """Map a "respectively" list of numbers pairwise onto the list of names of the same length in its sentence
+    (metric names, dataset names), or in blocks when the numbers are k per name; datasets may come from the
+    previous sentence's list when the sentence refers back ("on these datasets")."""
+    for g in _groups(text, rows):
+        if len(g) < 2:
+            continue
+        s0, s1 = g[0]["_s0"], g[0]["_s1"]
+        tail = text[g[-1]["end"] : s1]
+        if not _RESPECTIVELY.search(tail[:200]) and not _ON_THESE.match(tail):
+            # "41.2% and 37.9% on COCO and LVIS": a list of as many names right after the numbers
+            m = _NAME_LIST.match(text, g[-1]["end"] + (len(tail) - len(tail.lstrip())))
+            items = [_dataset_item(p) for p in _SPLIT.split(m["list"]) if p.strip()] if m else []
+            if m and len(items) == len(g) and all(items) and not _NOT_DATASET_AFTER.match(text, m.end()):
+                for r, it in zip(g, items):
+                    r["dataset"] = it
+                    r["rules"].append("respectively-datasets")
+            continue
+        avoid = [(g[0]["start"], g[-1]["end"])]
+        names, metrics = _lists(text, s0, s1, avoid)
+        n = len(g)
+        for items in metrics:
+            if len(items) == n:
+                for r, it in zip(g, items):
+                    r["metric"] = it
+                    r["rules"].append("respectively-metrics")
+                break
+        chosen = next((items for items in names if len(items) == n), None)
+        if chosen is None:
+            chosen = next((items for items in names if 1 < len(items) < n and n % len(items) == 0), None)
+        if chosen is None and (_ANAPHOR.search(text[s0:s1]) or _ON_THESE.match(tail)):
+            near = next(((a, b) for a, b in sentences if b <= s0 and b > s0 - 400), None)
+            prev = [(a, b) for a, b in sentences if b <= s0][-1:] if near else []
+            for a, b in prev:
+                cands, _ = _lists(text, a, b, [])
+                chosen = next((items for items in cands if len(items) == n), None)
+        if chosen:
+            k = n // len(chosen)
+            for i, r in enumerate(g):
+                r["dataset"] = chosen[i // k]
+                r["rules"].append("respectively-datasets")
+
+
+#: Metric words too generic to be shared with another number of the clause ("our model scores 82.9%").
+_GENERIC_METRIC = re.compile(r"(?i)(?:\w+\s)?(?:scores?|results?|margins?|parameters?|costs?)")
+
+
+def share_clause_metric(text: str, rows: list[dict]) -> None:
+    """A row with no metric takes the one metric its clause names: the metric of another row of the clause
+    with the same unit and kind ("75.2% mAP on X, and 74.5% on Y"), else the one metric-name word the clause
+    writes when no other row of the clause has a metric ("the mAP of our model reaches 41.2% and 37.9%")."""
+    for r in rows:
+        if r["metric"] or r["kind"] == "multiplier":
+            continue
+        lo, hi = r["_lo"], r["_hi"]
+        peers = [x for x in rows if x is not r and x["_lo"] == lo and x["_s0"] == r["_s0"]]
+        named = {
+            x["metric"]
+            for x in peers
+            if x["metric"]
+            and x["unit"] == r["unit"]
+            and x["kind"] == r["kind"]
+            and x["subject"] == r["subject"]
+            and not _GENERIC_METRIC.fullmatch(x["metric"])
+        }
+        if len(named) == 1:
+            r["metric"] = named.pop()
+            r["rules"].append("clause-metric-peer")
+            continue
+        if any(x["metric"] for x in peers if x["unit"] == r["unit"]):
+            continue
+        # in the order written: the clause may write the word twice in two cases ("Precision ... precision"),
+        # and the first one is kept (a set's order would differ between processes: str hashes are salted)
+        lex = [m[0] for m in _LEX.finditer(text, lo, hi) if not _GENERIC_METRIC.fullmatch(m[0])]
+        if len({w.lower() for w in lex}) == 1:
+            r["metric"] = lex[0]
+            r["rules"].append("clause-metric-word")
+
+
+# Strong mentions of a data set anywhere in the abstract: "<Name> dataset/benchmark", "benchmark <Name>",
+# "we introduce <Name>, a ... dataset".
+_BENCH_MENTION = re.compile(
+    rf"\b(?P<a>{_NAME})\s+(?:datasets?|benchmarks?|data set|corpus)\b|"
+    rf"\b(?:dataset|benchmark|corpus)\s+(?:called\s+|named\s+)?(?P<b>{_NAME})|"
+    rf"\b(?:introduce|present|propose|release|construct|build|create|collect)\w*\s+(?P<c>{_NAME}),?\s+"
+    rf"(?:a|an|the)\s+(?:[\w()-]+\s+){{0,6}}?(?:datasets?|benchmarks?|corpus|suite|collection)\b"
+)
+
+
+def abstract_datasets(text: str) -> dict[str | None, str]:
+    """Data sets the abstract names with a strong cue: {:func:`pipeline.analyse.extraction.keys.dataset_key` (None for a
+    name with an empty key): the name as first written}."""
+    from pipeline.analyse.extraction.keys import dataset_key
+
+    out: dict[str | None, str] = {}
+    for m in _BENCH_MENTION.finditer(text):
+        name = _dataset_item(m["c"]) if m["c"] else None
+        if name:
+            out.setdefault(dataset_key(name), name)
+    return out
+
+
+def share_abstract_dataset(text: str, rows: list[dict]) -> None:
+    """Rows with no dataset take the abstract's data set when the abstract names exactly one, counting the
+    datasets of its other rows and its strong mentions ("We introduce ESTER, a dataset ..." then "systems
+    achieve 22.1% ..."); never when it names two or more."""
+
+    if all(r["dataset"] for r in rows):
+        return
+    names = abstract_datasets(text)
+    if len(names) != 1 or any(r["dataset"] for r in rows):
+        return
+    (name,) = names.values()
+    for r in rows:
+        if not r["dataset"]:
+            r["dataset"] = name
+            r["rules"].append("abstract-dataset")
+
+
+_ACROSS_MANY = re.compile(
+    rf"[^.;()]{{0,40}}?\b(?:across|on|over|in)\s+(?:all\s+|the\s+)?"
+    rf"(?:{V.alternation(V.COUNT_WORDS)}|all|\d+)\s+(?:[\w-]+\s+)?"
+    r"(?:benchmarks|datasets|tasks|corpora|languages|domains)\b",
+    re.I,
+)
+
+
+def share_sentence_dataset(text: str, rows: list[dict]) -> None:
+    """A row with no dataset takes the one data set the other rows of its sentence are measured on ("N on X" or
+    a list), when they name exactly one ("improves the mAP of YOLOv2 by 3.8% and of YOLOv3 by 2.2% on MSCOCO")."""
+    by_sentence: dict[int, list[dict]] = {}
+    for r in rows:
+        by_sentence.setdefault(r["_s0"], []).append(r)
+    for rs in by_sentence.values():
+        # only names read as "N on <Name>" or from a list are shared, never a guess from earlier in the sentence
+        named = {
+            (r["dataset"], r["_paren"] >= 0)
+            for r in rs
+            if r["dataset"] and {"dataset-after", "respectively-datasets"} & set(r["rules"])
+        }
+        if len({n for n, _ in named}) != 1:
+            continue
+        (name, in_brackets), *_ = named
+        for r in rs:
+            # never from a bracketed aside to the main claim, never to a number measured across many sets
+            if (
+                not r["dataset"]
+                and (r["_paren"] >= 0) == in_brackets
+                and not _ACROSS_MANY.match(text, r["end"])
+            ):
+                r["dataset"] = name
+                r["rules"].append("sentence-dataset")
+
+
+_VS_GAP = re.compile(r"\s*(?:\(\s*)?(?:compared (?:with|to)|vs\.?|versus|against)\s+(?:the\s+)?$", re.I)
+
+
+def share_baseline_dataset(text: str, rows: list[dict]) -> None:
+    """A number compared with a baseline's right after it ("81.43% compared with 80.47% of the existing method on
+    CULane") is measured on the data set the pair names after the baseline's number, unless it names its own."""
+    for r, b in zip(rows, rows[1:]):
+        if b["subject"] != "baseline" or r["subject"] != "ours" or b["_s0"] != r["_s0"]:
+            continue
+        if not _VS_GAP.search(text[r["end"] : b["start"]]) or "dataset-after" not in b["rules"]:
+            continue
+        if r["dataset"] is None or "dataset-before" in r["rules"] or "sentence-dataset" in r["rules"]:
+            r["dataset"] = b["dataset"]
+            r["rules"].append("baseline-pair-dataset")

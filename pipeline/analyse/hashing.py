@@ -1,0 +1,82 @@
+"""Duplicate keys of one abstract: the exact-duplicate content hash and the near-duplicate LSH keys.
+
+Computed per abstract in the per-abstract step (stored with each row), so the global dedup step
+(pipeline.build.dedup) only joins on keys. The rules and thresholds that use them, with their sources, are
+in pipeline.build.dedup; the version of both modules is ``pipeline.build.dedup.RULES_VERSION``.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+import numpy as np
+import xxhash
+from datasketch import MinHash
+
+#: Word n-gram size of shingles: 3, the setting measured on the dev corpus (docs/design.md, "Dedup and
+#: identity").
+SHINGLE_WORDS = 3
+#: MinHash permutations and LSH bands × rows: (14, 9) over 128 permutations gives P(candidate) 0.87 at
+#: J=0.8 and 0.97 at J=0.85 (datasketch threshold=0.7, "tuned for recall": docs/design.md, "Dedup and
+#: identity").
+NUM_PERM = 128
+LSH_BANDS = 14
+LSH_ROWS = 9
+#: Words of the normalised text that form the prefix key (truncated copies keep their beginning).
+PREFIX_WORDS = 12
+MINHASH_SEED = 1
+
+
+_NON_ALNUM = re.compile(r"[\W_]+")
+
+
+def normalise_for_hash(text: str) -> str:
+    """NFKC, casefold, and every run of non-alphanumeric characters folded to one space."""
+    text = unicodedata.normalize("NFKC", text).casefold().replace("×", "x")
+    return _NON_ALNUM.sub(" ", text).strip()
+
+
+def content_hash(text: str) -> str:
+    """32 hex digits: xxh3-128 of :func:`normalise_for_hash` (stable across versions and platforms)."""
+    return xxhash.xxh3_128_hexdigest(normalise_for_hash(text).encode("utf-8"))
+
+
+def shingles(normalised: str) -> set[int]:
+    """Word 3-gram shingles of a normalised text as 64-bit hashes (a shorter text is one shingle)."""
+    words = normalised.split()
+    if len(words) < SHINGLE_WORDS:
+        return {xxhash.xxh3_64_intdigest(" ".join(words).encode())} if words else set()
+    return {
+        xxhash.xxh3_64_intdigest(" ".join(words[i : i + SHINGLE_WORDS]).encode())
+        for i in range(len(words) - SHINGLE_WORDS + 1)
+    }
+
+
+def _identity(x):
+    return x
+
+
+#: datasketch derives its permutations from (NUM_PERM, MINHASH_SEED); computed once, not per abstract.
+_TEMPLATE = MinHash(num_perm=NUM_PERM, seed=MINHASH_SEED, hashfunc=_identity)
+_PERMUTATIONS, _SCHEME = _TEMPLATE.permutations, _TEMPLATE.scheme
+
+
+def lsh_keys(normalised: str) -> list[int]:
+    """LSH_BANDS band keys of the MinHash signature plus one prefix key, as unsigned 64-bit ints."""
+    sh = shingles(normalised)
+    if not sh:
+        return []
+    mh = MinHash(
+        num_perm=NUM_PERM, seed=MINHASH_SEED, hashfunc=_identity, permutations=_PERMUTATIONS, scheme=_SCHEME
+    )
+    mh.update_batch(np.fromiter(sh, dtype=np.uint64, count=len(sh)) & np.uint64(0xFFFFFFFF))
+    sig = mh.hashvalues.astype(np.uint64)
+    keys = [
+        xxhash.xxh3_64_intdigest(sig[b * LSH_ROWS : (b + 1) * LSH_ROWS].tobytes(), seed=b)
+        for b in range(LSH_BANDS)
+    ]
+    keys.append(
+        xxhash.xxh3_64_intdigest(" ".join(normalised.split()[:PREFIX_WORDS]).encode(), seed=LSH_BANDS)
+    )
+    return keys

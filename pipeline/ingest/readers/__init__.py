@@ -1,0 +1,331 @@
+"""Reading listing files of every common shape into records: sniff the content, run one reader, resolve
+venue/year.
+
+:func:`read_listing` is the one entry point: bytes (gzip-compressed or not) → :class:`ListingRead`, one
+:class:`~pipeline.ingest.readers.base.Record` per paper. Modules, one per concern:
+
+==================
+============================================================================================
+``decoding``        bytes → text (BOMs, strict UTF-8, detected codecs, damaged UTF-8, line ends)
+``sniff``           which reader fits the text (content first; the extension only breaks ties)
+``seed``            header line + one abstract per blank-line paragraph
+``separated``       records between lines of ``*``/``=``/``-`` (title, authors, abstract)
+``pdf_page``        PDF first-page dumps (``Abstract.`` ... ``Keywords``)
+``table``           CSV/TSV with a header row
+``json_records``    JSON (array, ``{"papers": [...]}``, objects keyed by id) and JSON Lines
+``markdown``        markdown schedules (``### Title``, ``**Authors:**``, ``<details>``) and markdown tables
+``bibtex``          BibTeX entries with ``abstract``
+``feed``            Atom/RSS feeds (arXiv API), one record per entry
+``xml_records``     other XML documents of paper records (ACL Anthology volumes), one record per element
+``fields``          which column/key holds what (names as data)
+``settings``        per-folder / per-file settings files
+``venues``          venue/year from settings, header, records, path; aliases
+==================
+============================================================================================
+
+Pure functions; no Dagster.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import hashlib
+import re
+import zlib
+from dataclasses import dataclass, field
+
+from pipeline.ingest.readers import (
+    bibtex,
+    feed,
+    json_records,
+    markdown,
+    pdf_page,
+    seed,
+    separated,
+    sniff,
+    table,
+    xml_records,
+)
+from pipeline.ingest.readers.base import ReaderError, Record
+from pipeline.ingest.readers.decoding import ListingDecodeError, decode_listing
+from pipeline.ingest.readers.venues import (
+    UNKNOWN_VENUE,
+    UNKNOWN_YEAR,
+    canonical_venue,
+    parse_header,
+    plausible_year,
+    venue_named,
+    venue_year_from_path,
+    venue_year_in_text,
+)
+from pipeline.ingest.settings import Settings, SettingsError, parse_settings
+
+RULES_VERSION = "2"  # all of readers/ but decoding; bump when outputs change (docs/execution.md)
+
+#: Reader name → function ``(text, name, columns) -> (header, records)``.
+READERS = {
+    seed.NAME: lambda text, name, columns: seed.read(text),
+    separated.NAME: lambda text, name, columns: separated.read(text),
+    pdf_page.NAME: lambda text, name, columns: pdf_page.read(text),
+    table.NAME: table.read,
+    json_records.NAME_JSON: json_records.read_json,
+    json_records.NAME_JSONL: json_records.read_jsonl,
+    markdown.NAME: lambda text, name, columns: markdown.read(text, name),
+    markdown.NAME_TABLE: markdown.read_table,
+    bibtex.NAME: bibtex.read,
+    feed.NAME: lambda text, name, columns: feed.read(text, name),
+    xml_records.NAME: xml_records.read,
+}
+#: Decompressed size above which a ``.gz`` listing is refused (a gzip bomb, not a paper list).
+MAX_GUNZIPPED_BYTES = 2 << 30
+_UNICODE_CODECS = ("utf-8", "utf-16-le", "utf-16-be", "utf-32-le", "utf-32-be", "gb18030")
+
+
+@dataclass
+class ListingRead:
+    """One listing file read.
+
+    ``name``: path relative to the raw folder; ``sha256``: of the file's bytes as stored; ``encoding``: the
+    codec (``+gzip`` when decompressed); ``reader``: the reader used (a :data:`READERS` key); ``header``: the
+    header line, if any; ``venue``/``year``: the file-level resolution (see pipeline.ingest.readers.venues);
+    ``records`` with per-record ``venues``/``years`` (equal to the file's unless a record or a later header
+                says otherwise);
+    ``warnings``: notes for the run log.
+    """
+
+    name: str
+    sha256: str
+    encoding: str
+    reader: str
+    header: str | None
+    venue: str
+    year: int
+    records: list[Record]
+    venues: list[str] = field(default_factory=list)
+    years: list[int] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+
+def gunzip(data: bytes, name: str) -> bytes:
+    """Decompressed bytes of a gzip file (several members allowed).
+
+    Raises:
+        ListingDecodeError: a corrupt or truncated gzip stream, or more than MAX_GUNZIPPED_BYTES.
+    """
+    try:
+        d = zlib.decompressobj(wbits=31)
+        out = bytearray()
+        rest = data
+        while rest:
+            out += d.decompress(rest, MAX_GUNZIPPED_BYTES + 1 - len(out))
+            if len(out) > MAX_GUNZIPPED_BYTES:
+                raise ListingDecodeError(
+                    name, -1, f"gzip: more than {MAX_GUNZIPPED_BYTES} bytes decompressed"
+                )
+            if d.unconsumed_tail:
+                continue
+            if not d.eof:
+                raise ListingDecodeError(name, len(data), "gzip: truncated stream")
+            rest = d.unused_data
+            if not rest.strip(b"\0"):
+                break
+            d = zlib.decompressobj(wbits=31)
+        return bytes(out)
+    except zlib.error as e:
+        raise ListingDecodeError(name, 0, f"gzip: corrupt stream: {e}") from None
+
+
+def read_listing(
+    data: bytes,
+    name: str,
+    settings: Settings | list[tuple[str, bytes]] | None = None,
+    today: _dt.date | None = None,
+    stray_nul_ok: bool = True,
+) -> ListingRead:
+    """Read one listing file into records.
+
+    Args:
+        data: the file's bytes (``.gz`` content is recognised by its magic bytes and decompressed).
+        name: the file's path relative to the raw folder (POSIX); used in errors and for venue/year.
+        settings: :class:`Settings`, or the settings files' ``(path, bytes)`` (pipeline.ingest.settings).
+        today: the date bounding plausible years (next year at most); defaults to today.
+        stray_nul_ok: a few NUL characters in a UTF-8 file are the problem of the records holding them
+            (True, the pipeline) or reject the file (False: the strict seed-shape behaviour).
+
+    Returns:
+        a :class:`ListingRead`. Venue/year per record: settings, else the record's own text or the header
+        above it, else the file's header, else the path (file name, then folders), else ``unknown``/``0``
+        with a warning; an unknown venue token or an implausible year also warns.
+
+    Raises:
+        ListingDecodeError: undecodable bytes (or a corrupt gzip stream).
+        ReaderError: no reader fits, or the chosen reader cannot read the file (no abstract column, invalid
+            JSON); also for a bad settings file.
+    """
+    sha = hashlib.sha256(data).hexdigest()
+    try:
+        conf = settings if isinstance(settings, Settings) else parse_settings(settings or [], tuple(READERS))
+    except SettingsError as e:
+        raise ReaderError(name, str(e)) from None
+    gz = data[:2] == b"\x1f\x8b"
+    body = gunzip(data, name) if gz else data
+    text, codec = decode_listing(body, name, conf.encoding, stray_nul_ok=stray_nul_ok)
+    warnings: list[str] = []
+    if codec not in _UNICODE_CODECS and not conf.encoding:
+        warnings.append(f"{name}: not UTF-8; decoded as {codec} (detected by charset-normalizer)")
+    inner = name[:-3] if gz and name.lower().endswith(".gz") else name
+    reader = conf.reader or sniff.choose(text, inner)
+    if reader is None:
+        raise ReaderError(
+            name,
+            f"no reader fits this file ({sniff.describe(text)}); name one in a settings file "
+            f"(reader = one of {list(READERS)})",
+        )
+    header, records = READERS[reader](text, name, conf.columns)
+    venue, year, venues, years = _resolve(name, header, records, conf, warnings, today)
+    if not records:
+        warnings.append(
+            f"{name}: no abstracts ({'only a header line' if header else 'empty file'}); "
+            "nothing from this listing is published"
+        )
+    return ListingRead(
+        name,
+        sha,
+        codec + ("+gzip" if gz else ""),
+        reader,
+        header,
+        venue,
+        year,
+        records,
+        venues,
+        years,
+        warnings,
+    )
+
+
+@dataclass(frozen=True)
+class Listing:
+    """A seed-shape listing (:func:`parse_listing`): ``name``, ``sha256`` (of the bytes), ``encoding``,
+    ``venue``/``year`` (file level), ``header`` (or ``None``), ``paragraphs`` (seed.Paragraph),
+    ``warnings``."""
+
+    name: str
+    sha256: str
+    encoding: str
+    venue: str
+    year: int
+    header: str | None
+    paragraphs: list[seed.Paragraph]
+    warnings: list[str] = field(default_factory=list)
+
+
+def parse_listing(
+    data: bytes, name: str, today: _dt.date | None = None, encoding: str | None = None
+) -> Listing:
+    """Read ``data`` strictly as the seed shape (header + paragraphs): :func:`read_listing` with the seed
+    reader and NUL characters rejecting the file.
+
+    Raises:
+        ListingDecodeError: undecodable bytes or a NUL character (see decoding.decode_listing).
+    """
+    conf = Settings(reader=seed.NAME, encoding=encoding)
+    got = read_listing(data, name, conf, today, stray_nul_ok=False)
+    paragraphs = [seed.Paragraph(i, r.line, r.abstract_raw) for i, r in enumerate(got.records, 1)]
+    return Listing(name, got.sha256, got.encoding, got.venue, got.year, got.header, paragraphs, got.warnings)
+
+
+def _canonical(token: str | None, name: str, where: str, warnings: list[str]) -> str | None:
+    if token is None:
+        return None
+    venue = canonical_venue(token)
+    if venue is None:
+        warnings.append(
+            f"{name}: unknown venue {token!r} in {where} (not in readers.venues.KNOWN_VENUES); "
+            f"venue={UNKNOWN_VENUE!r}"
+        )
+    return venue
+
+
+def _from_text(text: str | None, today) -> tuple[str | None, int | None]:
+    if not text:
+        return None, None
+    parsed = parse_header(text)
+    if parsed and canonical_venue(parsed[0]):
+        return canonical_venue(parsed[0]), parsed[1]
+    found = venue_year_in_text(text, today)
+    return found if found else (None, None)
+
+
+_YEAR_IN_TEXT = re.compile(r"(?<!\d)((?:19[89]|20\d)\d)(?!\d)")
+
+
+def _resolve(name, header, records, conf: Settings, warnings, today):
+    """File-level and per-record venue/year (see :func:`read_listing`); appends warnings."""
+    venue = year = None
+    if conf.venue is not None:
+        venue = _canonical(conf.venue, name, f"settings file {conf.sources[-1]}", warnings) or UNKNOWN_VENUE
+    if conf.year is not None:
+        year = conf.year
+    if header:
+        parsed: tuple[str | None, int | None] | None = parse_header(header)
+        if parsed is None:
+            parsed = _from_text(header, today)
+        if venue is None and parsed[0] is not None:
+            venue = _canonical(parsed[0], name, "the header", warnings) or UNKNOWN_VENUE
+        if year is None and parsed[1] is not None:
+            year = parsed[1]
+    path_venue, path_year, where = venue_year_from_path(name, today)
+    taken = []
+    if venue is None and path_venue is not None:
+        venue = path_venue
+        taken.append(f"venue {path_venue!r}")
+    if year is None and path_year is not None:
+        year = path_year
+        taken.append(f"year {path_year}")
+    if taken:
+        lead = "no header line; " if not header else ""
+        warnings.append(f"{name}: {lead}{' and '.join(taken)} taken from the path ({where})")
+    file_venue = venue or UNKNOWN_VENUE
+    file_year = year if year is not None else UNKNOWN_YEAR
+    venues, years = [], []
+    for r in records:
+        v, y = (None, None) if conf.venue is not None else _from_text(r.venue_text, today)
+        if v is None and r.venue_text and conf.venue is None:
+            # a venue field without a year after the name ("venue": "NeurIPS", "Proceedings of the 2021
+            # Conference on Empirical Methods in Natural Language Processing"): its one year, if any
+            v = venue_named(r.venue_text)
+            named_years = set(_YEAR_IN_TEXT.findall(r.venue_text)) if v else set()
+            y = int(named_years.pop()) if len(named_years) == 1 else y
+        own_year = int(r.year_text) if r.year_text and re.fullmatch(r"(?:19|20)\d\d", r.year_text) else None
+        venues.append(v or file_venue)
+        if conf.year is not None:
+            years.append(file_year)
+        else:
+            years.append(y if y is not None else own_year if own_year is not None else file_year)
+    n_unknown = sum(v == UNKNOWN_VENUE for v in venues)
+    if venue is None and (n_unknown or not records):
+        what = "" if n_unknown == len(records) else f" for {n_unknown} of {len(records)} records"
+        warnings.append(
+            f"{name}: no header line '<VENUE> <YEAR> ...', no settings file and no venue in the records "
+            f"or the file and folder names{what}; venue={UNKNOWN_VENUE!r}, year={UNKNOWN_YEAR}"
+        )
+    max_year = (today or _dt.date.today()).year + 1
+    bad_years = sorted({y for y in [file_year, *years] if y != UNKNOWN_YEAR and not plausible_year(y, today)})
+    for y in bad_years:
+        warnings.append(f"{name}: year {y} outside 1980..{max_year}; year={UNKNOWN_YEAR}")
+    years = [UNKNOWN_YEAR if y in bad_years else y for y in years]
+    return file_venue, (UNKNOWN_YEAR if file_year in bad_years else file_year), venues, years
+
+
+__all__ = [
+    "READERS",
+    "Listing",
+    "ListingDecodeError",
+    "ListingRead",
+    "ReaderError",
+    "Record",
+    "Settings",
+    "gunzip",
+    "parse_listing",
+    "read_listing",
+]

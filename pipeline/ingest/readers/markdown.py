@@ -1,0 +1,237 @@
+"""Markdown schedules and paper lists: one record per paper heading (``### Title``), with ``**Authors:** ...``
+lines, other ``**Label:** value`` fields and the abstract (often inside a
+``<details><summary>Abstract</summary>`` block); and markdown tables with a header row naming an abstract
+                                         column.
+
+Headings: the paper heading level is the most frequent heading level of the file (``###`` in schedules);
+higher-level headings (``## Poster Session 1``, ``## Orals``) are sections: a section named for a presentation
+type (Oral, Spotlight, Poster) gives ``source_status`` to its papers unless a paper says otherwise
+(``**Oral Presentation:** ...`` → ``Oral``; a heading tag ``### [Spotlight] Title`` → ``Spotlight``).
+HTML tags, ``<details>``/``<summary>`` markup, emphasis markers and heading marks never reach the abstract;
+links become ``source_urls`` when they are code or project links.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+from pipeline.ingest.readers.base import ReaderError, Record, clean_field, control_problem, split_authors
+from pipeline.ingest.readers.decoding import sanitise_line
+from pipeline.ingest.readers.fields import map_columns, record_from_fields
+
+NAME = "markdown"
+NAME_TABLE = "markdown_table"
+HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
+_FIELD = re.compile(
+    r"^\s*(?:[*_]{2})?(?P<label>[A-Za-z][A-Za-z ()/\-]{0,40}?)\s*(?:[*_]{2})?\s*[:：]\s*(?:[*_]{2})?"
+    r"\s*(?P<value>.*)$"
+)
+_SUMMARY = re.compile(r"<summary>.*?</summary>", re.IGNORECASE | re.DOTALL)
+_TAG = re.compile(
+    r"</?(?:details|summary|br|p|div|span|b|i|em|strong|hr|sup|sub|font|center|small)\b[^>]*>", re.IGNORECASE
+)
+_LINK = re.compile(r"\[([^\]]*)\]\((https?://[^)\s]+)\)")
+_STATUS_WORDS = ("oral", "spotlight", "poster", "highlight", "award", "workshop")
+_CODE_LINK = re.compile(r"\b(?:code|github|repo|repository|implementation|project|website|page|demo)\b", re.I)
+
+
+def _status_of(text: str) -> str | None:
+    low = text.lower()
+    for w in _STATUS_WORDS:
+        if re.search(rf"\b{w}s?\b", low):
+            return w.capitalize()
+    return None
+
+
+_TITLE_TAG = re.compile(r"^\s*(?:\*\*|__)?[\[(【]([^\])】]{1,30})[\])】]")
+
+
+def _title_tag_status(title: str) -> str | None:
+    """The status a paper heading's leading tag gives (``### [Spotlight] Title`` → ``Spotlight``), else None.
+    The tag stays in the title: it is how the file (and the listing the paper came from) writes it."""
+    m = _TITLE_TAG.match(title)
+    return _status_of(m.group(1)) if m else None
+
+
+def _strip_markup(text: str) -> str:
+    """Markdown/HTML residue out of an abstract: ``<summary>..</summary>``, layout tags, leading ``**`` of a
+    broken ``**<details>`` line, ``>`` quote marks; link syntax ``[text](url)`` kept as ``text (url)``."""
+    text = _SUMMARY.sub(" ", text)
+    text = _TAG.sub(" ", text)
+    text = _LINK.sub(r"\1 (\2)", text)
+    lines = []
+    for line in text.split("\n"):
+        s = line.strip()
+        if s in ("**", "__", "*", ">", "---"):
+            s = ""
+        s = re.sub(r"^>\s?", "", s)
+        lines.append(s.strip("*").strip() if re.fullmatch(r"\*+\s*|\s*\*+", s) else s)
+    return "\n".join(lines).strip("\n ")
+
+
+#: A list item that opens a paper in an "awesome" list: a bullet or number, then a bold title or a link.
+_LIST_PAPER = re.compile(r"^(?:[-*+]|\d{1,4}[.)])\s+(?P<rest>(?:\*\*|__|\[).*)$")
+_BOLD_TITLE = re.compile(r"^(?:\*\*|__)(?P<title>.+?)(?:\*\*|__)\s*[:.\-–—]?\s*(?P<tail>.*)$")
+_LINK_TITLE = re.compile(r"^\[(?P<title>[^\]]+)\]\(https?://[^)\s]+\)\s*[:.\-–—]?\s*(?P<tail>.*)$")
+
+
+def list_papers(lines: list[str]) -> tuple[list[str], list[int]] | None:
+    """A markdown list of papers (``- **Title** [[code](...)]`` at the line start, fields and the abstract on
+    indented lines below: ``  - Authors: ...``, ``  - Abstract: ...``) rewritten as paper headings, when such
+    items outnumber the headings of every level and are at least half of the lines at the left margin that
+    are not headings; else ``None``.
+
+    Returns the rewritten lines (``###### Title``; links after the title as a ``Links:`` line, other text
+    after it on a line of its own; indented lines dedented, their bullets dropped) and, per rewritten line,
+    the index of the line of ``lines`` it comes from."""
+    starts = sum(1 for x in lines if _LIST_PAPER.match(x))
+    per_level = Counter(len(m.group(1)) for x in lines if (m := HEADING.match(x)))
+    # lines at the left margin other than headings: in a list of papers, mostly its items (an abstract
+    # that holds a list, in a listing of other shape, gives a few items among many paragraphs)
+    margin = sum(1 for x in lines if x.strip() and x[:1] not in (" ", "\t") and not HEADING.match(x))
+    if starts < 2 or starts <= max(per_level.values(), default=0) or 2 * starts < margin:
+        return None
+    out: list[str] = []
+    where: list[int] = []
+    for i, x in enumerate(lines):
+        m = _LIST_PAPER.match(x)
+        if m:
+            t = _BOLD_TITLE.match(m["rest"]) or _LINK_TITLE.match(m["rest"])
+            title, tail = (t["title"], t["tail"].strip()) if t else (m["rest"], "")
+            out.append(f"###### {title}")
+            where.append(i)
+            if tail:
+                out.append(
+                    f"Links: {tail}"
+                    if _LINK.search(tail) and not _LINK.sub("", tail).strip(" []|,;")
+                    else tail
+                )
+                where.append(i)
+            continue
+        out.append(re.sub(r"^[-*+]\s+", "", x.strip()) if x[:1] in (" ", "\t") else x)
+        where.append(i)
+    return out, where
+
+
+def _table_rows(lines: list[str]) -> tuple[int, list[str], list[tuple[int, list[str]]]] | None:
+    """A markdown table: (line index of the header, header cells, [(line index, cells)]) or None."""
+    for i in range(len(lines) - 1):
+        if lines[i].lstrip().startswith("|") and re.fullmatch(
+            r"\s*\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?\s*", lines[i + 1]
+        ):
+
+            def cells(x):
+                return [c.strip() for c in re.split(r"(?<!\\)\|", x.strip().strip("|"))]
+
+            rows = []
+            for j in range(i + 2, len(lines)):
+                if not lines[j].lstrip().startswith("|"):
+                    break
+                rows.append((j, cells(lines[j])))
+            return i, cells(lines[i]), rows
+    return None
+
+
+def read_table(
+    text: str, name: str, columns: dict[str, str] | None = None
+) -> tuple[str | None, list[Record]]:
+    """Read a markdown table whose header names an abstract column; ``position`` = 1-based data row."""
+    found = _table_rows([sanitise_line(x) for x in text.split("\n")])
+    if found is None:
+        raise ReaderError(name, "no markdown table found")
+    at, header, rows = found
+    mapping = map_columns(header, columns)
+    if "abstract" not in mapping:
+        raise ReaderError(name, f"markdown table has no abstract column (columns: {header[:20]})", at + 1)
+    records = []
+    for k, (j, row) in enumerate(rows, 1):
+        obj = {h: _strip_markup(re.sub(r"<br\s*/?>", "\n", c)) for h, c in zip(header, row)}
+        records.append(record_from_fields(obj, mapping, k, j + 1))
+    return None, records
+
+
+def read(text: str, name: str = "") -> tuple[str | None, list[Record]]:
+    """Read a markdown paper list (see the module docstring); returns ``(header, records)``: ``header`` is the
+    first top-level heading when it comes before every paper heading; ``position`` = ``line`` = the paper
+    heading's line."""
+    raw_lines = text.split("\n")
+    lines = [sanitise_line(x) for x in raw_lines]
+    listed = list_papers(lines)
+    where = list(range(len(lines)))
+    if listed is not None:
+        lines, where = listed
+        raw_lines = [raw_lines[w] for w in where]
+    heads = [(i, len(m.group(1)), m.group(2)) for i, x in enumerate(lines) if (m := HEADING.match(x))]
+    if not heads:
+        raise ReaderError(name, "markdown without headings: no paper headings (### Title) found")
+    levels = [lv for _, lv, _ in heads]
+    paper_level = max(set(levels), key=lambda lv: (levels.count(lv), lv))
+    header = None
+    first_paper = next(i for i, lv, _ in heads if lv == paper_level)
+    top = [t for i, lv, t in heads if lv < paper_level and i < first_paper]
+    if top:
+        header = top[0]
+    records: list[Record] = []
+    section_status = None
+    section_text = header
+    bounds = [i for i, lv, _ in heads if lv <= paper_level] + [len(lines)]
+    for (i, lv, title), end in zip([h for h in heads if h[1] <= paper_level], bounds[1:]):
+        if lv < paper_level:
+            section_status = _status_of(title)
+            section_text = title
+            continue
+        body = lines[i + 1 : end]
+        authors, status, urls, rest = [], None, [], []
+        in_details = False
+        for x in body:
+            s = x.strip()
+            if re.search(r"<details", s, re.I):
+                in_details = True
+            m = _FIELD.match(s.replace("**<details>", "<details>")) if not in_details else None
+            if m and len(m["label"].split()) <= 4 and not s.lower().startswith(("abstract", "**abstract")):
+                label, value = m["label"].strip().lower(), m["value"].strip().strip("*").strip()
+                if label.startswith("author"):
+                    authors = split_authors(_strip_markup(value))
+                    continue
+                if _status_of(label) or label in ("status", "decision", "type", "presentation"):
+                    status = _status_of(label) if _status_of(label) else clean_field(value)
+                    continue
+                if label in (
+                    "paper",
+                    "code",
+                    "project",
+                    "links",
+                    "link",
+                    "url",
+                    "pdf",
+                    "openreview",
+                    "arxiv",
+                ):
+                    urls += [
+                        u
+                        for t, u in _LINK.findall(value)
+                        if _CODE_LINK.search(t) or label in ("code", "project")
+                    ]
+                    if not _LINK.search(value) and label in ("code", "project") and value.startswith("http"):
+                        urls.append(value.split()[0])
+                    continue
+            if re.match(r"^\s*(?:\*\*|__)?abstract(?:\*\*|__)?\s*[:：]", s, re.I):
+                s = re.sub(r"^\s*(?:\*\*|__)?abstract(?:\*\*|__)?\s*[:：]\s*(?:\*\*|__)?", "", s, flags=re.I)
+            rest.append(s)
+        abstract = _strip_markup("\n".join(rest))
+        raw_body = "\n".join(raw_lines[i:end])
+        records.append(
+            Record(
+                position=where[i] + 1,
+                line=where[i] + 1,
+                abstract_raw=abstract,
+                title=clean_field(_strip_markup(_LINK.sub(r"\1", title)).strip("*_ ")),
+                authors=authors,
+                source_status=status or _title_tag_status(title) or section_status,
+                source_urls=list(dict.fromkeys(urls)),
+                venue_text=section_text,
+                problem=control_problem(raw_body),
+            )
+        )
+    return header, records

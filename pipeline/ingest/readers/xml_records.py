@@ -1,0 +1,90 @@
+"""XML documents of paper records that are not feeds (ACL Anthology volumes, conference-site exports):
+one record per element of the repeated kind that holds an abstract.
+
+Parsed with the stdlib ``xml.etree.ElementTree`` (namespaces ignored; expat refuses entity-expansion
+bombs). The record element is the most frequent tag among the elements with a child whose name
+pipeline.ingest.readers.fields maps to the abstract (``<abstract>``, ``<summary>``, ``<paperAbstract>``...);
+each record's children are its fields, matched by name like JSON keys (repeated children such as ``<author>``
+become a list, attributes such as ``id`` are fields too; an author's parts ``<first>``/``<last>`` are
+joined by a space). Fields outside the records that name the venue or the year (``<booktitle>``,
+``<year>`` in a volume's ``<meta>``) form the header line. ``position`` is the 0-based record index.
+"""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from collections import Counter
+
+from pipeline.ingest.readers.base import ReaderError, Record
+from pipeline.ingest.readers.fields import map_columns, record_from_fields
+
+NAME = "xml"
+
+
+def _local(tag) -> str:
+    return str(tag).rsplit("}", 1)[-1]
+
+
+def _text(el) -> str:
+    """The element's text; children's texts joined by a space (``<first>A</first><last>B</last>`` →
+    ``A B``)."""
+    parts = [" ".join(t.split()) for t in el.itertext()]
+    return " ".join(p for p in parts if p)
+
+
+def _fields(el) -> dict:
+    """A record element's attributes (``<paper id="3">``) and children: name → text, or list of texts when a
+    child repeats; a child wins over an attribute of the same name."""
+    out: dict = {_local(k): v for k, v in el.attrib.items()}
+    own = set()
+    for c in el:
+        key = _local(c.tag)
+        value = _text(c) if len(c) and key.lower().startswith(("author", "creator", "editor")) else None
+        value = value if value is not None else "".join(c.itertext())
+        if key in own:
+            out[key] = (out[key] if isinstance(out[key], list) else [out[key]]) + [value]
+        else:
+            out[key] = value
+            own.add(key)
+    return out
+
+
+def read(text: str, name: str, columns: dict[str, str] | None = None) -> tuple[str | None, list[Record]]:
+    """Read an XML document of paper records; returns ``(header or None, records)``.
+
+    Raises:
+        ReaderError: not well-formed XML (with the line), or no element holds an abstract field.
+    """
+    try:
+        root = ET.fromstring(text.lstrip("\ufeff"))
+    except ET.ParseError as e:
+        raise ReaderError(name, f"invalid XML: {e}", e.position[0]) from None
+    kinds: Counter = Counter()
+    for el in root.iter():
+        if len(el) and "abstract" in map_columns([_local(c.tag) for c in el], columns):
+            kinds[_local(el.tag)] += 1
+    if not kinds:
+        tags = sorted({_local(el.tag) for el in root.iter()})[:15]
+        raise ReaderError(
+            name,
+            f"XML without paper records: no element has an abstract child (tags: {tags}); name the "
+            'abstract element in a settings file\'s [columns] abstract = "..."',
+        )
+    kind = kinds.most_common(1)[0][0]
+    elements = [el for el in root.iter() if _local(el.tag) == kind]
+    inside = {id(x) for el in elements for x in el.iter()}
+    outer = [el for el in root.iter() if id(el) not in inside and not len(el)]
+    meta = map_columns([_local(el.tag) for el in outer])
+    header_parts = [
+        " ".join("".join(el.itertext()).split())
+        for f in ("comment", "year")
+        if f in meta
+        for el in outer
+        if _local(el.tag) == meta[f]
+    ][:2]
+    header = " ".join(p for p in header_parts if p) or None
+    objs = [_fields(el) for el in elements]
+    keys = list(dict.fromkeys(k for o in objs[:200] for k in o))
+    mapping = map_columns(keys, columns)
+    records = [record_from_fields(o, mapping, i, 0) for i, o in enumerate(objs)]
+    return header, records

@@ -1,0 +1,149 @@
+"""Per-listing records: one listing file read into one row per record, as a pure function over bytes.
+
+``listing_records(data, name, settings)`` reads one file with the reader of its shape
+(pipeline.ingest.readers) into one row per record (:data:`RECORD_SCHEMA`). The ``listing_records`` Dagster
+asset calls it and writes the result to ``<warehouse>/_work/listing_records/<partition key>.parquet``; the
+per-abstract step (pipeline.analyse.abstracts) reads those rows.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import TYPE_CHECKING
+
+import polars as pl
+
+from pipeline.ingest.readers import ListingDecodeError, ReaderError, read_listing
+from pipeline.ingest.readers.venues import UNKNOWN_VENUE, UNKNOWN_YEAR
+
+if TYPE_CHECKING:
+    from polars._typing import PolarsDataType  # the dtype union polars' own signatures use
+
+#: Columns and dtypes of :func:`listing_records`: one row per record a reader found (pipeline.ingest.readers).
+RECORD_SCHEMA: dict[str, PolarsDataType] = {
+    "listing": pl.String,  # file path relative to the raw folder
+    "listing_sha256": pl.String,  # sha256 of the file's bytes
+    "encoding": pl.String,  # codec that decoded it (+gzip when decompressed; null when undecodable)
+    "reader": pl.String,  # the reader that read it (a readers.READERS key; null when none fits)
+    "venue": pl.String,
+    "year": pl.Int64,
+    "paragraph": pl.Int64,  # 1-based record number in the file; 0 for a whole listing that could not be read
+    "line": pl.Int64,  # 1-based line where the record starts; 0 when unknown (JSON) or unreadable
+    "position": pl.Int64,  # the reader's position: line (text, JSON Lines), data row (CSV/TSV), index (JSON)
+    "raw_sha256": pl.String,  # sha256 of abstract_raw (UTF-8); of the file bytes when unreadable
+    "abstract_raw": pl.String,  # the record's abstract as in the file, line ends normalised
+    "title": pl.String,  # the record's title when the file gives one, else null
+    "authors": pl.List(pl.String),  # author names when the file gives them, else null
+    "source_id": pl.String,  # the record's own id in the file (OpenReview/arXiv/papercopilot id), else null
+    "source_status": pl.String,  # Oral, Poster, Reject, ... when the file says, else null
+    "source_urls": pl.List(pl.String),  # code/project links the file gives outside the abstract, else null
+    "decode_error": pl.String,  # why the file (paragraph 0) or this record cannot be read, else null
+}
+
+#: What each column of :data:`RECORD_SCHEMA` holds: the column descriptions the Dagster UI shows for the
+#: ``listing_records`` asset.
+RECORD_DESCRIPTIONS = {
+    "listing": "The listing file's path relative to the raw folder.",
+    "listing_sha256": "sha256 of the listing file's bytes (hex).",
+    "encoding": "The codec that decoded the file ('+gzip' when it was decompressed); null when undecodable.",
+    "reader": "The reader that read the file (a pipeline.ingest.readers.READERS key); null when none fits.",
+    "venue": "Canonical venue of the listing (settings file, header or file name); 'unknown' when none says.",
+    "year": "Year of the listing (settings file, header or file name); 0 when unknown.",
+    "paragraph": "1-based record number in the file; 0 for the one row of a listing that could not be read.",
+    "line": "1-based line where the record starts; 0 when unknown (JSON) or the file is unreadable.",
+    "position": "The reader's position of the record: its line (text, JSON Lines), data row (CSV/TSV) or "
+    "index (JSON).",
+    "raw_sha256": "sha256 of abstract_raw (UTF-8, hex); of the file's bytes when the file is unreadable.",
+    "abstract_raw": "The record's abstract as in the file, line ends normalised to \\n.",
+    "title": "The record's title when the file gives one, else null.",
+    "authors": "Author names when the file gives them (in order), else null.",
+    "source_id": "The record's own id in the file (OpenReview, arXiv or papercopilot id), else null.",
+    "source_status": "Decision or presentation type the file gives (Oral, Poster, Reject, ...), else null.",
+    "source_urls": "Code/project links the file gives outside the abstract, as written, else null.",
+    "decode_error": "Why the file (paragraph 0) or this record cannot be read, else null.",
+}
+
+
+def _sha256(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def unreadable_listing(name: str, sha256: str, why: str) -> pl.DataFrame:
+    """The one row (:data:`RECORD_SCHEMA`) standing for a whole listing that cannot be read: paragraph 0,
+    ``sha256`` as listing and raw digest, ``decode_error`` = ``why`` (quarantined downstream with it)."""
+    row = dict(
+        listing=name,
+        listing_sha256=sha256,
+        encoding=None,
+        reader=None,
+        venue=UNKNOWN_VENUE,
+        year=UNKNOWN_YEAR,
+        paragraph=0,
+        line=0,
+        position=0,
+        raw_sha256=sha256,
+        abstract_raw="",
+        title=None,
+        authors=None,
+        source_id=None,
+        source_status=None,
+        source_urls=None,
+        decode_error=why,
+    )
+    return pl.DataFrame([row], schema=RECORD_SCHEMA)
+
+
+def listing_records(
+    data: bytes, name: str, settings: list[tuple[str, bytes]] | None = None
+) -> tuple[pl.DataFrame, list[str]]:
+    """Read one listing file into one row per record (pipeline.ingest.readers.read_listing).
+
+    Args:
+        data: the file's bytes; name: its path relative to the raw folder; settings: the settings files that
+            apply to it (pipeline.ingest.settings.find_settings), ``(path, bytes)`` farthest first.
+
+    Returns ``(frame, warnings)``: the frame has :data:`RECORD_SCHEMA`; a header is not a row. A file that
+    cannot be read (undecodable bytes, no reader fits, its reader fails, a bad settings file) gives a single
+    row with ``paragraph`` 0 and ``decode_error`` set (it is quarantined whole downstream, never dropped). A
+    record that alone cannot be read (a control character, a malformed row) has ``decode_error`` set and is
+    quarantined alone. ``warnings`` are messages for the run log; the first names the reader used.
+    """
+    file_sha = hashlib.sha256(data).hexdigest()
+    try:
+        got = read_listing(data, name, settings)
+    except (ListingDecodeError, ReaderError) as e:
+        why = (
+            f"undecodable: {e.reason} (byte offset {e.offset})"
+            if isinstance(e, ListingDecodeError)
+            else f"unreadable: {e.reason}" + (f" (line {e.line})" if e.line else "")
+        )
+        return unreadable_listing(name, file_sha, why), [str(e)]
+    recs = got.records
+    n = len(recs)
+    frame = pl.DataFrame(
+        {
+            "listing": [name] * n,
+            "listing_sha256": [got.sha256] * n,
+            "encoding": [got.encoding] * n,
+            "reader": [got.reader] * n,
+            "venue": got.venues,
+            "year": got.years,
+            "paragraph": list(range(1, n + 1)),
+            "line": [r.line for r in recs],
+            "position": [r.position for r in recs],
+            "raw_sha256": [_sha256(r.abstract_raw) for r in recs],
+            "abstract_raw": [r.abstract_raw for r in recs],
+            "title": [r.title for r in recs],
+            "authors": [r.authors or None for r in recs],
+            "source_id": [r.source_id for r in recs],
+            "source_status": [r.source_status for r in recs],
+            "source_urls": [r.source_urls or None for r in recs],
+            "decode_error": [r.problem for r in recs],
+        },
+        schema=RECORD_SCHEMA,
+    )
+    problems = sum(r.problem is not None for r in recs)
+    note = f"{name}: read by {got.reader} ({got.encoding}): {n} records" + (
+        f", {problems} of them unreadable alone (quarantined)" if problems else ""
+    )
+    return frame, [note, *got.warnings]

@@ -1,0 +1,222 @@
+"""Builds: the tables and release plan one run made for its publish step.
+
+The tables step writes into its own folder, ``<work>/builds/<run id>/``::
+
+    papers/ paper_urls/ paper_metrics/ listing_lineage/    the four tables: batch-<k>.arrow each
+    tables.json                                            their partitions: rows, fingerprint
+    release_changes.arrow                                  the diff against the parent
+    release_plan.json                                      the plan, written last
+
+Each table is written one batch of whole partitions at a time (:class:`BuildWriter`):
+``<table>/batch-<k>.arrow`` holds one Arrow record batch per Hive partition of the release, venue and year
+included, in the release's file order (pipeline.release.writer.sort_partition) and dtypes
+(pipeline.release.conform.conform against the parent), and ``tables.json`` lists each table's partitions
+(file, record batch, rows, fingerprint)
+(pipeline.release.writer.fingerprint), so the publish step reuses the parent's file of an unchanged
+partition without reading it, and reads the others one at a time (:func:`read_tables`).
+
+A build is *complete* when its ``release_plan.json`` exists (written after every table, and only when every
+blocking check of the tables passed); a build whose checks failed holds ``checks_failed.json`` instead (the
+failed checks), so it is never published, not even by a later publish-only run (:func:`newer_failed`). The
+publish step of the same run reads the same folder, so two runs that overlap never publish a mix of each
+other's tables; a publish run without a tables step takes the latest complete build (:func:`latest_complete`)
+unless a newer build failed its checks. After a publish, :func:`clean` removes the builds of runs that are
+no longer active, except the one just published.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from collections.abc import Callable
+from functools import partial
+from pathlib import Path
+
+import polars as pl
+import pyarrow as pa
+import pyarrow.ipc  # noqa: F401  (pa.ipc)
+
+from pipeline.release import writer
+from pipeline.release.layout import PARTITION_COLUMNS, TABLES
+
+BUILDS_DIR = "builds"
+TABLES_FILE = "tables.json"
+PLAN_FILE = "release_plan.json"
+CHANGES_FILE = "release_changes.arrow"
+FAILED_FILE = "checks_failed.json"
+#: Files an earlier layout kept directly in the work folder (one shared build for every run); removed by
+#: :func:`clean`.
+LEGACY_FILES = (
+    "papers.arrow",
+    "paper_urls.arrow",
+    "paper_metrics.arrow",
+    "listing_lineage.arrow",
+    CHANGES_FILE,
+    PLAN_FILE,
+)
+#: A build folder name: a Dagster run id (or any id of letters, digits, ``-`` and ``_``).
+_BUILD_ID = re.compile(r"^[A-Za-z0-9_-]+$")
+
+
+def build_dir(work: Path, run_id: str) -> Path:
+    """The build folder of run ``run_id``: ``<work>/builds/<run_id>`` (not created here).
+
+    Raises ValueError when ``run_id`` is not a plain id (letters, digits, ``-``, ``_``)."""
+    if not _BUILD_ID.match(run_id):
+        raise ValueError(f"not a run id usable as a folder name: {run_id!r}")
+    return Path(work) / BUILDS_DIR / run_id
+
+
+def is_complete(build: Path) -> bool:
+    """True when ``build`` holds its plan (written last, after every table)."""
+    return (Path(build) / PLAN_FILE).is_file()
+
+
+def latest_complete(work: Path) -> Path | None:
+    """The complete build whose plan was written last (mtime in ns, then name), or None."""
+    root = Path(work) / BUILDS_DIR
+    if not root.is_dir():
+        return None
+    builds = sorted(((p / PLAN_FILE).stat().st_mtime_ns, p.name) for p in root.iterdir() if is_complete(p))
+    return root / builds[-1][1] if builds else None
+
+
+def newer_failed(work: Path, than: Path | None) -> Path | None:
+    """The newest build whose blocking checks failed (its :data:`FAILED_FILE`), when it was written after the
+    plan of ``than`` (a complete build, or None for "any"); else None."""
+    root = Path(work) / BUILDS_DIR
+    if not root.is_dir():
+        return None
+    failed = sorted(
+        ((p / FAILED_FILE).stat().st_mtime_ns, p.name) for p in root.iterdir() if (p / FAILED_FILE).is_file()
+    )
+    if not failed:
+        return None
+    if than is not None and (Path(than) / PLAN_FILE).stat().st_mtime_ns > failed[-1][0]:
+        return None
+    return root / failed[-1][1]
+
+
+def clean(work: Path, keep: Path | None, is_active: Callable[[str], bool]) -> list[Path]:
+    """Remove every build folder but ``keep`` whose run is not active (``is_active(run_id)`` False: the
+    run finished, failed, or is unknown), and the :data:`LEGACY_FILES`. Returns the removed paths."""
+    removed = []
+    for name in LEGACY_FILES:
+        if (Path(work) / name).is_file():
+            (Path(work) / name).unlink()
+            removed.append(Path(work) / name)
+    root = Path(work) / BUILDS_DIR
+    if not root.is_dir():
+        return removed
+    for p in sorted(root.iterdir()):
+        if keep is not None and p.resolve() == Path(keep).resolve():
+            continue
+        if p.is_dir() and not is_active(p.name):
+            shutil.rmtree(p, ignore_errors=True)
+            removed.append(p)
+    return removed
+
+
+class BuildWriter:
+    """Writes a build's tables one batch of whole partitions at a time (see the module docstring):
+    ``<table>/batch-<k>.arrow`` per batch, one Arrow record batch per partition, so a partition is read
+    back alone (:func:`read_tables`). :meth:`finish` writes ``tables.json``. A table given no row is one
+    empty file under venue=unknown/year=0, as in a release."""
+
+    def __init__(self, build: Path):
+        self.build = Path(build)
+        self.index: dict[str, list[dict]] = {name: [] for name in TABLES}
+        self.empty: dict[str, pl.DataFrame] = {}
+        self.files: dict[str, int] = {name: 0 for name in TABLES}
+
+    def add(self, table: str, df: pl.DataFrame) -> None:
+        """Write ``df``: the rows of whole partitions of ``table`` (dtypes final), split and sorted here into
+        file order (pipeline.release.writer.split); an empty ``df`` only keeps its schema for an empty
+        table."""
+        if df.height == 0:
+            self.empty.setdefault(table, df)
+            return
+        file = f"{table}/batch-{self.files[table]:04d}.arrow"
+        self.files[table] += 1
+        path = self.build / file
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with pa.OSFile(str(path), "wb") as sink:
+            ipc = None
+            for i, (venue, year, part) in enumerate(writer.split(df, table)):
+                batch = part.to_arrow().combine_chunks().to_batches()
+                assert len(batch) == 1  # a partition with rows is one record batch
+                if ipc is None:
+                    ipc = pa.ipc.new_file(sink, batch[0].schema)
+                ipc.write_batch(batch[0])
+                self._entry(table, venue, year, file, i, part)
+            assert ipc is not None
+            ipc.close()
+
+    def _entry(
+        self, table: str, venue: object, year: object, file: str, batch: int | None, part: pl.DataFrame
+    ) -> None:
+        rows = part.drop(PARTITION_COLUMNS)
+        self.index[table].append(
+            {
+                "path": writer.partition_path(table, venue, year),
+                "file": file,
+                "batch": batch,
+                "rows": rows.height,
+                "fingerprint": writer.fingerprint(rows),
+            }
+        )
+
+    def finish(self) -> dict[str, writer.TableParts]:
+        """Write ``tables.json`` (every table's partitions in path order) and return :func:`read_tables`."""
+        for table in TABLES:
+            if not self.index[table]:
+                empty = self.empty[table].clear()
+                file = f"{table}/empty.arrow"
+                (self.build / table).mkdir(parents=True, exist_ok=True)
+                empty.write_ipc(self.build / file)
+                self._entry(table, *writer.EMPTY_PARTITION, file, None, empty)
+            self.index[table].sort(key=lambda e: e["path"])
+        (self.build / TABLES_FILE).write_text(json.dumps(self.index, indent=1))
+        return read_tables(self.build)
+
+
+def _load(path: Path, batch: int | None) -> pl.DataFrame:
+    """One partition of a build (record batch ``batch`` of ``path``; None: the whole file), without
+    venue/year (as its release file holds it). Only that record batch is read."""
+    if batch is None:
+        return pl.read_ipc(path).drop(PARTITION_COLUMNS)
+    with pa.OSFile(str(path), "rb") as source:
+        frame = pl.from_arrow(pa.ipc.open_file(source).get_batch(batch))
+    assert isinstance(frame, pl.DataFrame)
+    return frame.drop(PARTITION_COLUMNS)
+
+
+def _scan(files: list[Path]) -> pl.LazyFrame:
+    """A build table's files as one lazy scan, rows in file order."""
+    return pl.scan_ipc(files, hive_partitioning=False)
+
+
+def read_tables(build: Path) -> dict[str, writer.TableParts]:
+    """The tables of a build (its ``tables.json``): one :class:`pipeline.release.writer.TableParts` each,
+    whose partitions read their own record batch when written and whose scan reads the files lazily.
+
+    Raises FileNotFoundError when the build has no ``tables.json``."""
+    build = Path(build)
+    index = json.loads((build / TABLES_FILE).read_text())
+    out = {}
+    for table in TABLES:
+        entries = index[table]
+        files = list(dict.fromkeys(build / e["file"] for e in entries))
+        out[table] = writer.TableParts(
+            _scan(files[:1]).collect_schema(),
+            sum(e["rows"] for e in entries),
+            tuple(
+                writer.Partition(
+                    e["path"], e["rows"], e["fingerprint"], partial(_load, build / e["file"], e["batch"])
+                )
+                for e in entries
+            ),
+            partial(_scan, files),
+        )
+    return out

@@ -1,0 +1,223 @@
+"""The dataset tables step as one pure function: every listing's abstracts → the four tables of the next
+release, built, checked and written one Hive partition (venue, year) at a time into a build folder
+(pipeline.release.build_files), so its memory follows the largest partition, not the warehouse.
+
+What is global is computed once, on narrow columns: the duplicate clusters and paper ids
+(pipeline.build.dedup.cluster over the clean texts and LSH keys), the repeated-notice rule
+(pipeline.build.tables.notices), the titles and authors a paper takes from another copy
+(pipeline.build.tables.fills),
+the diff against the parent (pipeline.release.plan.PaperDiff: 64-bit hashes per column), and the
+uniqueness rules of the Pandera models (their key columns only). Everything else is a
+function of one partition's abstract rows: a paper's venue and year are its canonical row's, and its URLs
+and metrics come from that row.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+import pandera.polars as pa
+import polars as pl
+
+from pipeline import release
+from pipeline.build import dedup, tables
+from pipeline.release.build_files import BuildWriter
+from pipeline.release.layout import PARTITION_COLUMNS, TABLES
+from pipeline.release.plan import ReleasePlan
+from pipeline.release.writer import TableParts
+from schemas import MODELS, validate
+
+#: Abstract rows one batch of whole partitions gathers (a partition larger than this is a batch alone): the
+#: tables are built, validated and written one batch at a time, so the per-call costs of polars and Pandera
+#: are paid once per ~50k rows, not once per partition (there are ~150 venue/year partitions in the dev
+#: corpus), and a batch's rows with every column stay near 150-300 MB.
+BATCH_ROWS = 50_000
+_FILE = "__abstracts_file"
+
+
+@dataclass(frozen=True)
+class Built:
+    """What :func:`build_dataset` made: ``tables`` (name → TableParts of the build), ``failures``
+    (name → the failure cases of its Pandera model, schemas.validate's frame, or None), ``lineage``
+    (``listing``, ``status`` of every lineage row, for the accounting check) and ``plan`` (the release
+    plan, with ``changes``)."""
+
+    tables: dict[str, TableParts]
+    failures: dict[str, pl.DataFrame | None]
+    lineage: pl.DataFrame
+    plan: ReleasePlan
+
+
+def _unique_keys(model: type[pa.DataFrameModel]) -> list[list[str]]:
+    """The column sets the model says are unique (a column's ``unique=True``; ``Config.unique``)."""
+    schema = model.to_schema()
+    keys = [[c] for c, col in schema.columns.items() if col.unique]
+    if schema.unique:
+        keys.append(list(schema.unique) if not isinstance(schema.unique, str) else [schema.unique])
+    return keys
+
+
+class _Checks:
+    """Pandera validation of one table, one batch of whole partitions at a time (:data:`BATCH_ROWS`), plus
+    its uniqueness rules across batches (a batch's own duplicates are Pandera's)."""
+
+    def __init__(self, table: str):
+        self.model = MODELS[table]
+        self.keys = _unique_keys(self.model)
+        self.offset = 0
+        self.chunk = 0
+        self.failures: list[pl.DataFrame] = []
+        self.seen: list[list[pl.DataFrame]] = [[] for _ in self.keys]
+
+    def add(self, df: pl.DataFrame) -> None:
+        """Validate one batch (failure ``index``: the row's number in the table's batches so far)."""
+        failed = validate(df, self.model)
+        if failed is not None:
+            self.failures.append(failed.with_columns(pl.col("index").cast(pl.Int64) + self.offset))
+        for i, key in enumerate(self.keys):
+            self.seen[i].append(df.select(key).unique().with_columns(chunk=pl.lit(self.chunk)))
+        self.offset += df.height
+        self.chunk += 1
+
+    def result(self) -> pl.DataFrame | None:
+        """Every failure case (schemas.validate's columns, as strings), or None."""
+        out = list(self.failures)
+        for key, seen in zip(self.keys, self.seen):
+            if len(seen) < 2:
+                continue
+            across = (
+                pl.concat(seen)
+                .group_by(key)
+                .agg(pl.col("chunk").n_unique().alias("chunks"))
+                .filter(pl.col("chunks") > 1)
+                .sort(key)
+            )
+            if across.height:
+                out.append(
+                    across.select(
+                        failure_case=pl.concat_str([pl.col(c).cast(pl.String) for c in key], separator=", "),
+                        schema_context=pl.lit("DataFrameSchema" if len(key) > 1 else "Column"),
+                        column=pl.lit(key[0] if len(key) == 1 else str(key)),
+                        check=pl.lit("multiple_fields_uniqueness" if len(key) > 1 else "field_uniqueness"),
+                        check_number=pl.lit(None, pl.Int32),
+                        index=pl.lit(None, pl.Int64),
+                    )
+                )
+        if not out:
+            return None
+        return pl.concat([f.with_columns(pl.all().cast(pl.String)) for f in out], how="diagonal_relaxed")
+
+
+def _batches(groups) -> list[list[tuple]]:
+    """Consecutive partitions ``(venue, year, files, rows)`` gathered into batches of about
+    :data:`BATCH_ROWS` abstract rows; one empty batch when there is no partition (no abstract at all)."""
+    out: list[list[tuple]] = [[]]
+    rows = 0
+    for g in groups:
+        if out[-1] and rows + g[3] > BATCH_ROWS:
+            out.append([])
+            rows = 0
+        out[-1].append(g)
+        rows += g[3]
+    return out
+
+
+def _in_partitions(keys: list[tuple]) -> pl.Expr:
+    """True on rows whose (venue, year) is one of ``keys`` (a filter: the scan's row order is kept)."""
+    venue, year = (pl.col(c) for c in PARTITION_COLUMNS)
+    return pl.any_horizontal([(venue == v) & (year == y) for v, y in keys])
+
+
+def _split(df: pl.DataFrame) -> dict[tuple, pl.DataFrame]:
+    """``df`` by (venue, year), without those columns."""
+    return df.partition_by(list(PARTITION_COLUMNS), as_dict=True, include_key=False) if df.height else {}
+
+
+def build_dataset(abstract_files: list[Path], warehouse: Path, build: Path) -> Built:
+    """Build the four tables of the next release of ``warehouse`` into the empty folder ``build``.
+
+    Args:
+        abstract_files: every listing's ``abstracts`` work file (pipeline.analyse.abstracts.ABSTRACT_SCHEMA),
+        in
+            listing order.
+        warehouse: the warehouse (its LATEST release is the parent: pipeline.release.plan_release).
+        build: the build folder (pipeline.release.build_files.build_dir); tables.json is written last here,
+        the
+            plan is the caller's to write.
+
+    Returns:
+        a :class:`Built`. Raises ReleaseError (LATEST, releases.json or the parent unreadable or damaged)
+        and SchemaDriftError (a column would lose data against the parent's schema).
+    """
+    plan = release.plan_release(warehouse)
+    scan = pl.scan_parquet(abstract_files)
+    names = scan.collect_schema().names()
+    narrow_columns = [c for c in tables.CLUSTER_COLUMNS if c in names]
+    narrow = (
+        pl.scan_parquet(abstract_files, include_file_paths=_FILE)
+        .select(
+            *narrow_columns, "venue", _FILE, *[c for c in tables.FILLED_FIELDS if c not in narrow_columns]
+        )
+        .collect()
+    )
+    notices = tables.notices(narrow)
+    publishable = narrow.select(narrow_columns).with_columns(notices["quarantine_reason"])
+    publishable = publishable.filter(pl.col("quarantine_reason").is_null())
+    clusters = dedup.cluster(
+        publishable,
+        tables.previous_id_map(plan.previous_papers, plan.previous_lineage, with_texts=False),
+        previous_texts=plan.previous_papers,
+    )
+    del publishable
+    filled = tables.fills(narrow, clusters)  # a paper's title/authors from another copy
+    # the global frames split once by partition, so each partition joins only its own rows
+    where = narrow.select("listing", "paragraph", *PARTITION_COLUMNS)
+    placed = clusters.join(where, on=["listing", "paragraph"], how="left", maintain_order="left")
+    clusters_by, empty_clusters = _split(placed), clusters.clear()
+    notices_by, empty_notices = (
+        _split(notices.with_columns(narrow.select(PARTITION_COLUMNS))),
+        notices.clear(),
+    )
+    del clusters, notices, where, placed
+    order = {str(p): i for i, p in enumerate(abstract_files)}
+    groups = (
+        narrow.group_by(PARTITION_COLUMNS)
+        .agg(pl.col(_FILE).unique(), pl.len().alias("rows"))
+        .sort(PARTITION_COLUMNS)
+    )
+    del narrow
+    pinned = {
+        name: release.table_schema(warehouse, name, plan.parent) if plan.parent is not None else {}
+        for name in TABLES
+    }
+    differ = plan.differ()
+    writer = BuildWriter(build)
+    checks = {name: _Checks(name) for name in TABLES}
+    lineage = []
+    for batch in _batches(groups.iter_rows()):
+        keys = [(venue, year) for venue, year, _, _ in batch]
+        files = sorted({f for _, _, fs, _ in batch for f in fs}, key=order.__getitem__)
+        rows = (
+            pl.scan_parquet([Path(f) for f in files]).filter(_in_partitions(keys)) if files else scan.head(0)
+        ).collect()
+        built = tables.build_tables(
+            rows,
+            pl.concat([clusters_by[k] for k in keys if k in clusters_by] or [empty_clusters]),
+            pl.concat([notices_by[k] for k in keys if k in notices_by] or [empty_notices]),
+            filled,
+        )
+        del rows
+        built["papers"] = differ.stamp(built["papers"])
+        for name in TABLES:
+            df = built[name]
+            checks[name].add(df)
+            df = release.conform(df, name, pinned[name])
+            writer.add(name, df)
+        lineage.append(built["listing_lineage"].select("listing", "status"))
+    return Built(
+        tables=writer.finish(),
+        failures={name: checks[name].result() for name in TABLES},
+        lineage=pl.concat(lineage),
+        plan=replace(plan, changes=differ.changes()),
+    )

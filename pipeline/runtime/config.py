@@ -1,0 +1,189 @@
+"""Where the pipeline reads and writes.
+
+Every path is read from the environment at call time (not import time), so tests and users can point the
+pipeline anywhere by setting a variable:
+
+- ``PIPELINE_RAW_DIR``        listing files (default ``raw/``)
+- ``PIPELINE_WAREHOUSE_DIR``  releases and per-listing work files (default ``warehouse/``)
+- ``PIPELINE_WORKERS``        processes for per-abstract work, the main one included (default: the number of
+  CPUs)
+- ``PIPELINE_KEEP_RELEASES``  keep only the newest K releases (default: keep all)
+- ``DAGSTER_HOME``            Dagster's instance (default ``.dagster_home/`` in the working directory)
+- ``PIPELINE_MAX_CONCURRENT``       steps at once per Dagster run (multiprocess executor; default: CPUs)
+- ``PIPELINE_MAX_CONCURRENT_RUNS``  runs at once from the instance's run queue (default 2)
+- ``PIPELINE_INSTANCE``, ``DAGSTER_PG_URL``  the instance's storage: SQLite (default) or Postgres
+  (pipeline.runtime.scaleout)
+
+Relative paths are resolved against the current working directory (the project root for ``make`` and
+``dagster dev -w workspace.yaml``).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+
+def raw_dir() -> Path:
+    """Folder holding the listing files (``PIPELINE_RAW_DIR``, default ``raw``)."""
+    return Path(os.environ.get("PIPELINE_RAW_DIR", "raw")).resolve()
+
+
+def warehouse_dir() -> Path:
+    """Folder holding releases (``PIPELINE_WAREHOUSE_DIR``, default ``warehouse``)."""
+    return Path(os.environ.get("PIPELINE_WAREHOUSE_DIR", "warehouse")).resolve()
+
+
+def work_dir() -> Path:
+    """Intermediate per-listing and global asset outputs: ``<warehouse>/_work``.
+
+    Not part of any release; safe to delete (the next run recomputes it).
+    """
+    return warehouse_dir() / "_work"
+
+
+def keep_releases() -> int | None:
+    """Retention: ``PIPELINE_KEEP_RELEASES`` as a positive int, or ``None`` (keep every release)."""
+    value = os.environ.get("PIPELINE_KEEP_RELEASES", "").strip()
+    if not value:
+        return None
+    if not value.isdigit() or int(value) < 1:
+        raise ValueError(f"PIPELINE_KEEP_RELEASES must be a positive integer, got {value!r}")
+    return int(value)
+
+
+#: First line of the dagster.yaml that :func:`ensure_dagster_home` writes; a file starting with it is ours to
+#: rewrite when the settings below change, any other file is the user's and left alone.
+DAGSTER_YAML_MARKER = (
+    "# written by pipeline.runtime.config.ensure_dagster_home; remove this line to keep your edits"
+)
+#: Publishing (the ``release`` pool of the dataset tables and release assets) runs one at a time (a
+#: concurrency limit of 1). ``granularity: run`` makes the run queue hold a whole run
+#: while another run using the pool is in progress, instead of ops claiming slots mid-run.
+PUBLISH_POOL_LIMIT = 1
+#: What earlier versions of :func:`ensure_dagster_home` wrote (upgraded in place).
+_LEGACY_DAGSTER_YAML = "telemetry:\n  enabled: false\n"
+
+
+def _positive_int(var: str, default: int) -> int:
+    value = os.environ.get(var, "").strip()
+    if not value:
+        return default
+    if not value.isdigit() or int(value) < 1:
+        raise ValueError(f"{var} must be a positive integer, got {value!r}")
+    return int(value)
+
+
+def max_concurrent_steps() -> int:
+    """Steps the multiprocess executor runs at once in one Dagster run: ``PIPELINE_MAX_CONCURRENT``,
+    default ``os.cpu_count()`` (Dagster's own default for ``max_concurrent``)."""
+    return _positive_int("PIPELINE_MAX_CONCURRENT", os.cpu_count() or 1)
+
+
+def max_concurrent_runs() -> int:
+    """Runs the instance's run queue starts at once (``dagster dev``/daemon):
+    ``PIPELINE_MAX_CONCURRENT_RUNS``,
+    default 2 (each run is a process that forks a process per step; 2 keeps a 2-core machine busy without
+    thrashing)."""
+    return _positive_int("PIPELINE_MAX_CONCURRENT_RUNS", 2)
+
+
+def dagster_yaml() -> str:
+    """The instance settings :func:`ensure_dagster_home` writes: telemetry off, the UI's first-visit pop-up
+    off (``nux``, a key of Dagster's instance config schema), the publish pool limit
+    (:data:`PUBLISH_POOL_LIMIT`, run granularity), the run queue's :func:`max_concurrent_runs` and the
+    storage (:func:`instance_storage_yaml`)."""
+    return (
+        f"{DAGSTER_YAML_MARKER}\n"
+        "telemetry:\n  enabled: false\n"
+        "nux:\n  enabled: false\n"
+        "concurrency:\n"
+        f"  pools:\n    granularity: run\n    default_limit: {PUBLISH_POOL_LIMIT}\n"
+        f"  runs:\n    max_concurrent_runs: {max_concurrent_runs()}\n" + instance_storage_yaml()
+    )
+
+
+def instance_storage_yaml() -> str:
+    """The ``storage:`` block of :func:`dagster_yaml`: empty (the embedded SQLite instance) unless
+    ``PIPELINE_INSTANCE=postgres`` puts runs, event log and schedules on Postgres
+    (pipeline.runtime.scaleout)."""
+    from pipeline.runtime import scaleout
+
+    return scaleout.storage_yaml()
+
+
+#: Lock file (in DAGSTER_HOME) held while the instance's settings are written and its storage is first
+#: created.
+INSTANCE_LOCK = ".instance.lock"
+#: Marker file (in DAGSTER_HOME) written once the instance's storage exists; later runs skip the creation.
+INSTANCE_READY = ".instance.ready"
+
+
+def ensure_dagster_home(create_instance: bool = True) -> Path:
+    """Set ``DAGSTER_HOME`` to ``.dagster_home`` in the working directory unless it is set; create it and
+    write its ``dagster.yaml`` (:func:`dagster_yaml`) when missing or when it is ours (starts with
+    :data:`DAGSTER_YAML_MARKER`) and out of date; with ``create_instance``, create the instance's storage
+    (run, event-log and schedule databases and their schema migrations) the first time. Returns the folder.
+
+    All of it happens under a file lock (:data:`INSTANCE_LOCK`, ``filelock``), so processes starting at once
+    on a fresh folder (two ``python -m pipeline run``, or a run and ``dagster dev``) wait for the first one
+    instead of creating the databases together: two at once could stamp two schema versions ("more than one
+    head") and leave the instance unusable. Once :data:`INSTANCE_READY` exists only the lock is taken.
+
+    Raises OSError when the folder cannot be created or written (the message names it).
+    """
+    from filelock import FileLock
+
+    home = Path(os.environ.setdefault("DAGSTER_HOME", str(Path(".dagster_home").resolve())))
+    home.mkdir(parents=True, exist_ok=True)
+    with FileLock(home / INSTANCE_LOCK):
+        cfg = home / "dagster.yaml"
+        text = dagster_yaml()
+        current = cfg.read_text() if cfg.exists() else None
+        ours = current is None or current.startswith(DAGSTER_YAML_MARKER) or current == _LEGACY_DAGSTER_YAML
+        if ours and current != text:
+            tmp = cfg.with_name(f".dagster.yaml.{os.getpid()}.tmp")
+            tmp.write_text(text)
+            tmp.replace(cfg)
+        if create_instance and _embedded_instance() and not (home / INSTANCE_READY).exists():
+            _create_instance_storage()
+            (home / INSTANCE_READY).write_text(
+                "the instance's storage was created; see pipeline.runtime.config\n"
+            )
+    return home
+
+
+def dagster_home_hint() -> str:
+    """``DAGSTER_HOME`` as set (for messages), or the default it would get."""
+    return os.environ.get("DAGSTER_HOME") or str(Path(".dagster_home").resolve())
+
+
+def _embedded_instance() -> bool:
+    """True for the embedded SQLite instance (the default). Only its databases live in ``DAGSTER_HOME`` and
+    are created here; a Postgres instance (pipeline.runtime.scaleout) is created by dagster-postgres on first
+    use,
+    which retries a concurrent creation itself."""
+    from pipeline.runtime import scaleout
+
+    return scaleout.instance_kind() == "sqlite"
+
+
+def _create_instance_storage() -> None:
+    """Open the instance in DAGSTER_HOME once and touch each storage, which creates its database."""
+    import dagster as dg
+
+    with dg.DagsterInstance.get() as instance:
+        instance.get_runs(limit=1)  # run storage
+        instance.get_dynamic_partitions("listings")  # event-log storage (dynamic partitions live there)
+        instance.all_instigator_state()  # schedule storage (sensors, schedules)
+
+
+def workers() -> int:
+    """Processes for per-abstract work, the main one included: ``PIPELINE_WORKERS``, default
+    ``os.cpu_count()``. Raises ValueError when it is not a positive integer."""
+    value = os.environ.get("PIPELINE_WORKERS", "").strip()
+    if not value:
+        return os.cpu_count() or 1
+    if not value.isdigit() or int(value) < 1:
+        raise ValueError(f"PIPELINE_WORKERS must be a positive integer, got {value!r}")
+    return int(value)

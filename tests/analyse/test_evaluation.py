@@ -1,0 +1,116 @@
+"""`make eval` logic (bench/eval_extraction.py): the dev gold scores through the extraction functions."""
+
+import json
+
+import polars as pl
+import pytest
+
+from tests.eval_entry import evaluation
+
+
+@pytest.fixture(scope="module")
+def union_scores(tmp_path_factory):
+    path = evaluation.union_gold(list(evaluation.DEV_GOLDS), tmp_path_factory.mktemp("gold") / "union.jsonl")
+    return evaluation.score_direct(path)
+
+
+@pytest.mark.parametrize("key", sorted(evaluation.TARGETS))
+def test_union_meets_target(union_scores, key):
+    res, errors = union_scores
+    assert res[key] >= evaluation.TARGETS[key], (key, res[key], errors[:20])
+
+
+@pytest.mark.parametrize("gold", [p.name for p in evaluation.DEV_GOLDS])
+@pytest.mark.parametrize("key", ["metric_f1", "metric_name_acc", "metric_dataset_acc", "url_kind_acc"])
+def test_each_file_holds_the_union_targets(gold, key):
+    """Each dev gold file on its own comes within 0.02 of the union's targets: the rules do not fit one
+    file."""
+    res, errors = evaluation.score_direct(evaluation.GOLD_DIR / gold)
+    assert res[key] >= evaluation.TARGETS[key] - 0.02, (gold, key, res[key], errors[:20])
+
+
+def test_union_all_docs_matched(union_scores):
+    res, _ = union_scores
+    assert res["docs"] == 248 and res["unmatched_docs"] == 0
+    n_gold = sum(len(r.get("metrics", [])) for p in evaluation.DEV_GOLDS for r in evaluation.read_jsonl(p))
+    assert res["counts"]["m_gold"] == n_gold == 122 + 193
+
+
+def test_repo_gold_copies_in_step():
+    """tests/data/gold holds the gold files the evaluation names, each one JSON object per line."""
+    for p in evaluation.DEV_GOLDS:
+        recs = evaluation.read_jsonl(p)
+        assert recs and all({"doc_id", "text"} <= set(r) for r in recs)
+    ids = [r["doc_id"] for p in evaluation.DEV_GOLDS for r in evaluation.read_jsonl(p)]
+    assert len(ids) == len(set(ids))
+
+
+def test_fixture_groups_pass_rate():
+    fx = evaluation.fixture_results()
+    urls = [f for f in fx if f["group"] == "url"]
+    mets = [f for f in fx if f["group"] == "metric"]
+    assert len(urls) == 22 and len(mets) == 32
+    # U17 expects a /tree/ link collapsed onto its repository; paths are kept now
+    # (tests/analyse/test_extraction_urls.py)
+    assert [f["id"] for f in urls if not f["passed"]] == ["U17"]
+    assert sum(f["passed"] for f in mets) >= 27
+
+
+def test_scorer_penalises_wrong_extraction(tmp_path):
+    """The scoring path is live: a warehouse with no URLs/metrics scores zero recall."""
+    recs = evaluation.read_jsonl(evaluation.DEFAULT_GOLD)
+    tables = evaluation.direct_tables(recs)
+    tables["paper_urls"] = tables["paper_urls"].clear()
+    tables["paper_metrics"] = tables["paper_metrics"].head(0)
+    evaluation.write_release(tables, tmp_path)
+    res, _ = evaluation.load_scorer().score(str(evaluation.DEFAULT_GOLD), str(tmp_path))
+    assert res["url_recall"] == 0.0 and res["metric_recall"] == 0.0
+    assert isinstance(tables["papers"], pl.DataFrame)
+
+
+def test_gold_sets_names_missing_file(tmp_path):
+    with pytest.raises(FileNotFoundError, match="nope.jsonl"):
+        evaluation.gold_sets([tmp_path / "nope.jsonl"])
+
+
+def test_union_gold_concatenates(tmp_path):
+    out = evaluation.union_gold(list(evaluation.DEV_GOLDS), tmp_path / "u.jsonl")
+    lines = out.read_text(encoding="utf-8").splitlines()
+    assert len(lines) == 248 and json.loads(lines[100])["doc_id"] == "dev2-001"
+
+
+def test_runtime_package_does_not_import_tests():
+    """The evaluation entry point is outside the runtime package: nothing in pipeline/ imports tests or reads
+    tests/data."""
+    import re
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2] / "pipeline"
+    rx = re.compile(r"^\s*(?:from|import)\s+tests\b|tests/data|\"tests\"", re.M)
+    assert [str(p) for p in root.rglob("*.py") if rx.search(p.read_text(encoding="utf-8"))] == []
+
+
+def test_cost_and_table_format():
+    cost = evaluation.measure_cost(limit=200)
+    assert cost["n"] > 0 and cost["ms_per_abstract"] > 0
+    table = evaluation.format_table(
+        {
+            "direct": {
+                k: 1.0
+                for k in (
+                    "url_precision",
+                    "url_recall",
+                    "url_f1",
+                    "url_kind_acc",
+                    "metric_precision",
+                    "metric_recall",
+                    "metric_f1",
+                    "metric_kind_acc",
+                    "metric_name_acc",
+                    "metric_dataset_acc",
+                    "metric_subject_acc",
+                )
+            }
+        }
+    )
+    assert "| URL F1 | 1.000 | ≥ 0.99 |" in table
