@@ -5,7 +5,7 @@
 Builds one UTF-8 listing per (venue, year) of ../shared/corpus/real_abstracts_dev.parquet (header
 ``<VENUE> <YEAR> Accepted Papers``, abstracts separated by blank lines; blank lines inside an abstract are
 collapsed so one abstract stays one paragraph, and counted), then runs ``parsing.parse_listing``,
-``cleaning.clean_abstract``, ``quarantine.quarantine_reason`` and ``language.detect_language`` exactly as the
+``cleaning.clean_text``, ``quarantine.quarantine_reason`` and ``language.detect_language`` exactly as the
 pipeline does. Prints: paragraphs in/out per listing (must be equal), quarantine counts by reason with
 examples, languages detected, cleaning and detection cost, and how often langdetect's label changes when it
 reads only the first ``language.MAX_CHARS`` characters. Exits 0 with a message when the corpus is absent
@@ -25,7 +25,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from pipeline.analyse import language  # noqa: E402
-from pipeline.analyse.cleaning import clean_abstract  # noqa: E402
+from pipeline.analyse.cleaning import clean_text  # noqa: E402
 from pipeline.analyse.language import detect_language  # noqa: E402
 from pipeline.analyse.quarantine import REASONS, quarantine_reason  # noqa: E402
 from pipeline.ingest.readers import parse_listing  # noqa: E402
@@ -92,7 +92,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"  {name}: {expected} abstracts in, {len(listing.paragraphs)} paragraphs out")
         for p in listing.paragraphs:
             t0 = time.perf_counter()
-            clean = clean_abstract(p.text)
+            clean = clean_text(p.text)
             t_clean += time.perf_counter() - t0
             n_clean += 1
             reason = quarantine_reason(p.text, clean, listing.header)

@@ -16,7 +16,7 @@ What it does:
    then scores the release with the gold scorer's ``score`` (``tests/data/gold/score.py``, a copy of the
    project's scoring rules, README there).
 2. **Direct**: the same gold through the extraction functions alone (paper ``abstract_raw`` = the listing
-   paragraph, metrics read ``clean_abstract(abstract_raw)``), written as a one-release warehouse and scored
+   paragraph, metrics read ``clean_text(abstract_raw)``), written as a one-release warehouse and scored
    by the same ``score`` function. This isolates extraction from parsing/dedup.
 3. **Fixtures**: the ``metric`` and ``url`` groups of ``fixtures.jsonl`` (exact expectations), called
    directly; a case passes when every expected row is found with the right kind/metric/dataset/subject and
@@ -48,7 +48,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from pipeline.analyse.abstracts import METRIC_STRUCT, URL_STRUCT
-from pipeline.analyse.cleaning import clean_abstract
+from pipeline.analyse.cleaning import clean_text
 from pipeline.analyse.extraction import METRIC_FIELDS, URL_FIELDS, extract_metrics, extract_urls
 
 GOLD_DIR = ROOT / "tests" / "data" / "gold"
@@ -100,7 +100,7 @@ def direct_tables(records: list[dict]) -> dict[str, pl.DataFrame]:
         papers.append({"paper_id": pid, "abstract_raw": raw})
         for r in extract_urls(raw):
             urls.append({"paper_id": pid, **r})
-        for r in extract_metrics(clean_abstract(raw)):
+        for r in extract_metrics(clean_text(raw)):
             mets.append({"paper_id": pid, **r})
     url_schema = {"paper_id": pl.String, **dict(URL_STRUCT.to_schema())}
     met_schema = {"paper_id": pl.String, **dict(METRIC_STRUCT.to_schema())}
@@ -192,7 +192,7 @@ def fixture_results() -> list[dict]:
     out = []
     for fx in read_jsonl(FIXTURES):
         if fx.get("group") == "metric":
-            pred = extract_metrics(clean_abstract(fx["text"]))
+            pred = extract_metrics(clean_text(fx["text"]))
             pairs, extra = _match_rows(fx["metrics"], pred, scorer)
             problems = []
             for g, p in pairs:
@@ -243,7 +243,7 @@ def measure_cost(corpus: Path | None = None, limit: int | None = None) -> dict:
         note = f"dev corpus {path} ({len(texts)} abstracts)"
     if limit:
         texts = texts[:limit]
-    cleaned = [clean_abstract(t) for t in texts]
+    cleaned = [clean_text(t) for t in texts]
     t0 = time.perf_counter()
     n_urls = n_mets = 0
     for raw, clean in zip(texts, cleaned):

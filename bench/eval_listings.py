@@ -36,7 +36,6 @@ from pipeline.analyse import (
     abstracts,  # noqa: E402
     cleaning,  # noqa: E402
 )
-from pipeline.analyse import residue as text  # noqa: E402
 from pipeline.ingest import records as ingest_records  # noqa: E402
 
 SHARED = ROOT.parent / "shared"
@@ -75,7 +74,7 @@ def placeholder(abstract: str | None) -> bool:
     from pipeline.analyse import quarantine
 
     raw = abstract or ""
-    return quarantine.quarantine_reason(raw, text.strip_residue(cleaning.clean_abstract(raw))) is not None
+    return quarantine.quarantine_reason(raw, cleaning.clean_text(raw)) is not None
 
 
 def score(published: pl.DataFrame, truth: list[dict]) -> dict:
@@ -86,7 +85,7 @@ def score(published: pl.DataFrame, truth: list[dict]) -> dict:
             continue
         key = norm(t["abstract"])
         by_text.setdefault(key, t)
-        alias.setdefault(norm(text.strip_residue(cleaning.clean_abstract(t["abstract"] or ""))), key)
+        alias.setdefault(norm(cleaning.clean_text(t["abstract"] or "")), key)
         alias.setdefault(key, key)
     matched, titles, vy, found = 0, 0, 0, set()
     for raw, abstract, title, venue, year in published.select(

@@ -31,7 +31,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from pipeline.analyse.cleaning import clean_abstract  # noqa: E402
+from pipeline.analyse.cleaning import clean_text  # noqa: E402
 from pipeline.analyse.extraction import metrics as current  # noqa: E402
 from pipeline.analyse.extraction.sentences import sentence_of  # noqa: E402
 
@@ -88,7 +88,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     texts = pl.read_parquet(corpus, columns=["abstract"]).drop_nulls()["abstract"].to_list()
     random.Random(13).shuffle(texts)
-    cleans = [clean_abstract(t) for t in texts[: args.n]]
+    cleans = [clean_text(t) for t in texts[: args.n]]
     with tempfile.TemporaryDirectory(prefix="extraction_base_") as tmp:
         base = base_package(args.base, Path(tmp))
         before = [base.extract_metrics(c) for c in cleans]

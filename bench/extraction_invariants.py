@@ -44,12 +44,11 @@ CONTEXT = 60  # characters of the abstract shown either side of a failing span
 def _analyse(raws: list[str]) -> list[tuple[str, list[dict], list[dict]]]:
     """(clean text, metric rows, URL rows) per raw abstract; quarantined abstracts get no rows."""
     from pipeline.analyse import cleaning, quarantine
-    from pipeline.analyse import residue as text
     from pipeline.analyse.extraction import extract_metrics, extract_urls
 
     out = []
     for raw in raws:
-        clean = text.strip_residue(cleaning.clean_abstract(raw))
+        clean = cleaning.clean_text(raw)
         if quarantine.quarantine_reason(raw, clean) is not None:
             out.append((clean, [], []))
             continue

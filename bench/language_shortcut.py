@@ -33,7 +33,7 @@ def main() -> None:
         for line in (ROOT / "tests/data/gold/gold_dev.jsonl").read_text().splitlines()
     ]
     for name, raw in (("dev corpus", texts), ("gold_dev", gold)):
-        clean = [cleaning.clean_abstract(t) for t in raw]
+        clean = [cleaning.clean_text(t) for t in raw]
         t0 = time.process_time()
         fast = [language.detect_language(t) for t in clean]
         t1 = time.process_time()

@@ -73,9 +73,8 @@ def raw_abstracts() -> dict[str, str]:
 @cache
 def clean_abstracts() -> dict[str, str]:
     from pipeline.analyse import cleaning
-    from pipeline.analyse import residue as text
 
-    return {k: text.strip_residue(cleaning.clean_abstract(v)) for k, v in raw_abstracts().items()}
+    return {k: cleaning.clean_text(v) for k, v in raw_abstracts().items()}
 
 
 @cache

@@ -19,7 +19,6 @@ from typing import TYPE_CHECKING, Any
 import polars as pl
 
 from pipeline.analyse import cleaning, hashing, language, quarantine
-from pipeline.analyse import residue as text
 from pipeline.analyse.extraction import extract_metrics, extract_urls
 from pipeline.ingest.records import RECORD_DESCRIPTIONS, RECORD_SCHEMA
 from pipeline.runtime import parallel, versions
@@ -66,7 +65,7 @@ METRIC_STRUCT = pl.Struct(
 #: Columns and dtypes of :func:`abstract_rows` (RECORD_SCHEMA plus these).
 ABSTRACT_SCHEMA: dict[str, PolarsDataType] = {
     **RECORD_SCHEMA,
-    "abstract": pl.String,  # clean text (pipeline.analyse.cleaning)
+    "abstract": pl.String,  # clean text (pipeline.analyse.cleaning.clean_text)
     "language": pl.String,  # ISO 639-1 or "und"
     "language_score": pl.Float64,  # langdetect probability, 0..1
     "n_words": pl.Int64,  # whitespace-separated words of the clean text
@@ -81,7 +80,7 @@ ABSTRACT_SCHEMA: dict[str, PolarsDataType] = {
 #: descriptions the Dagster UI shows for the per-listing assets.
 COLUMN_DESCRIPTIONS = {
     **RECORD_DESCRIPTIONS,
-    "abstract": "The clean abstract text (pipeline.analyse.cleaning.clean_abstract).",
+    "abstract": "The clean abstract text (pipeline.analyse.cleaning.clean_text).",
     "language": "ISO 639-1 language code of the clean abstract, or 'und' when undetermined.",
     "language_score": "langdetect's probability of that language, 0..1.",
     "n_words": "Whitespace-separated words of the clean abstract.",
@@ -119,7 +118,7 @@ def analyse_abstract(raw: str, timings: dict | None = None) -> dict:
     stage of :data:`STAGES`."""
     t = {} if timings is None else timings
     t0 = time.perf_counter()
-    clean = text.strip_residue(cleaning.clean_abstract(raw))
+    clean = cleaning.clean_text(raw)
     t1 = time.perf_counter()
     reason = quarantine.quarantine_reason(raw, clean)
     t2 = time.perf_counter()

@@ -1,8 +1,10 @@
 """Raw abstract -> clean text (docs/design.md, "Cleaning").
 
-``clean_abstract(raw)`` is the one entry point. ``abstract_raw`` is never changed; this module derives the
-``abstract`` column from it. The rules, in the order they run (each is idempotent, and the whole is checked
-to be idempotent by ``tests/analyse/test_properties.py``):
+``clean_text(raw)`` is the one entry point: the published ``abstract`` (:func:`clean_abstract`, then
+``pipeline.analyse.residue.strip_residue``). ``abstract_raw`` is never changed; this module derives the
+``abstract`` column from it. :func:`clean_abstract` runs the named steps of :data:`STEPS` in order (each with
+its reason and examples); :func:`explain` says which steps changed a text. The rules, in the order they run
+(each is idempotent, and the whole is checked to be idempotent by ``tests/analyse/test_properties.py``):
 
 1. **Unicode repair** with ftfy (a well-kept library, not hand-rolled): mojibake such as ``â€™``/``Ã—`` is
    re-decoded, Latin ligatures (``ﬁ``) and full-width ASCII (``ＡＢＣ１２３``) are folded, NFC (never NFKC:
@@ -41,10 +43,14 @@ from __future__ import annotations
 import html
 import re
 import unicodedata
+from collections.abc import Callable
+from dataclasses import dataclass
 from functools import lru_cache
+from typing import NamedTuple
 
 import ftfy
 
+from pipeline.analyse.residue import strip_residue
 from pipeline.ingest.readers.decoding import invisible_patterns
 
 RULES_VERSION = "2"  # bump when outputs change (docs/execution.md)
@@ -286,35 +292,28 @@ def _html(text: str) -> str:
     return text
 
 
-def _clean_once(raw: str) -> tuple[str, bool]:
-    """One pass of the rules; returns the text and whether ftfy changed it (its output may feed later
-    rules)."""
-    text = _strip_invisible(raw)  # first, so that removing them later cannot create new "mojibake" pairs
-    # Whitespace in its final form BEFORE ftfy: ftfy's mojibake decisions depend on the neighbouring
-    # characters (``' Â 0'`` is left alone, ``'Â 0'`` is read as a broken NBSP), so ftfy must see the same
-    # context on the first pass as it would on the output; otherwise collapsing/stripping spaces after it
-    # changes its next answer.
-    text = _WS.sub(" ", text).strip()
-    fixed = ftfy.fix_text(text, _FTFY)
-    ftfy_changed = fixed != text
-    text = fixed
-    text = _html(text)
-    if "(cid:" in text:
-        text = _CID.sub("", _CID_SOFT_HYPHEN.sub("", text))
-    text = _strip_invisible(text)
-    saved: list[str] = []
-    text = _protect_urls(text, saved)
-    text = _latex(text)
-    text = _markdown(text)
-    text = _restore_urls(text, saved)
-    text = _WS.sub(" ", text.translate(_MINUS))
-    if "- " in text:
-        text = _HYPHEN_SPLIT.sub(_join_hyphen, text)
+# ---------------------------------------------------------------- the steps, in the order they run
+# Every step is ``(text, urls) -> text``; ``urls`` is the list of one pass's protected URLs: the ``links``
+# step replaces URLs by placeholders (so the LaTeX and markdown rules never touch them) and ``urls_back``
+# puts them back. The other steps ignore it.
+
+
+def _step_invisible(text: str, urls: list[str]) -> str:
+    return _strip_invisible(text)
+
+
+def _step_pdf_cid(text: str, urls: list[str]) -> str:
+    return _CID.sub("", _CID_SOFT_HYPHEN.sub("", text)) if "(cid:" in text else text
+
+
+def _step_hyphenation(text: str, urls: list[str]) -> str:
+    return _HYPHEN_SPLIT.sub(_join_hyphen, text) if "- " in text else text
+
+
+def _step_punctuation_spacing(text: str, urls: list[str]) -> str:
     text = _SPACE_BEFORE_PUNCT.sub(r"\1", text)
     text = _SPACE_AFTER_OPEN.sub(r"\1", text)
-    text = _DIGIT_PERCENT.sub(r"\1%", text)
-    text = unicodedata.normalize("NFC", text)
-    return _strip_invisible(text).strip(), ftfy_changed
+    return _DIGIT_PERCENT.sub(r"\1%", text)
 
 
 #: A label opening the field (``Abstract: ...``, ``Abstract—...``, ``Summary. ...``): the file's label, not
@@ -322,32 +321,252 @@ def _clean_once(raw: str) -> tuple[str, bool]:
 _LEADING_LABEL = re.compile(r"^(?:\s*(?:abstract|summary)\s*[:.\u2014\u2013-]\s*)+(?=\S)", re.IGNORECASE)
 
 
+def _step_leading_label(text: str, urls: list[str]) -> str:
+    return _LEADING_LABEL.sub("", text, count=1) if text[:1] in "AaSs" else text
+
+
+@dataclass(frozen=True)
+class CleaningStep:
+    """One step of :data:`STEPS`: ``run(text, urls) -> text`` (``urls``: the pass's protected URLs), why it
+    exists, and ``(input, output)`` examples of the step alone (tests/analyse/test_cleaning.py runs them)."""
+
+    name: str
+    run: Callable[[str, list[str]], str]
+    reason: str
+    examples: tuple[tuple[str, str], ...]
+
+    def apply(self, text: str) -> str:
+        """This step alone on ``text`` (str -> str), with any URL it protects put back."""
+        urls: list[str] = []
+        return _restore_urls(self.run(text, urls), urls)
+
+
+#: The cleaning steps, in the order one pass of :func:`clean_abstract` runs them (the rules and their sources
+#: are in the module docstring; the numbers there are given after each reason).
+STEPS: tuple[CleaningStep, ...] = (
+    CleaningStep(
+        "invisible",
+        _step_invisible,
+        "invisible characters (Cc/Cf/Cs) removed and Unicode spaces made ' ', before ftfy, so that removing "
+        "them later cannot create new mojibake pairs (rule 3)",
+        (("Trans\u200bformer\u00a0XS", "Transformer XS"), ("en\u00adcoder", "encoder")),
+    ),
+    CleaningStep(
+        "whitespace_first",
+        lambda text, urls: _WS.sub(" ", text).strip(),
+        "whitespace in its final form before ftfy: ftfy's mojibake decisions depend on the neighbouring "
+        "characters, so it must see the same context on every pass (rule 7)",
+        ((" a\n  b ", "a b"),),
+    ),
+    CleaningStep(
+        "ftfy",
+        lambda text, urls: ftfy.fix_text(text, _FTFY),
+        "Unicode repair: mojibake re-decoded, Latin ligatures and full-width ASCII folded, NFC (rule 1)",
+        (
+            ("The model\u00e2\u20ac\u2122s 3\u00c3\u2014 speedup", "The model’s 3× speedup"),
+            ("ﬁne-tuning ＡＢＣ１２３ with n²", "fine-tuning ABC123 with n²"),
+        ),
+    ),
+    CleaningStep(
+        "html",
+        lambda text, urls: _html(text),
+        "HTML entities unescaped (repeatedly), inline tags of a known list removed, anchors -> 't (u)' "
+        "(rule 2)",
+        (
+            ("5 &amp;amp; 6, H<sub>2</sub>O, <a, b>", "5 & 6, H2O, <a, b>"),
+            ('<a href="http://x.org/a">site</a>', "site (http://x.org/a)"),
+        ),
+    ),
+    CleaningStep(
+        "pdf_cid",
+        _step_pdf_cid,
+        "PDF glyph ids: (cid:173) is a soft hyphen (joined), other (cid:N) removed (rule 3)",
+        (
+            (
+                "in conjunc(cid:173) tion with the cortical(cid:12) model",
+                "in conjunction with the cortical model",
+            ),
+        ),
+    ),
+    CleaningStep(
+        "invisible_again",
+        _step_invisible,
+        "invisible characters that the HTML step produced (&#8203;) removed (rule 3)",
+        (("a\u200bb", "ab"),),
+    ),
+    CleaningStep(
+        "links",
+        lambda text, urls: _protect_urls(text, urls),
+        "\\url{u} -> u, \\href{u}{t} -> t (u), [t](u) -> t (u); URLs are protected from the LaTeX and "
+        "markdown steps until urls_back (rules 4, 5)",
+        (
+            ("at \\url{https://example.org/x}.", "at https://example.org/x."),
+            ("(\\href{https://example.org/b}{page})", "(page (https://example.org/b))"),
+            ("[repo](https://github.com/a/b)", "repo (https://github.com/a/b)"),
+        ),
+    ),
+    CleaningStep(
+        "latex",
+        lambda text, urls: _latex(text),
+        "LaTeX to Unicode on its spans only: escapes, math, text macros, \\cite dropped, ties; a bare % is a "
+        "percent sign; '$5 and $10' is currency (rule 4)",
+        (
+            ("1.41$\\times$; 54\\% F1", "1.41×; 54% F1"),
+            ("R\\'enyi \\textbf{bold} as in~\\cite{x}.", "Rényi bold as in."),
+            ("Fig.~3 shows (~2× fewer)", "Fig. 3 shows (~2× fewer)"),
+            ("it costs $5 and $10 per run", "it costs $5 and $10 per run"),
+        ),
+    ),
+    CleaningStep(
+        "markdown",
+        lambda text, urls: _markdown(text),
+        "markdown emphasis and code marks removed (**X**, __X__, *X*, `X`), in-word bold too (rule 5)",
+        (("the **IRST**, *slippages*, a*b*c, `code`", "the IRST, slippages, a*b*c, code"),),
+    ),
+    CleaningStep(
+        "urls_back",
+        lambda text, urls: _restore_urls(text, urls),
+        "the URLs protected by the links step put back",
+        (("see https://x.org/a_b", "see https://x.org/a_b"),),
+    ),
+    CleaningStep(
+        "minus",
+        lambda text, urls: text.translate(_MINUS),
+        "U+2212 minus -> ASCII '-', so that -0.38 is searchable (rule 4)",
+        (("a drop of \u22120.38 BLEU", "a drop of -0.38 BLEU"),),
+    ),
+    CleaningStep(
+        "whitespace",
+        lambda text, urls: _WS.sub(" ", text),
+        "whitespace the earlier steps left collapsed to single spaces (rule 7)",
+        (("a  b\u00a0c", "a b c"),),
+    ),
+    CleaningStep(
+        "hyphenation",
+        _step_hyphenation,
+        "line-break hyphenation joined, compounds keep their hyphen, suspended hyphens kept (rule 6)",
+        (
+            (
+                "con- vergence of zero- shot pre- and post-training",
+                "convergence of zero-shot pre- and post-training",
+            ),
+        ),
+    ),
+    CleaningStep(
+        "punctuation_spacing",
+        _step_punctuation_spacing,
+        "no space before ,.;:!?)] or after ([, nor between a digit and % (rule 7)",
+        (("reaches 54 % F1 ( on DocRED ) .", "reaches 54% F1 (on DocRED)."),),
+    ),
+    CleaningStep(
+        "nfc",
+        lambda text, urls: unicodedata.normalize("NFC", text),
+        "NFC again: the LaTeX step can produce combining accents (rule 1)",
+        (("cafe\u0301", "café"),),
+    ),
+    CleaningStep(
+        "final_strip",
+        lambda text, urls: _strip_invisible(text).strip(),
+        "a last removal of invisible characters, and the ends stripped (rule 3)",
+        ((" a\u200bb ", "ab"),),
+    ),
+    CleaningStep(
+        "leading_label",
+        _step_leading_label,
+        "the file's label opening the field ('Abstract:', 'Abstract.', 'Summary.') removed (a CoRL 2024 "
+        "papercopilot record)",
+        (
+            ("Abstract: Human actions manipulating objects.", "Human actions manipulating objects."),
+            ("Abstract reasoning is fundamental.", "Abstract reasoning is fundamental."),
+        ),
+    ),
+)
+_FTFY_STEP = next(s for s in STEPS if s.name == "ftfy")
+
+
+class Change(NamedTuple):
+    """One step of :func:`explain` that changed the text: the step's name, the text before and after it,
+    and the pass of :func:`clean_abstract` (1, then 2-4 while the text is not stable; ``None`` for
+    ``residue``)."""
+
+    step: str
+    before: str
+    after: str
+    pass_number: int | None
+
+
+def _run_pass(text: str, trace: list[Change] | None, pass_number: int) -> tuple[str, bool]:
+    """One pass of :data:`STEPS`; returns the text and whether ftfy changed it (its output may feed later
+    steps). Every change is appended to ``trace`` when given (texts shown with their URLs in place)."""
+    urls: list[str] = []
+    ftfy_changed = False
+    for step in STEPS:
+        before = text
+        text = step.run(text, urls)
+        if step is _FTFY_STEP:
+            ftfy_changed = text != before
+        if trace is not None and text != before:
+            shown = _restore_urls(before, urls), _restore_urls(text, urls)
+            if shown[0] != shown[1]:
+                trace.append(Change(step.name, shown[0], shown[1], pass_number))
+    return text, ftfy_changed
+
+
+def _clean(raw: str, trace: list[Change] | None) -> str:
+    """:data:`STEPS` run on ``raw`` until the text is stable (see :func:`clean_abstract`)."""
+    if not raw:
+        return ""
+    text, ftfy_changed = _run_pass(raw, trace, 1)
+    if not ftfy_changed and not _MAY_CHAIN.search(raw) and not _MAY_CHAIN.search(text):
+        return text
+    for n in range(2, 5):  # rare: a rule's output feeds another rule (&lt;b&gt; -> <b>); converge, bounded
+        changes: list[Change] | None = None if trace is None else []
+        again, _ = _run_pass(text, changes, n)
+        if again == text:
+            break
+        if trace is not None and changes:
+            trace.extend(changes)
+        text = again
+    return text
+
+
 def clean_abstract(raw: str) -> str:
-    """Return the clean ``abstract`` text of one ``abstract_raw`` (str -> str; never raises on str input).
+    """Return the text of one ``abstract_raw`` after the cleaning steps (str -> str; never raises on str
+    input). The published ``abstract`` is :func:`clean_text` (this, then the residue step); use that unless
+    the cleaning steps alone are under test.
 
     The result is one line: NFC, single ASCII spaces, no control (Cc), format (Cf: zero-width, BOM, soft
     hyphen, bidi), surrogate or ``\\r`` characters, no NBSP/ideographic space; LaTeX, HTML and markdown turned
     into readable text with ``%`` always a percent sign; numbers and units kept (``$\\times$``->``×``,
     ``$-0.38$``->``-0.38``, ``\\%``->``%``). Idempotent: ``clean_abstract(clean_abstract(x)) ==
     clean_abstract(x)`` (when the input held markup -- TeX, HTML, markdown, ``(cid:``, a split -- or ftfy
-    repaired something, the rules are re-run on their own output until it is stable, at most 3 more times: an
+    repaired something, the steps are re-run on their own output until it is stable, at most 3 more times: an
     entity can produce a tag, TeX can produce a pair that ftfy reads as mojibake, ``\\times²`` -> ``×²`` ->
     ``ײ``, and a character ftfy restores, such as an NBSP, is turned into a space afterwards). Whitespace is
     normalised before ftfy runs, so ftfy sees the same neighbours on every pass (``' Â 0'`` -> ``'0'`` in one
-    pass). The rules and their sources are in the module docstring.
+    pass). The steps are :data:`STEPS`; the rules and their sources are in the module docstring.
     """
-    if not raw:
-        return ""
-    text, ftfy_changed = _clean_once(raw)
-    if text[:1] in "AaSs":
-        text = _LEADING_LABEL.sub("", text, count=1)
-    if not ftfy_changed and not _MAY_CHAIN.search(raw) and not _MAY_CHAIN.search(text):
-        return text
-    for _ in range(3):  # rare: a rule's output feeds another rule (&lt;b&gt; -> <b>); converge, bounded
-        again, _ = _clean_once(text)
-        if again[:1] in "AaSs":
-            again = _LEADING_LABEL.sub("", again, count=1)
-        if again == text:
-            break
-        text = again
-    return text
+    return _clean(raw, None)
+
+
+def clean_text(raw: str) -> str:
+    """Return the published clean ``abstract`` of one ``abstract_raw`` (str -> str; never raises on str).
+
+    :func:`clean_abstract` (the :data:`STEPS`), then :func:`pipeline.analyse.residue.strip_residue` (e-mail
+    addresses, HTML layout tags and markdown heading marks a listing's layout leaves). This is the text that
+    ``pipeline.analyse.abstracts.analyse_abstract`` publishes and that quarantine, language detection, metric
+    extraction and hashing read."""
+    return strip_residue(clean_abstract(raw))
+
+
+def explain(raw: str) -> list[Change]:
+    """Which steps changed ``raw`` on its way to :func:`clean_text`, in the order they ran (like
+    ``ftfy.fix_and_explain`` for ftfy's own fixes): one :class:`Change` per step that changed the text, per
+    pass, then ``residue`` when :func:`~pipeline.analyse.residue.strip_residue` changed it. The last change's
+    ``after`` is ``clean_text(raw)``; an empty list means the text was already clean. Never raises on str."""
+    trace: list[Change] = []
+    clean = _clean(raw, trace)
+    published = strip_residue(clean)
+    if published != clean:
+        trace.append(Change("residue", clean, published, None))
+    return trace

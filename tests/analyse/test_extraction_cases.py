@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.analyse.cleaning import clean_abstract
+from pipeline.analyse.cleaning import clean_text
 from pipeline.analyse.extraction import extract_metrics, extract_urls
 
 CASES = Path(__file__).resolve().parents[1] / "data" / "cases"
@@ -33,7 +33,7 @@ def test_case05_invisible_chars(para):
         ("https://github.com/example-org/transformer-xs", "code")
     ]
     assert raw[urls[0]["start"] : urls[0]["end"]] == urls[0]["url_raw"]
-    rows = extract_metrics(clean_abstract(raw))
+    rows = extract_metrics(clean_text(raw))
     r = metric(rows, 54.0, "%")
     assert (r["kind"], r["metric"], r["dataset"]) == ("score", "F1", "DocRED")
     assert len(rows) == 1  # "30M parameters" is a setup size
@@ -55,7 +55,7 @@ def test_case11_latex_urls():
 
 def test_case13_latex_percent():
     (raw,) = paragraphs("case13_latex_percent.txt")
-    rows = extract_metrics(clean_abstract(raw))
+    rows = extract_metrics(clean_text(raw))
     assert [(r["value"], r["unit"]) for r in rows] == [(80.0, "%"), (99.1, "%"), (3.0, "%")]
     kv, kept, f1 = rows
     assert (kv["kind"], kv["direction"]) == ("relative_change", "decrease")
@@ -65,12 +65,12 @@ def test_case13_latex_percent():
 
 def test_case15_ranges_and_points():
     p1, p2 = paragraphs("case15_ranges_pp.txt")
-    rows = extract_metrics(clean_abstract(p1))
+    rows = extract_metrics(clean_text(p1))
     assert [(r["kind"], r["unit"], r["value"], r["value_low"], r["value_high"]) for r in rows] == [
         ("range", "%", None, 10.0, 20.0),
         ("range", "pp", None, 2.0, 3.0),
     ]
-    rows = extract_metrics(clean_abstract(p2))
+    rows = extract_metrics(clean_text(p2))
     ba = metric(rows, 44.2, "%")
     assert (ba["kind"], ba["value_from"], ba["direction"]) == ("before_after", 41.0, "increase")
     d = metric(rows, 3.2, "pp")

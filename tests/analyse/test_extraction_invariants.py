@@ -11,7 +11,7 @@ import pytest
 
 import schemas
 from pipeline.analyse.abstracts import METRIC_STRUCT
-from pipeline.analyse.cleaning import clean_abstract
+from pipeline.analyse.cleaning import clean_text
 from pipeline.analyse.extraction import extract_metrics
 from tests.eval_entry import evaluation
 
@@ -30,9 +30,7 @@ def _scale_bench():
 def _metric_table(texts: list[str]) -> pl.DataFrame:
     """paper_metrics rows (schemas.PaperMetrics columns) of ``texts``, one placeholder paper per text."""
     rows = [
-        {**r, "paper_id": f"p{i:016x}"}
-        for i, t in enumerate(texts)
-        for r in extract_metrics(clean_abstract(t))
+        {**r, "paper_id": f"p{i:016x}"} for i, t in enumerate(texts) for r in extract_metrics(clean_text(t))
     ]
     frame = pl.DataFrame(rows, schema={**dict(METRIC_STRUCT.to_schema()), "paper_id": pl.String})
     frame = frame.with_columns(venue=pl.lit("CVPR"), year=pl.lit(2019, pl.Int64))
@@ -58,7 +56,7 @@ _BROKE_2 = "how our method high-quality yields annotations at 2.3x less -14.9x a
 
 @pytest.mark.parametrize("text,low,high", [(_RANGE_1, 1.5, 1.9), (_RANGE_2, 2.3, 14.9)])
 def test_dashed_multiplier_range_is_a_range(text, low, high):
-    rows = extract_metrics(clean_abstract(text))
+    rows = extract_metrics(clean_text(text))
     assert [(r["kind"], r["unit"], r["value_low"], r["value_high"]) for r in rows] == [
         ("range", "x", low, high)
     ]
@@ -66,7 +64,7 @@ def test_dashed_multiplier_range_is_a_range(text, low, high):
 
 @pytest.mark.parametrize("text,value", [(_BROKE_1, 1.9), (_BROKE_2, 14.9)])
 def test_dash_before_a_lone_multiplier_is_not_a_sign(text, value):
-    rows = [r for r in extract_metrics(clean_abstract(text)) if r["kind"] == "multiplier"]
+    rows = [r for r in extract_metrics(clean_text(text)) if r["kind"] == "multiplier"]
     row = next(r for r in rows if r["value"] == value)
     assert (row["value_text"], row["span"], row["unit"]) == (str(value), f"{value}{row['unit_text']}", "x")
     assert "unsigned-multiplier" in row["rules"]

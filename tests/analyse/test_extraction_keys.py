@@ -2,7 +2,7 @@
 
 import pytest
 
-from pipeline.analyse.cleaning import clean_abstract
+from pipeline.analyse.cleaning import clean_text
 from pipeline.analyse.extraction import extract_metrics
 from pipeline.analyse.extraction.keys import dataset_key, metric_key
 
@@ -36,7 +36,7 @@ def test_keys_of_nothing_are_none():
 
 
 def _rows(text):
-    return extract_metrics(clean_abstract(text))
+    return extract_metrics(clean_text(text))
 
 
 def test_rows_carry_keys():

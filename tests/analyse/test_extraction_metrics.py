@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.analyse.cleaning import clean_abstract
+from pipeline.analyse.cleaning import clean_text
 from pipeline.analyse.extraction import METRIC_FIELDS, extract_metrics
 from pipeline.analyse.extraction.metrics import METRIC_KINDS, METRIC_UNITS
 from pipeline.analyse.extraction.sentences import sentence_of
@@ -21,7 +21,7 @@ def _seed_clean():
     out = []
     for f in SEEDS:
         text = f.read_bytes().decode("utf-8-sig").replace("\r\n", "\n")
-        out += [clean_abstract(p.strip()) for p in re.split(r"\n\s*\n", text)[1:] if p.strip()]
+        out += [clean_text(p.strip()) for p in re.split(r"\n\s*\n", text)[1:] if p.strip()]
     return out
 
 

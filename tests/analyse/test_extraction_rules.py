@@ -2,7 +2,7 @@
 
 import pytest
 
-from pipeline.analyse.cleaning import clean_abstract
+from pipeline.analyse.cleaning import clean_text
 from pipeline.analyse.extraction import extract_metrics
 from pipeline.analyse.extraction.rules import RULES
 from tests.eval_entry import evaluation
@@ -16,7 +16,7 @@ _CASES = [
 
 @pytest.mark.parametrize("name,text,value,expected", _CASES)
 def test_rule_example(name, text, value, expected):
-    rows = extract_metrics(clean_abstract(text))
+    rows = extract_metrics(clean_text(text))
     row = next((r for r in rows if value in (r["value"], r["value_low"])), None)
     assert row is not None, (value, rows)
     assert {k: row[k] for k in expected} == expected, row
@@ -33,7 +33,7 @@ def test_rows_name_only_registered_rules():
     seen = set()
     for path in evaluation.DEV_GOLDS:
         for rec in evaluation.read_jsonl(path):
-            for r in extract_metrics(clean_abstract(rec["text"])):
+            for r in extract_metrics(clean_text(rec["text"])):
                 assert r["rules"] and set(r["rules"]) <= set(RULES), r
                 seen |= set(r["rules"])
     assert len(seen) >= 15

@@ -103,7 +103,7 @@ def test_english_shortcut_agrees_with_langdetect_on_gold_abstracts(monkeypatch):
     from pipeline.analyse import cleaning, language
 
     gold = [json.loads(line) for line in (DATA / "gold" / "gold_dev.jsonl").read_text().splitlines()]
-    texts = [cleaning.clean_abstract(g["text"]) for g in gold]
+    texts = [cleaning.clean_text(g["text"]) for g in gold]
     fired = [t for t in texts if language.is_plainly_english(language.evidence_text(t))]
     assert len(fired) >= 80  # it is a shortcut for most real abstracts
     with_shortcut = [language.detect_language(t) for t in fired]

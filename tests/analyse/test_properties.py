@@ -9,7 +9,7 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from pipeline.analyse.cleaning import clean_abstract
+from pipeline.analyse.cleaning import clean_abstract, clean_text
 from pipeline.analyse.language import detect_language
 from pipeline.analyse.quarantine import REASONS, quarantine_reason
 from pipeline.ingest.readers import ListingDecodeError, parse_listing
@@ -99,7 +99,7 @@ def test_clean_is_idempotent_and_has_no_bad_characters(raw):
 @SETTINGS
 @given(texts)
 def test_language_and_quarantine_never_raise(raw):
-    clean = clean_abstract(raw)
+    clean = clean_text(raw)
     code, score = detect_language(clean)
     assert (code == "und" or 2 <= len(code) <= 3) and 0.0 <= score <= 1.0
     assert quarantine_reason(raw, clean) in (None, *REASONS)

@@ -14,7 +14,7 @@ from tests.conftest import SEEDS
 
 def _seed_abstracts() -> list[str]:
     frame, _ = listing_records(SEEDS[0].read_bytes(), SEEDS[0].name)
-    return [cleaning.clean_abstract(t) for t in frame["abstract_raw"]]
+    return [cleaning.clean_text(t) for t in frame["abstract_raw"]]
 
 
 def _frame(texts: list[str], listing: str = "a.txt", year: int = 2026) -> pl.DataFrame:

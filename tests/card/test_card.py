@@ -244,13 +244,13 @@ def test_top_benchmarks_group_spellings_and_provenance_names_every_venue():
     """The card counts a benchmark by its dataset_key (``CIFAR-10`` and ``CIFAR10`` in the gold abstracts are
     one benchmark, shown by its most frequent spelling), and a listing whose records span venues (an arXiv
     feed) shows them all; ``unknown`` is not counted as a venue."""
-    from pipeline.analyse.cleaning import clean_abstract
+    from pipeline.analyse.cleaning import clean_text
     from pipeline.analyse.extraction import extract_metrics
 
     gold = [json.loads(x) for x in (DATA / "gold" / "gold_dev.jsonl").read_text().splitlines() if x.strip()]
     gold += [json.loads(x) for x in (DATA / "gold" / "gold_dev2.jsonl").read_text().splitlines() if x.strip()]
     texts = [g["text"] for g in gold if re.search(r"CIFAR-?10\b", g["text"])]
-    rows = [m for t in texts for m in extract_metrics(clean_abstract(t))]
+    rows = [m for t in texts for m in extract_metrics(clean_text(t))]
     metrics = pl.DataFrame(rows).select("dataset", "dataset_key")
     spellings = set(metrics.filter(pl.col("dataset_key") == "cifar10")["dataset"])
     assert {"CIFAR-10", "CIFAR10"} <= spellings

@@ -6,7 +6,7 @@ import datetime as dt
 
 import pytest
 
-from pipeline.analyse.cleaning import clean_abstract
+from pipeline.analyse.cleaning import clean_text
 from pipeline.analyse.language import detect_language
 from pipeline.analyse.quarantine import quarantine_reason
 from pipeline.ingest.readers import parse_listing
@@ -18,7 +18,7 @@ def run(cases, name):
     listing = parse_listing((cases / name).read_bytes(), name, TODAY)
     rows = []
     for p in listing.paragraphs:
-        clean = clean_abstract(p.text)
+        clean = clean_text(p.text)
         reason = quarantine_reason(p.text, clean, listing.header)
         rows.append(
             dict(raw=p.text, clean=clean, reason=reason, lang=None if reason else detect_language(clean)[0])
