@@ -300,6 +300,101 @@ def _assemble(recs: pl.DataFrame, analysed: pl.DataFrame) -> pl.DataFrame:
     )
 
 
+def _pool_for(fresh_total: int, workers: int) -> tuple[contextlib.AbstractContextManager[Any], int]:
+    """The pool for a range with ``fresh_total`` abstracts to analyse and its number of helper processes: the
+    warm workers of pipeline.runtime.parallel (they outlive the range), else ``workers - 1`` spawned ones
+    when there are at least MIN_PARALLEL abstracts, else none (``None`` and 0)."""
+    warm = parallel.executor()
+    if warm is not None:
+        return contextlib.nullcontext(warm[0]), warm[1]
+    if workers > 1 and fresh_total >= MIN_PARALLEL:
+        return parallel.spawn_pool(workers - 1), workers - 1
+    return contextlib.nullcontext(None), 0
+
+
+class _RangeRun:
+    """The listings of one :func:`iter_abstracts` run whose chunks are queued (``pending``, in key order:
+    ``(pos, key, recs, todo, chunks, futures, done here)``), and the analysis rows of texts a later listing
+    of the range still needs (``shared``, with the position of their ``last`` listing)."""
+
+    def __init__(self, plan: pl.DataFrame, pool: Any, helpers: int, size: int) -> None:
+        self.plan, self.pool, self.helpers, self.size = plan, pool, helpers, size
+        self.shared = pl.DataFrame(schema={"raw_sha256": pl.String, "last": pl.Int64, **_ANALYSIS_COLUMNS})
+        self.pending: deque = deque()
+        self.queued = 0  # chunks submitted to the pool and not yet finished
+
+    def queue(self, pos: int, key: str, recs: pl.DataFrame) -> None:
+        """Queue the chunks of the abstracts listing ``pos`` is the first of the range to need (and no cached
+        file holds) on the pool; serially, only note them."""
+        mine = self.plan.filter(
+            pl.col("first") == pos,
+            pl.col("source").is_null(),
+            pl.col("raw_sha256").is_in(recs["raw_sha256"].implode()),
+        )
+        todo = (
+            recs.filter(pl.col("decode_error").is_null())
+            .select("raw_sha256", "abstract_raw")
+            .unique("raw_sha256", keep="first", maintain_order=True)
+            .join(mine.select("raw_sha256"), on="raw_sha256", how="semi", maintain_order="left")
+        )
+        chunks = _cut(todo["abstract_raw"].to_list(), self.size) if self.helpers else []
+        futures = [self.pool.submit(_analyse_chunk, c) for c in chunks]
+        self.pending.append((pos, key, recs, todo, chunks, futures, {}))
+        self.queued += len(futures)
+
+    def steal(self) -> bool:
+        """Analyse here one chunk of a later listing that no helper has picked up yet; False when none."""
+        for _, _, _, _, chunks, futures, here in list(self.pending)[1:]:
+            for i, f in enumerate(futures):
+                if i not in here and f.cancel():  # only a chunk no helper has picked up can be cancelled
+                    here[i] = _analyse_chunk(chunks[i])
+                    return True
+        return False
+
+    def results(self, todo: pl.DataFrame, chunks: list, futures: list, here: dict) -> list:
+        """The ``(frame, timings)`` of each chunk of the first pending listing, in order."""
+        if not self.helpers:
+            return [_analyse_chunk(todo["abstract_raw"].to_list())] if todo.height else []
+        # this process takes each chunk no helper has picked up yet, and while it waits for one that a
+        # helper is analysing, the chunks of the next listings: no process idles at a listing boundary
+        results = []
+        for i, (c, f) in enumerate(zip(chunks, futures)):
+            if i not in here and f.cancel():
+                here[i] = _analyse_chunk(c)
+            while i not in here and not f.done() and self.steal():
+                pass
+            results.append(here[i] if i in here else f.result())
+        return results
+
+    def finish(self) -> tuple[str, pl.DataFrame, dict]:
+        """The first pending listing done: ``(key, frame, stats)`` as :func:`iter_abstracts` yields them."""
+        pos, key, recs, todo, chunks, futures, here = self.pending.popleft()
+        self.queued -= len(futures)
+        results = self.results(todo, chunks, futures, here)
+        timings: dict = {}
+        for _, t in results:
+            for k, v in t.items():
+                timings[k] = timings.get(k, 0.0) + v
+        fresh = pl.concat(
+            [todo.select("raw_sha256"), pl.concat([f for f, _ in results], how="vertical")]
+            if results
+            else [todo.select("raw_sha256"), pl.DataFrame(schema=_ANALYSIS_COLUMNS)],
+            how="horizontal",
+        )
+        mine = self.plan.filter(pl.col("raw_sha256").is_in(recs["raw_sha256"].implode()))
+        cached = _read_cached(mine.filter(pl.col("first") == pos, pl.col("source").is_not_null()))
+        earlier = self.shared.join(mine.filter(pl.col("first") < pos), on="raw_sha256", how="semi")
+        analysed = pl.concat([fresh, cached, earlier.drop("last")])
+        # rows a later listing of the range needs too stay until their last listing is done
+        keep = analysed.join(mine.filter(pl.col("last") > pos), on="raw_sha256", how="semi")
+        keep = keep.join(mine.select("raw_sha256", "last"), on="raw_sha256").select(self.shared.columns)
+        self.shared = pl.concat([self.shared.filter(pl.col("last") > pos), keep]).unique(
+            "raw_sha256", keep="first", maintain_order=True
+        )
+        stats = {"analysed": todo.height, "reused": cached.height, "seconds": timings}
+        return key, _assemble(recs, analysed), stats
+
+
 def iter_abstracts(
     keys: list[str],
     load: Callable[[str], pl.DataFrame],
@@ -330,93 +425,19 @@ def iter_abstracts(
     """
     plan = _plan(keys, record_hashes, cache or {})
     fresh_total = plan.filter(pl.col("source").is_null()).height
-    warm = parallel.executor()
-    pool_context: contextlib.AbstractContextManager[Any]
-    if warm is not None:
-        pool_context, helpers = contextlib.nullcontext(warm[0]), warm[1]  # warm helpers outlive this call
-    elif workers > 1 and fresh_total >= MIN_PARALLEL:
-        helpers = workers - 1
-        pool_context = parallel.spawn_pool(helpers)
-    else:
-        pool_context, helpers = contextlib.nullcontext(None), 0
+    pool_context, helpers = _pool_for(fresh_total, workers)
     # chunk size as for one batch of the whole range (4 chunks per process), cut at listing boundaries
     size = max(1, min(CHUNK_SIZE, -(-fresh_total // (4 * (helpers + 1))))) if helpers else 0
     ahead = CHUNKS_AHEAD * (helpers + 1)
-    shared = pl.DataFrame(schema={"raw_sha256": pl.String, "last": pl.Int64, **_ANALYSIS_COLUMNS})
-    pending: deque = deque()  # (pos, key, recs, todo, chunks, futures, done here): listings queued, in order
-
-    def steal() -> bool:
-        """Analyse here one chunk of a later listing that no helper has picked up yet; False when none."""
-        for _, _, _, _, chunks, futures, here in list(pending)[1:]:
-            for i, f in enumerate(futures):
-                if i not in here and f.cancel():  # only a chunk no helper has picked up can be cancelled
-                    here[i] = _analyse_chunk(chunks[i])
-                    return True
-        return False
-
-    def finish() -> tuple[str, pl.DataFrame, dict]:
-        nonlocal shared
-        pos, key, recs, todo, chunks, futures, here = pending.popleft()
-        if helpers:
-            # this process takes each chunk no helper has picked up yet, and while it waits for one that a
-            # helper is analysing, the chunks of the next listings: no process idles at a listing boundary
-            results = []
-            for i, (c, f) in enumerate(zip(chunks, futures)):
-                if i not in here and f.cancel():
-                    here[i] = _analyse_chunk(c)
-                while i not in here and not f.done() and steal():
-                    pass
-                results.append(here[i] if i in here else f.result())
-        else:
-            results = [_analyse_chunk(todo["abstract_raw"].to_list())] if todo.height else []
-        timings: dict = {}
-        for _, t in results:
-            for k, v in t.items():
-                timings[k] = timings.get(k, 0.0) + v
-        fresh = pl.concat(
-            [todo.select("raw_sha256"), pl.concat([f for f, _ in results], how="vertical")]
-            if results
-            else [todo.select("raw_sha256"), pl.DataFrame(schema=_ANALYSIS_COLUMNS)],
-            how="horizontal",
-        )
-        mine = plan.filter(pl.col("raw_sha256").is_in(recs["raw_sha256"].implode()))
-        cached = _read_cached(mine.filter(pl.col("first") == pos, pl.col("source").is_not_null()))
-        earlier = shared.join(mine.filter(pl.col("first") < pos), on="raw_sha256", how="semi")
-        analysed = pl.concat([fresh, cached, earlier.drop("last")])
-        # rows a later listing of the range needs too stay until their last listing is done
-        keep = analysed.join(mine.filter(pl.col("last") > pos), on="raw_sha256", how="semi")
-        keep = keep.join(mine.select("raw_sha256", "last"), on="raw_sha256").select(shared.columns)
-        shared = pl.concat([shared.filter(pl.col("last") > pos), keep]).unique(
-            "raw_sha256", keep="first", maintain_order=True
-        )
-        stats = {"analysed": todo.height, "reused": cached.height, "seconds": timings}
-        return key, _assemble(recs, analysed), stats
-
     with pool_context as pool:
-        queued = 0
+        run = _RangeRun(plan, pool, helpers, size)
         for pos, key in enumerate(keys):
-            recs = load(key)
-            mine = plan.filter(
-                pl.col("first") == pos,
-                pl.col("source").is_null(),
-                pl.col("raw_sha256").is_in(recs["raw_sha256"].implode()),
-            )
-            todo = (
-                recs.filter(pl.col("decode_error").is_null())
-                .select("raw_sha256", "abstract_raw")
-                .unique("raw_sha256", keep="first", maintain_order=True)
-                .join(mine.select("raw_sha256"), on="raw_sha256", how="semi", maintain_order="left")
-            )
-            chunks = _cut(todo["abstract_raw"].to_list(), size) if helpers else []
-            futures = [pool.submit(_analyse_chunk, c) for c in chunks]
-            pending.append((pos, key, recs, todo, chunks, futures, {}))
-            queued += len(futures)
+            run.queue(pos, key, load(key))
             # serially each listing is finished at once; with a pool, while too many chunks or listings wait
-            while pending and (not helpers or queued > ahead or len(pending) > ahead):
-                queued -= len(pending[0][5])
-                yield finish()
-        while pending:
-            yield finish()
+            while run.pending and (not helpers or run.queued > ahead or len(run.pending) > ahead):
+                yield run.finish()
+        while run.pending:
+            yield run.finish()
 
 
 def _cut(raws: list[str], size: int) -> list[list[str]]:
