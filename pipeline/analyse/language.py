@@ -102,7 +102,7 @@ def detect_language(text: str) -> tuple[str, float]:
     """Detect the language of one clean abstract; return ``(code, score)``.
 
     Args:
-        text: the clean abstract (``cleaning.clean_abstract`` output); any str (``None`` is treated as "").
+        text: the clean abstract (``cleaning.clean_text`` output); any str (``None`` is treated as "").
 
     Returns:
         ``(code, score)``: ``code`` is ISO 639-1 (``zh-cn``/``zh-tw`` -> ``zh``) or ``"und"``; ``score`` is

@@ -3,7 +3,7 @@
 
 Pure functions: clean text in, rows out. Nothing here imports Dagster.
 
-The input is the CLEAN abstract (``pipeline.analyse.cleaning.clean_abstract``): LaTeX already converted
+The input is the CLEAN abstract (``pipeline.analyse.cleaning.clean_text``): LaTeX already converted
 (``$\\times$``→×, ``\\%``→%, ``$-0.38$``→-0.38), whitespace collapsed. Offsets index that clean text, so the
 sentence a row came from is :func:`pipeline.analyse.extraction.sentences.sentence_of(text, start, end)`.
 
