@@ -1,6 +1,7 @@
 # Two commands do all set-up on a fresh machine with Python 3.11 and make:
 #   make run   - create .venv, install the project, run the main job over raw/ into warehouse/
 #   make test  - the same set-up with the dev extra, then the whole test suite
+# `make` alone (or `make help`) lists every target with one line each: the `## ` comment after the target.
 PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV := .venv
 PY := $(VENV)/bin/python
@@ -9,7 +10,12 @@ LOCK := requirements.lock
 UV_VERSION := 0.13.9
 export DAGSTER_HOME ?= $(CURDIR)/.dagster_home
 
-.PHONY: run test test-fast lint lock dev verify clean clean-releases versions-golden
+.PHONY: help run test test-fast lint lock dev verify clean clean-releases versions-golden
+.DEFAULT_GOAL := help
+
+help: ## list the targets with one line each (the default goal)
+	@awk 'BEGIN {FS = ":[^#]*## "} /^[a-zA-Z][a-zA-Z_-]*:[^=]*## / {printf "  make %-16s %s\n", $$1, $$2}' \
+		$(MAKEFILE_LIST)
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
@@ -25,25 +31,25 @@ $(VENV)/.installed-dev: $(VENV)/bin/python pyproject.toml $(LOCK)
 	touch $@ $(VENV)/.installed
 
 # make run ALLOW_REMOVAL=1: publish even when the release removes more than half of the latest release's papers
-run: $(VENV)/.installed
+run: $(VENV)/.installed ## the main job over raw/ into warehouse/ (ALLOW_REMOVAL=1: allow a big removal)
 	$(PY) -m pipeline run $(if $(ALLOW_REMOVAL),--allow-removal)
 
 # Every test (about 10 minutes on the 2-core machine; the scale-out tests skip without PostgreSQL/redis).
-test: $(VENV)/.installed-dev
+test: $(VENV)/.installed-dev ## every test, about 10 minutes (set-up with the dev extra first)
 	$(PY) -m pytest
 
 # The pure modules only: no full job, no command line, no extra processes (markers in pyproject.toml).
-test-fast: $(VENV)/.installed-dev
+test-fast: $(VENV)/.installed-dev ## the pure modules only, under a minute
 	$(PY) -m pytest -q -m "not slow and not integration"
 
 # Rewrite tests/data/versions/golden.json (what each rule set outputs on fixed real inputs) after bumping a
 # RULES_VERSION or upgrading a library that changes outputs; docs/execution.md "Caching and versions". ~30 s.
-versions-golden: $(VENV)/.installed-dev
+versions-golden: $(VENV)/.installed-dev ## rewrite tests/data/versions/golden.json after a RULES_VERSION bump
 	$(PY) -m tests.versions_golden --write
 
 # ruff lint (rules in pyproject.toml [tool.ruff]), the format check and mypy on pipeline/ and schemas/
 # ([tool.mypy]; the modules its override names are not reported yet); `.ci/run` runs it before the tests.
-lint: $(VENV)/.installed-dev
+lint: $(VENV)/.installed-dev ## ruff check, ruff format --check and mypy (what .ci/run runs first)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy
@@ -51,65 +57,65 @@ lint: $(VENV)/.installed-dev
 # Re-resolve $(LOCK) after a change of pyproject.toml's dependencies: base + dev + scaleout, Python 3.11, every
 # platform (uv pip compile --universal), keeping each locked version that still fits; UPGRADE=1 moves every
 # package to the newest version pyproject.toml allows. Needs PyPI; commit the lock with the change.
-lock: $(VENV)/bin/python
+lock: $(VENV)/bin/python ## re-resolve requirements.lock (UPGRADE=1: newest allowed versions; needs PyPI)
 	$(PY) -m pip install -q uv==$(UV_VERSION)
 	$(VENV)/bin/uv pip compile pyproject.toml --extra dev --extra scaleout --universal --python-version 3.11 \
 		--annotation-style line $(if $(UPGRADE),--upgrade) -o $(LOCK)
 
 # The Dagster UI on 127.0.0.1 with the project-local DAGSTER_HOME (its dagster.yaml sets the publish pool limit and
 # the run queue); the raw-folder sensor, the daily schedule and the automation sensor start RUNNING.
-dev: $(VENV)/.installed
+dev: $(VENV)/.installed ## the Dagster UI on 127.0.0.1:3000 with sensor, schedule and automation running
 	$(PY) -c 'from pipeline.runtime.config import ensure_dagster_home; ensure_dagster_home()'
 	$(VENV)/bin/dagster dev -w workspace.yaml -h 127.0.0.1 -p $${DAGSTER_PORT:-3000}
 
-verify: $(VENV)/.installed
+verify: $(VENV)/.installed ## re-check the latest release (RELEASE=N: release N) against its manifest
 	$(PY) -m pipeline verify $(RELEASE)
 
 # Work files only: the per-listing work files, an unfinished publish and Dagster's instance. Releases stay.
-clean:
+clean: ## delete the work files and .dagster_home; releases stay
 	rm -rf warehouse/_work warehouse/_staging warehouse/_trash .dagster_home
 
 # Deletes EVERY release of the dataset (release=N folders, LATEST, releases.json) and the work files.
-clean-releases: clean
+clean-releases: clean ## delete EVERY release and the work files
 	rm -rf warehouse/release=* warehouse/LATEST warehouse/releases.json warehouse/.publish.lock
 
 # Extraction quality: score URLs/metrics on tests/data/gold/gold_dev.jsonl through the pipeline
-# (temp raw/warehouse/DAGSTER_HOME) and directly, plus fixtures and cost per abstract. See README "Extraction".
+# (temp raw/warehouse/DAGSTER_HOME) and directly, plus fixtures and cost per abstract. docs/extraction.md, "Evaluation".
 .PHONY: eval
-eval: $(VENV)/.installed
+eval: $(VENV)/.installed ## extraction quality on the gold abstracts, also through the pipeline
 	$(PY) bench/eval_extraction.py
 
 # Near-duplicate benchmark: precision/recall of the clusters on the dev corpus with injected variants,
 # and the dedup step's time at 10k/20k/40k abstracts. Needs ../shared/corpus (says so when absent).
 .PHONY: bench-dedup
-bench-dedup: $(VENV)/.installed
+bench-dedup: $(VENV)/.installed ## near-duplicate precision/recall and dedup time (needs ../shared/corpus)
 	$(PY) bench/dedup/bench_dedup.py
 
 # Speed and memory: the whole pipeline from an empty warehouse against the naive script, on 500-abstract
 # listings built from ../shared/corpus (says so when absent), plus one added listing; about 4 minutes.
 # `make bench ARGS=--scale`: the 250,000-abstract build instead (bench/scale_bench.py; tens of minutes).
 .PHONY: bench bench-language
-bench: $(VENV)/.installed
+bench: $(VENV)/.installed ## speed and memory against a naive script, about 4 min (needs ../shared/corpus)
 	$(PY) bench/pipeline_bench.py $(ARGS)
 
 # Accuracy cost of the English shortcut before langdetect on the dev corpus and the gold abstracts.
-bench-language: $(VENV)/.installed
+bench-language: $(VENV)/.installed ## accuracy cost of the English shortcut before langdetect
 	$(PY) bench/language_shortcut.py
 
 # Listing readers on real files: per file precision / recall / title accuracy / venue-year against the
-# dev corpus or truth.jsonl, over ../shared/listings (says so when absent). See README "Listing shapes".
+# dev corpus or truth.jsonl, over ../shared/listings (says so when absent). docs/inputs.md.
 .PHONY: eval-listings
-eval-listings: $(VENV)/.installed
+eval-listings: $(VENV)/.installed ## the listing readers on real files (needs ../shared/listings)
 	$(PY) bench/eval_listings.py $(LISTINGS)
 
-# Reliability trial (README "Reliability"): hostile raw entries, kill -9 of runs, concurrent first runs, a full
+# Reliability trial (docs/operations.md, "Reliability"): hostile raw entries, kill -9 of runs, concurrent first runs, a full
 # disk under DAGSTER_HOME (the last needs root for a small tmpfs); real processes, about 5 minutes.
 .PHONY: reliability
-reliability: $(VENV)/.installed
+reliability: $(VENV)/.installed ## hostile raw entries, kill -9, concurrent runs, a full disk; about 5 min
 	$(PY) bench/reliability.py
 
-# Scale (README "Scale-out"): a 250,000-abstract build made of distinct variants of the dev
+# Scale (docs/scale-out.md): a 250,000-abstract build made of distinct variants of the dev
 # corpus abstracts, then one 500-abstract listing added; peak RSS per step, +1/full ratio. Needs ../shared/corpus.
 .PHONY: bench-scale
-bench-scale: $(VENV)/.installed
+bench-scale: $(VENV)/.installed ## a 250,000-abstract build and one added listing; tens of minutes
 	$(PY) bench/scale_bench.py

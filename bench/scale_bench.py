@@ -26,7 +26,7 @@ Measured on this 2-core machine (``nohup .venv/bin/python bench/scale_bench.py -
 2026-12-01, idle): full build 580.6 s wall, 1,012.6 s CPU, largest process 1,165 MB. Peak per step, largest
 process: listing_records 315 MB, abstracts 512 MB, dataset_tables 1,055 MB, release 1,157 MB. +1 listing:
 23.2 s wall, 34.0 s CPU, largest process 1,136 MB (dataset_tables 1,123 MB, release 817 MB). +1 / full: wall
-0.040, CPU 0.034. See README "Scale-out".
+0.040, CPU 0.034. See docs/scale-out.md.
 
 usage: python bench/scale_bench.py [--abstracts 250000] [--keep DIR] [--interval 0.5]
        python bench/pipeline_bench.py --scale [same options]   (make bench ARGS=--scale)

@@ -42,7 +42,7 @@ MAX_CHARS = 600
 #: score 1.0 without running langdetect. Measured by bench/language_shortcut.py on all 58,671 dev-corpus
 #: abstracts: the rule fires on 95.0 %, 0 labels change (langdetect says ``en`` on every one), 22 scores
 #: differ (langdetect's 0.9999x instead of 1.0); on the 100 gold abstracts it fires on 81, 0 labels and 0
-#: scores change. The time saved is in the README ("Speed and memory").
+#: scores change. The time saved is in docs/benchmarks.md ("Speed and memory").
 EN_FUNCTION_WORDS = frozenset(
     "the of and to in a is for that we on with by this are as an be from our which can these it its at or "
     "has have their than".split()

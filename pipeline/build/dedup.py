@@ -12,7 +12,8 @@ Three rules, each a named constant with its source:
 
 Candidates are generated per listing (:func:`lsh_keys`, stored with each abstract) so the global step only
 joins on keys (vectorised polars); exact verification runs in Python on candidate pairs only (no all-pairs
-comparison). Measured precision/recall and scaling: ``make bench-dedup`` (bench/dedup/, README "Duplicates").
+comparison). Measured precision/recall and scaling: ``make bench-dedup`` (bench/dedup/, docs/benchmarks.md,
+"Duplicates").
 
 Identity (:func:`cluster`): a cluster inherits the ``paper_id`` a member's raw text or content hash had in
 the previous release; failing that, the id of a previous paper that left the dataset (its listing removed

@@ -1,5 +1,6 @@
-"""Each release explains itself (docs/design.md, "Releases"): dataset card, data dictionary, Croissant
-metadata and charts.
+"""Each release explains itself (docs/design.md, "Releases"; docs/releases.md): dataset card, data
+dictionary, Croissant metadata and charts. Stage 4 of the flow, before :mod:`pipeline.release` because a
+release embeds its card; where each rule lives: docs/design.md, "Where each rule lives".
 
 :func:`write_release_documents` is called by ``pipeline.release`` while a release is staged, before its
 ``manifest.json`` is written, and puts into the release folder::

@@ -55,7 +55,7 @@ def _margins(
     fig: Figure, left_px: float, *, bottom_px: float = 48, top_px: float = 34, right_px: float = 16, **kwargs
 ) -> None:
     """Place the axes with fixed margins in pixels. Cheaper than a layout engine ("constrained" draws the
-    figure twice; the saving is measured by ``make bench``, README "Speed and memory")."""
+    figure twice; the saving is measured by ``make bench``, docs/benchmarks.md "Speed and memory")."""
     w, h = fig.get_size_inches() * DPI
     fig.subplots_adjust(
         left=left_px / w, right=1 - right_px / w, bottom=bottom_px / h, top=1 - top_px / h, **kwargs

@@ -14,13 +14,9 @@ Layout under the warehouse folder::
     _trash/                        releases being deleted (cleaned by the next publish)
     .publish.lock                  held while publishing: one publisher at a time
 
-One module per job: :mod:`~pipeline.release.layout` (paths, LATEST, index), :mod:`~pipeline.release.manifest`
-(the typed manifest, one reader, one writer), :mod:`~pipeline.release.plan` (parent, number, diff, removal
-guard), :mod:`~pipeline.release.writer` (table files), :mod:`~pipeline.release.verify`,
-:mod:`~pipeline.release.lock`, :mod:`~pipeline.release.retention` (pruning and debris),
-:mod:`~pipeline.release.conform` (one dtype per column across releases), :mod:`~pipeline.release.read` and
-:mod:`~pipeline.release.publish` (the commit protocol, stated in its docstring), and
-:mod:`~pipeline.release.build_files` (the tables and plan one run built for its publish step).
+One module per job (the commit protocol is stated in :mod:`~pipeline.release.publish`'s docstring). What each
+decides and where its tests are: docs/design.md, "Where each rule lives"; operating and reading releases:
+docs/releases.md.
 
 A rollback (writing an older number into ``LATEST`` by hand) is safe: newer releases stay, are hidden
 from :func:`read_all`, and the next release gets the next unused number with the rolled-back release as

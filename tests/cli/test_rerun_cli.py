@@ -1,4 +1,5 @@
-"""Re-materialising single assets from the command line (README "Operating it from the Dagster UI").
+"""Re-materialising single assets from the command line (docs/operations.md, "Re-running one listing or one
+global asset").
 
 A listing is fixed (its last abstract removed); only its partition is re-run with ``dg launch``, then the
 dataset tables and the release with ``dagster asset materialize``. The release this makes must equal the
@@ -35,7 +36,7 @@ def _fix(raw: Path) -> None:
 
 
 def _cli(args: list[str]) -> None:
-    """Run a CLI the way the README shows it: from the project root, paths from the environment."""
+    """Run a CLI the way docs/operations.md shows it: from the project root, paths from the environment."""
     out = subprocess.run(args, cwd=ROOT, env=dict(os.environ), capture_output=True, text=True, timeout=180)
     assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-3000:]
 
@@ -54,7 +55,7 @@ def test_rerun_one_partition_and_the_dataset_from_the_cli_equals_a_full_run(
     other_before = (other_work.stat().st_mtime_ns, other_work.read_bytes())
     _fix(project / "raw")
 
-    # README: re-run one listing's partition, then the dataset tables and the release
+    # docs/operations.md: re-run one listing's partition, then the dataset tables and the release
     _cli([str(BIN / "dg"), "launch", "--assets", "listing_records,abstracts", "--partition", key])
     assert (
         other_work.stat().st_mtime_ns,

@@ -94,7 +94,7 @@ def test_two_celery_workers_share_the_steps_and_publish_stays_single(
     workers, daemon = [], None
     started = time.monotonic()
     try:
-        for name in WORKERS:  # README "Scale-out": one `dagster-celery worker start` per machine
+        for name in WORKERS:  # docs/scale-out.md: one `dagster-celery worker start` per machine
             workers.append(
                 start_group(
                     [
