@@ -1,0 +1,325 @@
+"""Number tokens of a clean abstract: sign, value, unit, and the setup rules that reject a number (steps 1-3
+of :mod:`pipeline.analyse.extraction.metrics`)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from pipeline.analyse.extraction import vocabulary as V
+from pipeline.analyse.extraction.patterns import LEX_GLUED, LEX_WORDS, LIST_SEP, correlation_before
+
+_MINUS = "-−–"  # ASCII hyphen-minus, U+2212 minus, en dash used as a minus sign
+_NUM = r"(?:\d{1,3}(?:,\d{3})+(?![\d])(?:\.\d+)?|\d+(?:[.,]\d+)?|\.\d+)"
+# unit right after a number; order matters (longest first).  GUIDELINES: "%" for %, percent; "pp" for
+# percentage points / points; "x" for ×, x, -fold, times.
+_UNIT = re.compile(
+    r"\s?(?P<u>%\s?(?:points?|pts)\b|%|percent(?:age)?[\s-]points?\b|percentage[\s-]?pts?\b|pp\b|p\.p\.|percent\b|"
+    r"(?:absolute\s+)?points?\b|pts\b|"
+    r"[×✕]|[xX](?![\w])|-?fold\b|\s?times\b|"
+    rf"(?-i:{V.alternation(V.MEASURE_UNITS)})(?![\w/])|s\b(?=\s*(?:[,.;)]|for\b|vs\b|on\b|$)))"
+)
+_TOKEN = re.compile(rf"(?P<sign>[+±{re.escape(_MINUS)}])?(?P<num>{_NUM})(?P<suf>[kK](?![\w-]))?")
+
+# Words that make a number a setup quantity when they follow it (GUIDELINES "NOT metrics").
+_SETUP_AFTER = re.compile(
+    rf"\s?(?:[-–]\s?{V.alternation(V.SETUP_HYPHEN_SUFFIXES)}\b|"
+    r"(?:th|st|nd|rd)\b|%?\s*(?:CI|confidence)\b|"
+    rf"\s*(?:billion|million|thousand|trillion|[BMKT])\b|(?:[-\s]{V.alternation(V.SETUP_NOUNS)}\b))"
+)
+_PCT_SETUP_AFTER = re.compile(rf"\s*of\s+(?:the\s+)?(?:\w+\s+)?{V.alternation(V.PERCENT_OF_SETUP)}\b", re.I)
+
+
+def _fnum(s: str) -> float:
+    """Parse a number token: thousands separators (``1,024``) vs decimal comma (``81,2``)."""
+    if re.fullmatch(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?", s):
+        return float(s.replace(",", ""))
+    return float(s.replace(",", "."))
+
+
+@dataclass(slots=True, kw_only=True, eq=False)
+class Tok:
+    """One number token of an abstract: character offsets into the text (``start``/``end`` with the sign and
+    unit, ``num_*`` the digits, ``span_*`` the whole range or list it heads), its value, unit ("%", "pp",
+    "x" or None) and the flags and links the pairing steps set. Compared by identity."""
+
+    start: int
+    end: int
+    num_start: int
+    num_end: int
+    value: float
+    text: str
+    span_start: int
+    span_end: int
+    signed: bool = False
+    unit: str | None = None
+    unit_text: str | None = None
+    measure: bool = False
+    decimal: bool = False
+    setup: bool = False
+    accepted: bool = False
+    kind: str | None = None
+    low: float | None = None
+    high: float | None = None
+    vfrom: float | None = None
+    group: str | None = None
+    why: str | None = None
+    dash: bool = False
+
+
+def number_tokens(text: str) -> list[Tok]:
+    """All number tokens of ``text`` with sign, value, unit and a setup flag (steps 1-2 of the module doc)."""
+    toks: list[Tok] = []
+    last_end = -10
+    for m in _TOKEN.finditer(text):
+        a, b = m.start(), m.end("num")
+        na = m.start("num")
+        before = text[max(0, a - 1) : a]
+        sign = (m["sign"] or "").strip()
+        if sign and sign in _MINUS and text[last_end:a].strip() == "" and a - last_end <= 2:
+            range_sep = True  # "57%-77%", "21% - 64%", "2.3x -14.9x": a range, not a negative number
+        elif sign and sign in _MINUS and before and (before.isalnum() or before in "×x"):
+            # a "-" glued after a letter/digit is a hyphen, not a minus sign
+            range_sep = before.isdigit() or (before in "×xX" and a >= 2 and text[a - 2].isdigit())
+        elif sign == "-" and before == "-" and a >= 2 and text[a - 2].isdigit():
+            range_sep = True  # "2--3" (LaTeX en dash)
+        elif sign == "-" and before == "-":
+            sign, a = "", na  # "layers---8x deeper": a LaTeX dash is punctuation, not a minus sign
+            range_sep = None
+        else:
+            range_sep = None
+        if range_sep is not None:
+            if not range_sep:
+                continue  # GPT-4, Llama-3.1, CIFAR-10: a number inside a name
+            sign = ""  # "2-3", "3x-5x": range separator, paired later
+            a = na
+        prev = text[max(0, a - 1) : a]
+        after_slash = prev == "/" and a >= 2 and text[a - 2].isdigit()
+        if prev == "{" and a >= 2 and text[a - 2] in "^_":
+            continue  # exponent/subscript "2^{16}"
+        if prev == "=" and correlation_before(text, 0, a):
+            prev = ""  # "τ=0.64": a correlation statistic, not an assignment inside a formula
+        if (
+            prev
+            and not after_slash
+            and (
+                (prev.isalnum() and prev < "\u2e80")
+                or prev in "._@^/=\\#$€£"
+                or (prev in "×x" and a >= 2 and text[a - 2].isdigit())
+            )
+        ):
+            continue  # inside a word/name/version/exponent/resolution/price
+        num = m["num"]
+        if (
+            "," in num
+            and not re.fullmatch(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?", num)
+            and not re.match(r"\s?%", text[b : b + 2])
+        ):
+            # "1,2" is a list unless a percent sign follows ("81,2 %": decimal comma, fixtures M30)
+            num = num.split(",")[0]
+            b = na + len(num)
+        suf = m["suf"] if m.end("num") == b else None
+        if suf:
+            b = m.end()
+        value = _fnum(num) * (1000.0 if suf else 1.0)
+        if sign and sign in _MINUS:
+            value = -value
+        um = _UNIT.match(text, b)
+        if um and _counts_points(um["u"], value, suf):
+            um = None
+        unit = unit_text = None
+        measure = False
+        if um:
+            u = um["u"].lower().strip()
+            if u == "%" or (u.startswith("percent") and "point" not in u and "pt" not in u):
+                unit = "%"
+            elif "point" in u or u in ("pp", "p.p.", "pts") or "pt" in u:
+                unit = "pp"
+            elif u in ("×", "✕", "x") or u.endswith("fold") or u == "times":
+                unit = "x"
+            else:
+                measure = True
+            unit_text = um["u"]
+            ue = um.end()
+        else:
+            ue = b
+        glued = text[b : b + 1]
+        setup = False
+        if (
+            not um
+            and glued
+            and (glued.isalpha() or glued in "_^")
+            and not ("." in num and LEX_GLUED.match(text, b))
+        ):
+            setup = True  # sizes and names: 7B, 32K, 3D, 1e-5 (but "0.8mIoU": a metric glued to a decimal)
+        if unit == "x" and re.match(r"\s?\d", text[ue : ue + 2]):
+            setup = True  # 256×256, 8×7B
+        if not unit and not measure and _SETUP_AFTER.match(text, b):
+            setup = True
+        if unit == "%" and _PCT_SETUP_AFTER.match(text, ue):
+            setup = True
+        if unit is None and not measure and re.fullmatch(r"(?:19|20)\d\d", num) and not sign:
+            setup = True  # a year
+        if re.match(r"\s?%\s*(?:CI|confidence)\b", text[b : b + 16]):
+            setup = True
+        if unit == "x" and (
+            re.match(r"[\s-]*cross", text[ue : ue + 8])
+            or (
+                u == "times"
+                and re.search(
+                    r"\b(?:repeat|appear|occur|run|sampl|quer|call|iterat|execut|visit|seen|used)\w*\s+(?:\w+\s+){0,2}$",
+                    text[max(0, na - 40) : na],
+                )
+            )
+        ):
+            setup = True  # "5-fold cross-validation", "repeated over 60,000 times"
+        if text[max(0, na - 2) : na].strip().endswith("±"):
+            setup = True  # the uncertainty of "88.1 ± 0.3"
+        corr = correlation_before(text, 0, a) if "." in num else None
+        if corr and value <= 1.0 and not um:
+            pass  # a correlation statistic: "r = 0.91", "τ=0.64", "Spearman's ρ of 0.71"
+        elif re.search(r"(?<!\w)[A-Za-zα-ωΑ-Ω]\w?\s*[≥≤<>=≠]\s*$", text[max(0, a - 8) : a]):
+            setup = True  # math about a variable: "A ≥ 0 times", "k = 5", "n < 10"
+        if unit == "x" and value == 0:
+            setup = True  # "0×" is never a reported multiplier
+        dash = unit == "x" and bool(sign) and sign in _MINUS
+        if dash:
+            # rule unsigned-multiplier: a multiplier is positive, so a minus sign before one is a dash
+            # ("2.3x less -14.9x", "1.5 by × -1.9×": a range separator after the words were moved)
+            sign, value, a = "", -value, na
+        last_end = ue
+        toks.append(
+            Tok(
+                start=a if sign else na,
+                end=ue,
+                num_start=na,
+                num_end=b,
+                value=value,
+                text=(sign + num + (suf or "")),
+                signed=bool(sign and sign != "±"),
+                unit=unit,
+                unit_text=unit_text,
+                measure=measure,
+                decimal="." in num or "," in num and not re.fullmatch(r"\d{1,3}(?:,\d{3})+", num),
+                setup=setup or sign == "±",
+                accepted=False,
+                kind=None,
+                low=None,
+                high=None,
+                vfrom=None,
+                span_start=a if sign else na,
+                span_end=ue,
+                group=None,
+                why=None,
+                dash=dash,
+            )
+        )
+    return toks
+
+
+#: The most percentage points a change can have: both ends are percentages (0-100).
+MAX_PP = 100.0
+
+
+def _counts_points(unit_text: str, value: float, suffix: str | None) -> bool:
+    """Whether a bare "points"/"pts" after a number counts things ("200k points", "1000 points": point clouds,
+    data points) instead of being percentage points (GUIDELINES: "pp" for points "when they are percentage
+    points"): a ``k`` suffix or a size above :data:`MAX_PP`. Measured on the dev corpus: 7 of its 279
+    "N points" (86K, 200k, 1000, 75K, 8K ...; the 1.8M/1M ones are already names), all counts."""
+    u = unit_text.lower().strip()
+    return u.startswith(("point", "absolute", "pts")) and (bool(suffix) or abs(value) > MAX_PP)
+
+
+_RANGE_SEP = re.compile(r"\s?(?:--|–|—|-|~|∼|to)\s?")
+_FROM = re.compile(r"\bfrom\s+(?:an?\s+|the\s+)?(?:[\w-]+\s+){0,2}$", re.I)
+
+
+def pair_structures(text: str, toks: list[Tok]) -> list[Tok]:
+    """Merge ranges and before→after pairs, read slash pairs, drop CI bounds, share units across lists."""
+    out: list[Tok] = []
+    i = 0
+    while i < len(toks):
+        t = toks[i]
+        n = toks[i + 1] if i + 1 < len(toks) else None
+        if n is not None and not t.setup and not n.setup:
+            gap = text[t.end : n.start]
+            gap_num = text[t.num_end : n.start]
+            # before -> after: "from 5.1 to 4.3", "from 41.0% to 44.2%"
+            if (
+                re.fullmatch(r"\s?to\s", gap)
+                and _FROM.search(text[max(0, t.start - 40) : t.start])
+                and not re.search(
+                    r"\b(?:thresholds?|rang\w*|vary\w*|varie\w*|sizes?|scal\w*|lengths?)\s+(?:\w+\s+)?from\s+$",
+                    text[max(0, t.start - 40) : t.start],
+                )
+                and (t.unit == n.unit or t.unit is None)
+                and (t.decimal or n.decimal or n.unit or n.measure)
+            ):
+                n.kind, n.vfrom, n.span_start, n.accepted, n.why = (
+                    "before_after",
+                    t.value,
+                    t.start,
+                    True,
+                    "from-to",
+                )
+                out.append(n)
+                i += 2
+                continue
+            # range: "10–20%", "2-3 points", "3x-5x", "26~35×", "1.5-2.3×"; "between A and B%"
+            sep_ok = _RANGE_SEP.fullmatch(gap_num if t.unit is None else gap) is not None
+            is_range = (
+                (t.unit is None or t.unit == n.unit)
+                and not t.measure
+                and sep_ok
+                and not t.signed
+                and (n.unit is not None or n.measure)
+                and n.value > t.value
+            )
+            if (
+                re.fullmatch(r"\s?and\s", gap)
+                and re.search(r"\bbetween\s+$", text[max(0, t.start - 12) : t.start])
+                and (n.unit or n.measure)
+            ):
+                is_range = True
+            if is_range:
+                if re.search(r"\bCI\s*$", text[max(0, t.start - 8) : t.start]) and out:
+                    out[-1].low, out[-1].high = t.value, n.value  # "(95% CI 0.93–0.97)": bounds of the score
+                    i += 2
+                    continue
+                n.kind, n.low, n.high, n.span_start, n.accepted, n.why = (
+                    "range",
+                    t.value,
+                    n.value,
+                    t.start,
+                    True,
+                    "range",
+                )
+                n.text = text[t.start : n.num_end]
+                out.append(n)
+                i += 2
+                continue
+            # slash pair with slash metric names: "87.5/89.1 EM/F1"
+            sm = re.match(rf"\s?({LEX_WORDS})/({LEX_WORDS})\b", text[n.end : n.end + 30], re.I)
+            if text[t.num_end : n.start] == "/" and sm and t.decimal and n.decimal:
+                for tok, name in ((t, sm[1]), (n, sm[2])):
+                    tok.accepted, tok.why, tok.group = True, "slash", name
+                out += [t, n]
+                i += 2
+                continue
+        out.append(t)
+        i += 1
+    # lists share a unit: "up to 233 and 761 times", "2.24%, 3.97% and 1.49%"
+    for j in range(len(out) - 2, -1, -1):
+        t, n = out[j], out[j + 1]
+        if (
+            t.unit is None
+            and not t.measure
+            and not t.setup
+            and n.unit
+            and not n.setup
+            and t.kind is None
+            and LIST_SEP.fullmatch(text[t.num_end : n.start])
+        ):
+            t.unit = n.unit
+            t.end = t.span_end = t.num_end
+    return out
