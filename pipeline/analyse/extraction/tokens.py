@@ -65,153 +65,224 @@ class Tok:
     group: str | None = None
     why: str | None = None
     dash: bool = False
+    setup_rule: str | None = None
 
 
-def number_tokens(text: str) -> list[Tok]:
-    """All number tokens of ``text`` with sign, value, unit and a setup flag (steps 1-2 of the module doc)."""
+# Setup rules (GUIDELINES "NOT metrics"): a number one of them matches is part of a name or describes the
+# setup, never a row. Each is named, with a reason and examples, in pipeline.analyse.extraction.rules.RULES; the
+# names are not written into any row's ``rules`` (a rejected number has no row).
+#: Dropped before it is a token: the rules that read what is glued before the digits.
+SETUP_IN_NAME = "setup-in-name"
+SETUP_EXPONENT = "setup-exponent"
+SETUP_GLUED_BEFORE = "setup-glued-before"
+#: Kept as a token flagged ``setup`` (so a range or list still sees it), never a row.
+SETUP_GLUED_SUFFIX = "setup-glued-suffix"
+SETUP_DIMENSIONS = "setup-dimensions"
+SETUP_WORD_AFTER = "setup-word-after"
+SETUP_PERCENT_OF = "setup-percent-of"
+SETUP_YEAR = "setup-year"
+SETUP_CONFIDENCE_LEVEL = "setup-confidence-level"
+SETUP_CROSS_VALIDATION = "setup-cross-validation"
+SETUP_REPETITIONS = "setup-repetitions"
+SETUP_UNCERTAINTY = "setup-uncertainty"
+SETUP_MATH_VARIABLE = "setup-math-variable"
+SETUP_ZERO_MULTIPLIER = "setup-zero-multiplier"
+#: Every setup rule name, in the order the code applies them.
+SETUP_RULES = (
+    SETUP_IN_NAME,
+    SETUP_EXPONENT,
+    SETUP_GLUED_BEFORE,
+    SETUP_GLUED_SUFFIX,
+    SETUP_DIMENSIONS,
+    SETUP_WORD_AFTER,
+    SETUP_PERCENT_OF,
+    SETUP_YEAR,
+    SETUP_CONFIDENCE_LEVEL,
+    SETUP_CROSS_VALIDATION,
+    SETUP_REPETITIONS,
+    SETUP_UNCERTAINTY,
+    SETUP_MATH_VARIABLE,
+    SETUP_ZERO_MULTIPLIER,
+)
+_THOUSANDS = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?")
+_REPEAT_VERB = re.compile(
+    r"\b(?:repeat|appear|occur|run|sampl|quer|call|iterat|execut|visit|seen|used)\w*\s+(?:\w+\s+){0,2}$"
+)
+_MATH_BEFORE = re.compile(r"(?<!\w)[A-Za-zα-ωΑ-Ω]\w?\s*[≥≤<>=≠]\s*$")
+
+
+@dataclass(slots=True, frozen=True)
+class _Number:
+    """A number as read before the setup rules: ``a`` its start with the sign, ``na``/``b`` the digits (with
+    a ``k`` suffix), ``ue`` the end after its unit; ``u`` the unit as written, lower-cased ("" for none)."""
+
+    a: int
+    na: int
+    b: int
+    ue: int
+    num: str
+    sign: str
+    suf: str | None
+    value: float
+    unit: str | None
+    unit_text: str | None
+    measure: bool
+    u: str
+
+
+def _sign_and_start(text: str, m: re.Match, last_end: int) -> tuple[str, int] | None:
+    """The sign of the number ``m`` and where the token starts, or None when a hyphen glues it to a name
+    (rule :data:`SETUP_IN_NAME`: "GPT-4", "Llama-3.1", "CIFAR-10")."""
+    a, na = m.start(), m.start("num")
+    before = text[max(0, a - 1) : a]
+    sign = (m["sign"] or "").strip()
+    minus = bool(sign) and sign in _MINUS
+    if minus and text[last_end:a].strip() == "" and a - last_end <= 2:
+        return "", na  # "57%-77%", "21% - 64%", "2.3x -14.9x": a range, not a negative number
+    if minus and before and (before.isalnum() or before in "×x"):
+        # a "-" glued after a letter/digit is a hyphen, not a minus sign: a range after a digit, else a name
+        if before.isdigit() or (before in "×xX" and a >= 2 and text[a - 2].isdigit()):
+            return "", na  # "2-3", "3x-5x": range separator, paired later
+        return None
+    if sign == "-" and before == "-":
+        return "", na  # "2--3" (LaTeX en dash), "layers---8x deeper" (a LaTeX dash is punctuation)
+    return sign, a
+
+
+def _glued_before(text: str, a: int) -> str | None:
+    """The setup rule that drops a number by what is glued before it ("2^{16}", "v1.2", "@0.5", "$5"), or None."""
+    prev = text[max(0, a - 1) : a]
+    after_slash = prev == "/" and a >= 2 and text[a - 2].isdigit()
+    if prev == "{" and a >= 2 and text[a - 2] in "^_":
+        return SETUP_EXPONENT  # exponent/subscript "2^{16}"
+    if prev == "=" and correlation_before(text, 0, a):
+        prev = ""  # "τ=0.64": a correlation statistic, not an assignment inside a formula
+    if (
+        prev
+        and not after_slash
+        and (
+            (prev.isalnum() and prev < "\u2e80")
+            or prev in "._@^/=\\#$€£"
+            or (prev in "×x" and a >= 2 and text[a - 2].isdigit())
+        )
+    ):
+        return SETUP_GLUED_BEFORE  # inside a word/name/version/exponent/resolution/price
+    return None
+
+
+def _unit_at(
+    text: str, b: int, value: float, suf: str | None
+) -> tuple[str | None, str | None, bool, int, str]:
+    """The unit written right after ``text[:b]``: (unit class, unit text, is a measure, end, unit lower-cased)."""
+    um = _UNIT.match(text, b)
+    if um is None or _counts_points(um["u"], value, suf):
+        return None, None, False, b, ""
+    u = um["u"].lower().strip()
+    if u == "%" or (u.startswith("percent") and "point" not in u and "pt" not in u):
+        return "%", um["u"], False, um.end(), u
+    if "point" in u or u in ("pp", "p.p.", "pts") or "pt" in u:
+        return "pp", um["u"], False, um.end(), u
+    if u in ("×", "✕", "x") or u.endswith("fold") or u == "times":
+        return "x", um["u"], False, um.end(), u
+    return None, um["u"], True, um.end(), u
+
+
+def _read_number(text: str, m: re.Match, sign: str, a: int) -> _Number:
+    """Digits, ``k`` suffix, value and unit of the token ``m`` (a comma list "1,2" keeps its first number)."""
+    na, b = m.start("num"), m.end("num")
+    num = m["num"]
+    if "," in num and not _THOUSANDS.fullmatch(num) and not re.match(r"\s?%", text[b : b + 2]):
+        # "1,2" is a list unless a percent sign follows ("81,2 %": decimal comma, fixtures M30)
+        num = num.split(",")[0]
+        b = na + len(num)
+    suf = m["suf"] if m.end("num") == b else None
+    if suf:
+        b = m.end()
+    value = _fnum(num) * (1000.0 if suf else 1.0)
+    if sign and sign in _MINUS:
+        value = -value
+    unit, unit_text, measure, ue, u = _unit_at(text, b, value, suf)
+    return _Number(a, na, b, ue, num, sign, suf, value, unit, unit_text, measure, u)
+
+
+def setup_rule(text: str, n: _Number) -> str | None:
+    """The first setup rule (:data:`SETUP_RULES`) that makes the read number ``n`` a setup quantity, or None."""
+    has_unit, unit, b, ue = n.unit is not None or n.measure, n.unit, n.b, n.ue
+    glued = text[b : b + 1]
+    if (
+        not has_unit
+        and glued
+        and (glued.isalpha() or glued in "_^")
+        and not ("." in n.num and LEX_GLUED.match(text, b))
+    ):
+        return SETUP_GLUED_SUFFIX  # sizes and names: 7B, 32K, 3D, 1e-5 (but "0.8mIoU": a metric glued to a decimal)
+    if unit == "x" and re.match(r"\s?\d", text[ue : ue + 2]):
+        return SETUP_DIMENSIONS  # 256×256, 8×7B
+    if unit is None and not n.measure and _SETUP_AFTER.match(text, b):
+        return SETUP_WORD_AFTER  # "4-bit", "5-shot", "8 GPUs", "3rd", "7 billion"
+    if unit == "%" and _PCT_SETUP_AFTER.match(text, ue):
+        return SETUP_PERCENT_OF  # "1% of the parameters"
+    if unit is None and not n.measure and re.fullmatch(r"(?:19|20)\d\d", n.num) and not n.sign:
+        return SETUP_YEAR
+    if re.match(r"\s?%\s*(?:CI|confidence)\b", text[b : b + 16]):
+        return SETUP_CONFIDENCE_LEVEL  # "95% CI"
+    if unit == "x" and re.match(r"[\s-]*cross", text[ue : ue + 8]):
+        return SETUP_CROSS_VALIDATION  # "5-fold cross-validation"
+    if unit == "x" and n.u == "times" and _REPEAT_VERB.search(text[max(0, n.na - 40) : n.na]):
+        return SETUP_REPETITIONS  # "repeated over 60,000 times"
+    if text[max(0, n.na - 2) : n.na].strip().endswith("±") or n.sign == "±":
+        return SETUP_UNCERTAINTY  # the uncertainty of "88.1 ± 0.3"
+    corr = correlation_before(text, 0, n.a) if "." in n.num else None
+    # a correlation statistic ("r = 0.91", "τ=0.64", "Spearman's ρ of 0.71") is not math about a variable
+    if not (corr and n.value <= 1.0 and not has_unit) and _MATH_BEFORE.search(text[max(0, n.a - 8) : n.a]):
+        return SETUP_MATH_VARIABLE  # math about a variable: "A ≥ 0 times", "k = 5", "n < 10"
+    if unit == "x" and n.value == 0:
+        return SETUP_ZERO_MULTIPLIER  # "0×" is never a reported multiplier
+    return None
+
+
+def number_tokens(text: str, rejected: list[tuple[str, int]] | None = None) -> list[Tok]:
+    """All number tokens of ``text`` with sign, value, unit and the setup rule that flags one (steps 1-2 of
+    :mod:`pipeline.analyse.extraction.metrics`), in text order. Offsets index ``text``. A number dropped by a
+    rule that reads what is glued before it is not a token; when ``rejected`` is given, ``(rule name, offset
+    of the digits)`` is appended to it for each such number."""
     toks: list[Tok] = []
     last_end = -10
     for m in _TOKEN.finditer(text):
-        a, b = m.start(), m.end("num")
-        na = m.start("num")
-        before = text[max(0, a - 1) : a]
-        sign = (m["sign"] or "").strip()
-        if sign and sign in _MINUS and text[last_end:a].strip() == "" and a - last_end <= 2:
-            range_sep = True  # "57%-77%", "21% - 64%", "2.3x -14.9x": a range, not a negative number
-        elif sign and sign in _MINUS and before and (before.isalnum() or before in "×x"):
-            # a "-" glued after a letter/digit is a hyphen, not a minus sign
-            range_sep = before.isdigit() or (before in "×xX" and a >= 2 and text[a - 2].isdigit())
-        elif sign == "-" and before == "-" and a >= 2 and text[a - 2].isdigit():
-            range_sep = True  # "2--3" (LaTeX en dash)
-        elif sign == "-" and before == "-":
-            sign, a = "", na  # "layers---8x deeper": a LaTeX dash is punctuation, not a minus sign
-            range_sep = None
-        else:
-            range_sep = None
-        if range_sep is not None:
-            if not range_sep:
-                continue  # GPT-4, Llama-3.1, CIFAR-10: a number inside a name
-            sign = ""  # "2-3", "3x-5x": range separator, paired later
-            a = na
-        prev = text[max(0, a - 1) : a]
-        after_slash = prev == "/" and a >= 2 and text[a - 2].isdigit()
-        if prev == "{" and a >= 2 and text[a - 2] in "^_":
-            continue  # exponent/subscript "2^{16}"
-        if prev == "=" and correlation_before(text, 0, a):
-            prev = ""  # "τ=0.64": a correlation statistic, not an assignment inside a formula
-        if (
-            prev
-            and not after_slash
-            and (
-                (prev.isalnum() and prev < "\u2e80")
-                or prev in "._@^/=\\#$€£"
-                or (prev in "×x" and a >= 2 and text[a - 2].isdigit())
-            )
-        ):
-            continue  # inside a word/name/version/exponent/resolution/price
-        num = m["num"]
-        if (
-            "," in num
-            and not re.fullmatch(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?", num)
-            and not re.match(r"\s?%", text[b : b + 2])
-        ):
-            # "1,2" is a list unless a percent sign follows ("81,2 %": decimal comma, fixtures M30)
-            num = num.split(",")[0]
-            b = na + len(num)
-        suf = m["suf"] if m.end("num") == b else None
-        if suf:
-            b = m.end()
-        value = _fnum(num) * (1000.0 if suf else 1.0)
-        if sign and sign in _MINUS:
-            value = -value
-        um = _UNIT.match(text, b)
-        if um and _counts_points(um["u"], value, suf):
-            um = None
-        unit = unit_text = None
-        measure = False
-        if um:
-            u = um["u"].lower().strip()
-            if u == "%" or (u.startswith("percent") and "point" not in u and "pt" not in u):
-                unit = "%"
-            elif "point" in u or u in ("pp", "p.p.", "pts") or "pt" in u:
-                unit = "pp"
-            elif u in ("×", "✕", "x") or u.endswith("fold") or u == "times":
-                unit = "x"
-            else:
-                measure = True
-            unit_text = um["u"]
-            ue = um.end()
-        else:
-            ue = b
-        glued = text[b : b + 1]
-        setup = False
-        if (
-            not um
-            and glued
-            and (glued.isalpha() or glued in "_^")
-            and not ("." in num and LEX_GLUED.match(text, b))
-        ):
-            setup = True  # sizes and names: 7B, 32K, 3D, 1e-5 (but "0.8mIoU": a metric glued to a decimal)
-        if unit == "x" and re.match(r"\s?\d", text[ue : ue + 2]):
-            setup = True  # 256×256, 8×7B
-        if not unit and not measure and _SETUP_AFTER.match(text, b):
-            setup = True
-        if unit == "%" and _PCT_SETUP_AFTER.match(text, ue):
-            setup = True
-        if unit is None and not measure and re.fullmatch(r"(?:19|20)\d\d", num) and not sign:
-            setup = True  # a year
-        if re.match(r"\s?%\s*(?:CI|confidence)\b", text[b : b + 16]):
-            setup = True
-        if unit == "x" and (
-            re.match(r"[\s-]*cross", text[ue : ue + 8])
-            or (
-                u == "times"
-                and re.search(
-                    r"\b(?:repeat|appear|occur|run|sampl|quer|call|iterat|execut|visit|seen|used)\w*\s+(?:\w+\s+){0,2}$",
-                    text[max(0, na - 40) : na],
-                )
-            )
-        ):
-            setup = True  # "5-fold cross-validation", "repeated over 60,000 times"
-        if text[max(0, na - 2) : na].strip().endswith("±"):
-            setup = True  # the uncertainty of "88.1 ± 0.3"
-        corr = correlation_before(text, 0, a) if "." in num else None
-        if corr and value <= 1.0 and not um:
-            pass  # a correlation statistic: "r = 0.91", "τ=0.64", "Spearman's ρ of 0.71"
-        elif re.search(r"(?<!\w)[A-Za-zα-ωΑ-Ω]\w?\s*[≥≤<>=≠]\s*$", text[max(0, a - 8) : a]):
-            setup = True  # math about a variable: "A ≥ 0 times", "k = 5", "n < 10"
-        if unit == "x" and value == 0:
-            setup = True  # "0×" is never a reported multiplier
-        dash = unit == "x" and bool(sign) and sign in _MINUS
+        signed_at = _sign_and_start(text, m, last_end)
+        drop = SETUP_IN_NAME if signed_at is None else _glued_before(text, signed_at[1])
+        if drop is not None or signed_at is None:
+            if rejected is not None:
+                rejected.append((drop or SETUP_IN_NAME, m.start("num")))
+            continue
+        n = _read_number(text, m, *signed_at)
+        rule = setup_rule(text, n)
+        sign, value, a = n.sign, n.value, n.a
+        dash = n.unit == "x" and bool(sign) and sign in _MINUS
         if dash:
             # rule unsigned-multiplier: a multiplier is positive, so a minus sign before one is a dash
             # ("2.3x less -14.9x", "1.5 by × -1.9×": a range separator after the words were moved)
-            sign, value, a = "", -value, na
-        last_end = ue
+            sign, value, a = "", -value, n.na
+        last_end = n.ue
+        start = a if sign else n.na
         toks.append(
             Tok(
-                start=a if sign else na,
-                end=ue,
-                num_start=na,
-                num_end=b,
+                start=start,
+                end=n.ue,
+                num_start=n.na,
+                num_end=n.b,
                 value=value,
-                text=(sign + num + (suf or "")),
+                text=(sign + n.num + (n.suf or "")),
                 signed=bool(sign and sign != "±"),
-                unit=unit,
-                unit_text=unit_text,
-                measure=measure,
-                decimal="." in num or "," in num and not re.fullmatch(r"\d{1,3}(?:,\d{3})+", num),
-                setup=setup or sign == "±",
-                accepted=False,
-                kind=None,
-                low=None,
-                high=None,
-                vfrom=None,
-                span_start=a if sign else na,
-                span_end=ue,
-                group=None,
-                why=None,
+                unit=n.unit,
+                unit_text=n.unit_text,
+                measure=n.measure,
+                decimal="." in n.num or "," in n.num and not re.fullmatch(r"\d{1,3}(?:,\d{3})+", n.num),
+                setup=rule is not None,
+                span_start=start,
+                span_end=n.ue,
                 dash=dash,
+                setup_rule=rule,
             )
         )
     return toks
