@@ -100,6 +100,7 @@ RULE_SETS: dict[str, RuleSet] = {
             "pipeline/analyse/extraction/names.py",
             "pipeline/analyse/extraction/roles.py",
             "pipeline/analyse/extraction/patterns.py",
+            "pipeline/analyse/extraction/rows.py",
             "pipeline/analyse/extraction/keys.py",
             "pipeline/analyse/extraction/sentences.py",
             "pipeline/analyse/extraction/rules.py",

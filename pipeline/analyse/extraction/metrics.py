@@ -13,27 +13,32 @@ tops out near 25 % micro-F1 (AxCell). The words the rules know are data (:mod:`p
 the rules are named, with a reason and examples, in :mod:`pipeline.analyse.extraction.rules`, and every row lists the
 rules that decided it (``rules``).
 
-Pipeline per abstract:
-1. Every number token is found with its sign, ``k`` suffix (``1.2k`` → 1200) and the unit written right after
-   it (:data:`UNITS`: ``%``/percent → ``%``; percentage points/pp/points → ``pp``, except "200k points" or
-   "1000 points", counts of points (:func:`_counts_points`); ×/x/-fold/times → ``x``; ms/mm/dB/s are kept as
-   measures with unit ``None`` and the unit in ``unit_text``; more in ``MEASURE_UNITS``).
-2. Numbers that are part of a name or describe the setup are dropped (GUIDELINES "NOT metrics"):
+Pipeline per abstract (one module per step):
+1. :mod:`pipeline.analyse.extraction.tokens`: every number token is found with its sign, ``k`` suffix
+   (``1.2k`` → 1200) and the unit written right after it (``%``/percent → ``%``; percentage points/pp/points
+   → ``pp``, except "200k points" or "1000 points", counts of points (``tokens.counts_points``);
+   ×/x/-fold/times → ``x``; ms/mm/dB/s are kept as measures with unit ``None`` and the unit in
+   ``unit_text``; more in ``MEASURE_UNITS``).
+2. Numbers that are part of a name or describe the setup are dropped (GUIDELINES "NOT metrics") by the named
+   setup rules ``tokens.SETUP_RULES`` (listed with examples in :data:`pipeline.analyse.extraction.rules.RULES`):
    digits glued to letters (``GPT-4``, ``Llama-3.1-8B``, ``7B``, ``32K``, ``T5``, ``AIME2024``), ``8×7B`` and
    ``256×256``, ``@0.5``, exponents, version numbers, ``2-bit``/``128-shot``-style hyphenated settings,
-   "95% CI", years, and plain integers without a metric cue.
-3. Ranges (``10–20%``, ``2--3``, ``3x-5x``, ``26~35×``), before→after (``from 5.1 to 4.3``) and plain scores
-   (a metric name next to the number, ``N on <Benchmark>``, a sign, a measure unit, a ``vs.`` partner) are
-   recognised; lists ("A, B and C times") share their unit.
-4. Each kept number gets ``kind`` (:func:`kind_of`), ``metric``, ``dataset``, ``subject``/``baseline``,
-   ``direction`` and ``qualifier`` from its clause and sentence.
-5. Names are linked over the sentence (:mod:`pipeline.analyse.extraction.linking`: respectively-lists, one metric for
-   several numbers, the data set of a pair, a sentence or an abstract) and keyed (:mod:`pipeline.analyse.extraction.keys`).
+   "95% CI", years; plain integers without a metric cue are not results (:mod:`.roles`, ``accept_plain``).
+3. Ranges (``10–20%``, ``2--3``, ``3x-5x``, ``26~35×``), before→after (``from 5.1 to 4.3``) (``tokens``),
+   results in words (:mod:`.spelled`) and plain scores (a metric name next to the number, ``N on
+   <Benchmark>``, a sign, a measure unit, a ``vs.`` partner) are recognised; lists ("A, B and C times")
+   share their unit.
+4. Each kept number gets ``kind``, ``subject``/``baseline``, ``direction`` and ``qualifier`` from its clause
+   and sentence (:mod:`.roles`), ``metric`` and ``dataset`` (:mod:`.names`); this module assembles the rows.
+5. Names are linked over the sentence (:mod:`pipeline.analyse.extraction.linking`: respectively-lists, one
+   metric for several numbers, the data set of a pair, a sentence or an abstract) and keyed
+   (:mod:`pipeline.analyse.extraction.keys`).
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 from pipeline.analyse.extraction import linking
 from pipeline.analyse.extraction import vocabulary as V
@@ -56,6 +61,7 @@ from pipeline.analyse.extraction.roles import (
     qualifier_of,
     subject_of,
 )
+from pipeline.analyse.extraction.rows import MetricDraft, MetricRow
 from pipeline.analyse.extraction.sentences import sentences
 from pipeline.analyse.extraction.spelled import SPELLED_GATE, WORD_GATE, spelled_results, word_results
 from pipeline.analyse.extraction.tokens import Tok, number_tokens, pair_structures
@@ -108,7 +114,18 @@ _WHY_RULE = {
 }
 
 
-def extract_metrics(text: str) -> list[dict]:
+@dataclass(slots=True, frozen=True)
+class _Kept:
+    """A token kept as a result, with its sentence ``[s0, s1)`` and clause ``[lo, hi)``."""
+
+    t: Tok
+    s0: int
+    s1: int
+    lo: int
+    hi: int
+
+
+def extract_metrics(text: str) -> list[MetricRow]:
     """Return one row per reported result metric in the clean ``text`` (keys :data:`METRIC_FIELDS`).
 
     Row fields: ``value`` float (None only for a range), ``value_text`` str as written (sign kept, e.g.
@@ -128,6 +145,29 @@ def extract_metrics(text: str) -> list[dict]:
     if not has_digit and not spelled:
         return []
     sents = sentences(text)
+    kept = _kept_results(text, _candidates(text, spelled), sents)
+    attached = []  # (start, end) of "N on X" attachments, so X is not reused for another number
+    for k in kept:
+        m = PREP_NAME.match(text, k.t.span_end + 1) if text[k.t.span_end : k.t.span_end + 1] == " " else None
+        if m:
+            attached.append((m.start(), m.end()))
+    rows: list[MetricDraft] = []
+    for i, k in enumerate(kept):
+        # the dataset is looked for after the number up to the next number of the sentence
+        nxt = kept[i + 1].t.span_start if i + 1 < len(kept) and kept[i + 1].s0 == k.s0 else k.s1
+        rows.append(_draft_row(text, k, nxt, attached))
+    _share_across_lists(text, rows)
+    linking.link_respectively(text, rows, sents)
+    linking.share_clause_metric(text, rows)
+    linking.share_baseline_dataset(text, rows)
+    linking.share_sentence_dataset(text, rows)
+    linking.share_abstract_dataset(text, rows)
+    return [_published(r) for r in _level_invariants(rows)]
+
+
+def _candidates(text: str, spelled: list[Tok]) -> list[Tok]:
+    """The paired number tokens of ``text`` merged with the results written in words, in text order, plain
+    decimals of a list accepted with the accepted number that ends it."""
     toks = pair_structures(text, number_tokens(text))
     if spelled:
         # a word result replaces a setup token it covers ("1st place"), never a kept number
@@ -151,7 +191,13 @@ def extract_metrics(text: str) -> list[dict]:
             and LIST_SEP.fullmatch(text[t.span_end : n.span_start])
         ):
             n.accepted = t.accepted = True
-    kept: list[tuple[Tok, int, int, int, int]] = []
+    return toks
+
+
+def _kept_results(text: str, toks: list[Tok], sents: list[tuple[int, int]]) -> list[_Kept]:
+    """The tokens that are results (not setup, accepted by a unit or :func:`accept_plain`), each once: the
+    same value restated in brackets right after ("2x cheaper (~2× fewer GPU hours)") is one fact."""
+    kept: list[_Kept] = []
     for t in toks:
         if t.setup:
             continue
@@ -161,103 +207,117 @@ def extract_metrics(text: str) -> list[dict]:
             t.why = t.why or (f"unit-{t.unit}" if t.unit else "measure-unit" if t.measure else "plain-result")
         if not t.accepted:
             continue
-        # the same value restated in brackets right after ("2x cheaper (~2× fewer GPU hours)"): one fact
         if (
             kept
-            and kept[-1][0].value == t.value
-            and kept[-1][0].unit == t.unit
-            and re.fullmatch(r"[^()\d]{0,40}\(\s*[~≈]?\s*", text[kept[-1][0].span_end : t.span_start])
+            and kept[-1].t.value == t.value
+            and kept[-1].t.unit == t.unit
+            and re.fullmatch(r"[^()\d]{0,40}\(\s*[~≈]?\s*", text[kept[-1].t.span_end : t.span_start])
         ):
             continue
         lo, hi = clause_bounds(text, s0, s1, t.span_start)
-        kept.append((t, s0, s1, lo, hi))
+        kept.append(_Kept(t, s0, s1, lo, hi))
+    return kept
 
-    rows: list[dict] = []
-    attached = []  # (start, end) of "N on X" attachments, so X is not reused for another number
-    for t, s0, s1, lo, hi in kept:  # noqa: B007 (the tuple shape of kept)
-        m = PREP_NAME.match(text, t.span_end + 1) if text[t.span_end : t.span_end + 1] == " " else None
-        if m:
-            attached.append((m.start(), m.end()))
-    for i, (t, s0, s1, lo, hi) in enumerate(kept):
-        qualifier, q_start = qualifier_of(text, t, s0)
-        metric = t.group if t.why == "slash" else None
-        metric = tidy_metric(metric or metric_after(text, t, hi) or metric_before(text, t, lo))
-        row_rules = ["metric-lexicon"] if metric else []
-        unit_word = (t.unit_text or "").strip() if t.measure else ""
-        if unit_word in V.UNIT_METRICS:
-            metric, row_rules = V.UNIT_METRICS[unit_word], ["metric-unit"]
-        if not metric:
-            metric, rule = metric_open(text, t, s0, lo, hi)
-            metric = tidy_metric(metric)
-            row_rules += [rule] if metric and rule else []
-        dataset = None
-        row_rules.insert(0, _WHY_RULE.get(t.why, t.why) if t.why else "plain-result")
-        # a benchmark inside the metric phrase: "improves BoolQ performance by 18.1 pp"
-        if metric and not LEX.fullmatch(metric):
-            bm = re.match(
-                r"([A-Z][\w\-.]*[A-Z0-9][\w\-.]*)\s+(performance|accuracy|scores?|results?)$", metric
-            )
-            if bm and not MODEL_NAME.search(bm[1]) and not LEX.fullmatch(bm[1]):
-                dataset, metric = bm[1], bm[2]
-                row_rules.append("dataset-in-metric")
-        subject, baseline = ("ours", None) if t.unit in ("x", "pp") else subject_of(text, t, None, s0)
-        kind = "score" if subject == "baseline" and t.kind is None else kind_of(text, t, lo, hi, metric)
-        # dataset: after the number (before the next number) in the sentence, else earlier in the sentence
-        nxt = kept[i + 1][0].span_start if i + 1 < len(kept) and kept[i + 1][1] == s0 else s1
-        if not dataset:
-            dataset = dataset_after(text, t.span_end, min(nxt, hi))
-            if dataset:
-                row_rules.append("dataset-after")
-            else:
-                dataset = dataset_before(text, s0, t.span_start, attached)
-                row_rules += ["dataset-before"] if dataset else []
-        if subject == "baseline":
-            row_rules.append("subject-baseline")
-        if subject == "ours" and kind in ("delta", "relative_change", "multiplier"):
-            bm = re.search(
-                r"\b(?:over|than|outperform\w*|surpass\w*|beat\w*|against|compared (?:to|with))\s+"
-                r"(?:the\s+)?(?:[\w-]+\s+)?(?P<n>[A-Z][\w\-.]*(?:\s[A-Z][\w\-.]*)?)",
-                text[lo:hi],
-            )
-            baseline = bm["n"] if bm and not re.match(r"SOTA|State", bm["n"]) else None
-        rows.append(
-            dict(
-                value=None if kind == "range" else t.value,
-                value_text=t.text if kind != "range" else text[t.span_start : t.num_end],
-                unit=t.unit,
-                unit_text=(t.unit_text or "").strip() or None,
-                kind=kind,
-                value_from=t.vfrom,
-                value_low=t.low,
-                value_high=t.high,
-                metric=metric,
-                dataset=dataset,
-                subject=subject,
-                baseline=baseline,
-                direction=direction_of(text, t, kind, lo, hi),
-                qualifier=qualifier,
-                span=text[q_start : t.span_end],
-                start=q_start,
-                end=t.span_end,
-                rules=row_rules + (["unsigned-multiplier"] if t.dash else []),
-                _s0=s0,
-                _s1=s1,
-                _lo=lo,
-                _hi=hi,
-                _paren=_in_paren(text, s0, t.span_start),
-            )
+
+def _metric_of(text: str, k: _Kept) -> tuple[str | None, list[str]]:
+    """The metric of a kept number and the rules that named it (the first rule is how it became a row)."""
+    t = k.t
+    metric = t.group if t.why == "slash" else None
+    metric = tidy_metric(metric or metric_after(text, t, k.hi) or metric_before(text, t, k.lo))
+    row_rules = ["metric-lexicon"] if metric else []
+    unit_word = (t.unit_text or "").strip() if t.measure else ""
+    if unit_word in V.UNIT_METRICS:
+        metric, row_rules = V.UNIT_METRICS[unit_word], ["metric-unit"]
+    if not metric:
+        metric, rule = metric_open(text, t, k.s0, k.lo, k.hi)
+        metric = tidy_metric(metric)
+        row_rules += [rule] if metric and rule else []
+    row_rules.insert(0, _WHY_RULE.get(t.why, t.why) if t.why else "plain-result")
+    return metric, row_rules
+
+
+def _draft_row(text: str, k: _Kept, nxt: int, attached: list[tuple[int, int]]) -> MetricDraft:
+    """The row of one kept number: metric, dataset (after the number before ``nxt``, else earlier in the
+    sentence outside ``attached``), subject, kind, direction, qualifier and the rules that decided them."""
+    t, s0, lo, hi = k.t, k.s0, k.lo, k.hi
+    qualifier, q_start = qualifier_of(text, t, s0)
+    metric, row_rules = _metric_of(text, k)
+    dataset = None
+    # a benchmark inside the metric phrase: "improves BoolQ performance by 18.1 pp"
+    if metric and not LEX.fullmatch(metric):
+        bm = re.match(r"([A-Z][\w\-.]*[A-Z0-9][\w\-.]*)\s+(performance|accuracy|scores?|results?)$", metric)
+        if bm and not MODEL_NAME.search(bm[1]) and not LEX.fullmatch(bm[1]):
+            dataset, metric = bm[1], bm[2]
+            row_rules.append("dataset-in-metric")
+    subject, baseline = ("ours", None) if t.unit in ("x", "pp") else subject_of(text, t, None, s0)
+    kind = "score" if subject == "baseline" and t.kind is None else kind_of(text, t, lo, hi, metric)
+    if not dataset:
+        dataset = dataset_after(text, t.span_end, min(nxt, hi))
+        if dataset:
+            row_rules.append("dataset-after")
+        else:
+            dataset = dataset_before(text, s0, t.span_start, attached)
+            row_rules += ["dataset-before"] if dataset else []
+    if subject == "baseline":
+        row_rules.append("subject-baseline")
+    if subject == "ours" and kind in ("delta", "relative_change", "multiplier"):
+        bm = re.search(
+            r"\b(?:over|than|outperform\w*|surpass\w*|beat\w*|against|compared (?:to|with))\s+"
+            r"(?:the\s+)?(?:[\w-]+\s+)?(?P<n>[A-Z][\w\-.]*(?:\s[A-Z][\w\-.]*)?)",
+            text[lo:hi],
         )
-    _share_across_lists(text, rows)
-    linking.link_respectively(text, rows, sents)
-    linking.share_clause_metric(text, rows)
-    linking.share_baseline_dataset(text, rows)
-    linking.share_sentence_dataset(text, rows)
-    linking.share_abstract_dataset(text, rows)
-    out = []
-    for r in _level_invariants(rows):
-        r["metric_key"], r["dataset_key"] = metric_key(r["metric"]), dataset_key(r["dataset"])
-        out.append({k: r[k] for k in METRIC_FIELDS})
-    return out
+        baseline = bm["n"] if bm and not re.match(r"SOTA|State", bm["n"]) else None
+    return MetricDraft(
+        value=None if kind == "range" else t.value,
+        value_text=t.text if kind != "range" else text[t.span_start : t.num_end],
+        unit=t.unit,
+        unit_text=(t.unit_text or "").strip() or None,
+        kind=kind,
+        value_from=t.vfrom,
+        value_low=t.low,
+        value_high=t.high,
+        metric=metric,
+        dataset=dataset,
+        subject=subject,
+        baseline=baseline,
+        direction=direction_of(text, t, kind, lo, hi),
+        qualifier=qualifier,
+        span=text[q_start : t.span_end],
+        start=q_start,
+        end=t.span_end,
+        rules=row_rules + (["unsigned-multiplier"] if t.dash else []),
+        _s0=s0,
+        _s1=k.s1,
+        _lo=lo,
+        _hi=hi,
+        _paren=_in_paren(text, s0, t.span_start),
+    )
+
+
+def _published(r: MetricDraft) -> MetricRow:
+    """The returned row of a draft: the fields of :data:`METRIC_FIELDS` in that order, with the name keys."""
+    return MetricRow(
+        value=r["value"],
+        value_text=r["value_text"],
+        unit=r["unit"],
+        unit_text=r["unit_text"],
+        kind=r["kind"],
+        value_from=r["value_from"],
+        value_low=r["value_low"],
+        value_high=r["value_high"],
+        metric=r["metric"],
+        metric_key=metric_key(r["metric"]),
+        dataset=r["dataset"],
+        dataset_key=dataset_key(r["dataset"]),
+        subject=r["subject"],
+        baseline=r["baseline"],
+        direction=r["direction"],
+        qualifier=r["qualifier"],
+        span=r["span"],
+        start=r["start"],
+        end=r["end"],
+        rules=r["rules"],
+    )
 
 
 #: Rule name of the row-assembly guard that turns a negative percentage "score" into a change.
@@ -266,7 +326,7 @@ NEGATIVE_PERCENT_RULE = "negative-percent-change"
 POSITIVE_MULTIPLIER_RULE = "positive-multiplier"
 
 
-def _level_invariants(rows: list[dict]) -> list[dict]:
+def _level_invariants(rows: list[MetricDraft]) -> list[MetricDraft]:
     """The last rules of row assembly, so that every row satisfies the table invariant
     ``schemas.models.PaperMetrics.non_negative_levels`` whatever the rules before decided:
 
@@ -275,7 +335,8 @@ def _level_invariants(rows: list[dict]) -> list[dict]:
       (e.g. "the baseline's -5.1% accuracy drop", where the possessive made it a baseline's level).
     - :data:`POSITIVE_MULTIPLIER_RULE`: a multiplier is never zero or negative; such a number is not a
       result (a list sharing "x" with a signed number, "-3 and 5 times"), so the row is refused. A minus
-      sign written before an "x" number is already read as a dash by ``number_tokens`` (rule unsigned-multiplier).
+      sign written before an "x" number is already read as a dash by ``number_tokens`` (rule
+      unsigned-multiplier).
 
     Returns the rows kept, in order; changed rows are changed in place.
     """
@@ -296,16 +357,26 @@ def _in_paren(text: str, s0: int, pos: int) -> int:
     return po if po > text.rfind(")", s0, pos) else -1
 
 
-def _share_across_lists(text: str, rows: list[dict]) -> None:
+def _share_across_lists(text: str, rows: list[MetricDraft]) -> None:
     """Fill attributes across coordinated numbers (in place).
 
     - A list "by 31.88% and 10.95%", "2.24% on EGTEA, 3.97% on MECCANO, and 1.49%" shares the head's kind,
       metric, qualifier "up to" and baseline ("33.9% and 32.2% accuracy" shares the tail's metric).
-    - "… respectively": a list of benchmark names after the list is distributed by position.
     - A number in brackets or after vs. inherits metric/dataset of the number it is compared to; a bracketed
       list of baselines is aligned by position with the earlier list of the paper's numbers
       ("91.1% on CRUXEval and 86.5% on LiveCodeBench, outperforming X (86.0% and 77.7%)").
+    - A change with no metric takes the one metric of its clause, or the metric of the score it is compared to.
     """
+    groups = _list_groups(text, rows)
+    _share_in_groups(rows, groups)
+    _inherit_compared(rows)
+    _align_baseline_lists(rows, groups)
+    _clause_metric_of_changes(text, rows)
+    _comparator_metric_of_changes(text, rows)
+
+
+def _list_groups(text: str, rows: list[MetricDraft]) -> list[list[int]]:
+    """Indexes of the rows of each coordinated list: same sentence, bracket and unit, joined by a list gap."""
     groups: list[list[int]] = []
     for i, r in enumerate(rows):
         if (
@@ -318,6 +389,11 @@ def _share_across_lists(text: str, rows: list[dict]) -> None:
             groups[-1].append(i)
         else:
             groups.append([i])
+    return groups
+
+
+def _share_in_groups(rows: list[MetricDraft], groups: list[list[int]]) -> None:
+    """A list shares the head's change kind, metric, dataset, qualifier "up to" and baseline."""
     for g in groups:
         if len(g) < 2:
             continue
@@ -335,7 +411,10 @@ def _share_across_lists(text: str, rows: list[dict]) -> None:
                 m["qualifier"] = "up to"
             if m["subject"] == head["subject"]:
                 m["baseline"] = m["baseline"] or head["baseline"]
-    # bracketed / vs. numbers inherit from the number they are compared to
+
+
+def _inherit_compared(rows: list[MetricDraft]) -> None:
+    """Bracketed / vs. numbers inherit metric and dataset from the number they are compared to."""
     for i, r in enumerate(rows):
         if i == 0 or rows[i - 1]["_s0"] != r["_s0"]:
             continue
@@ -358,7 +437,10 @@ def _share_across_lists(text: str, rows: list[dict]) -> None:
                 and src["unit"] == r["unit"]
             ):
                 r["kind"], r["direction"] = src["kind"], src["direction"]  # "by 1% (notably 4% on GSM8K)"
-    # bracketed baseline lists aligned by position with the paper's earlier list
+
+
+def _align_baseline_lists(rows: list[MetricDraft], groups: list[list[int]]) -> None:
+    """A bracketed list of baseline numbers is aligned by position with the paper's earlier list."""
     for g in groups:
         members = [rows[i] for i in g]
         if not all(m["subject"] == "baseline" for m in members) or members[0]["_paren"] < 0:
@@ -374,8 +456,11 @@ def _share_across_lists(text: str, rows: list[dict]) -> None:
                 for m, src in zip(members, hm):
                     m["dataset"] = src["dataset"] or m["dataset"]
                     m["metric"] = m["metric"] or src["metric"]
-    # a change with no metric of its own, in a clause that names exactly one metric and no other number
-    # ("state-of-the-art accuracy on VQA-CP v2 with a 7.55% improvement")
+
+
+def _clause_metric_of_changes(text: str, rows: list[MetricDraft]) -> None:
+    """A change with no metric of its own, in a clause that names exactly one metric and no other number
+    ("state-of-the-art accuracy on VQA-CP v2 with a 7.55% improvement"), takes that metric."""
     for r in rows:
         if r["metric"] is None and r["kind"] in ("delta", "relative_change"):
             lo, hi = clause_bounds(text, r["_s0"], len(text), r["start"])
@@ -388,7 +473,10 @@ def _share_across_lists(text: str, rows: list[dict]) -> None:
             first = LEX.search(clause)
             if len(names) == 1 and not others and first:
                 r["metric"] = first[0]
-    # a change reported after a comparator with no metric of its own takes the metric of the sentence's score
+
+
+def _comparator_metric_of_changes(text: str, rows: list[MetricDraft]) -> None:
+    """A change reported after a comparator with no metric of its own takes the metric of the sentence's score."""
     for i, r in enumerate(rows):
         if (
             r["metric"] is None

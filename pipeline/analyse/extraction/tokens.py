@@ -175,7 +175,7 @@ def _unit_at(
 ) -> tuple[str | None, str | None, bool, int, str]:
     """The unit written right after ``text[:b]``: (unit class, unit text, is a measure, end, unit lower-cased)."""
     um = _UNIT.match(text, b)
-    if um is None or _counts_points(um["u"], value, suf):
+    if um is None or counts_points(um["u"], value, suf):
         return None, None, False, b, ""
     u = um["u"].lower().strip()
     if u == "%" or (u.startswith("percent") and "point" not in u and "pt" not in u):
@@ -292,7 +292,7 @@ def number_tokens(text: str, rejected: list[tuple[str, int]] | None = None) -> l
 MAX_PP = 100.0
 
 
-def _counts_points(unit_text: str, value: float, suffix: str | None) -> bool:
+def counts_points(unit_text: str, value: float, suffix: str | None) -> bool:
     """Whether a bare "points"/"pts" after a number counts things ("200k points", "1000 points": point clouds,
     data points) instead of being percentage points (GUIDELINES: "pp" for points "when they are percentage
     points"): a ``k`` suffix or a size above :data:`MAX_PP`. Measured on the dev corpus: 7 of its 279
@@ -305,78 +305,89 @@ _RANGE_SEP = re.compile(r"\s?(?:--|–|—|-|~|∼|to)\s?")
 _FROM = re.compile(r"\bfrom\s+(?:an?\s+|the\s+)?(?:[\w-]+\s+){0,2}$", re.I)
 
 
+def _before_after(text: str, t: Tok, n: Tok) -> bool:
+    """Whether ``t`` then ``n`` read "from A to B" (rule before-after); ``n`` becomes the pair's token."""
+    if not (
+        re.fullmatch(r"\s?to\s", text[t.end : n.start])
+        and _FROM.search(text[max(0, t.start - 40) : t.start])
+        and not re.search(
+            r"\b(?:thresholds?|rang\w*|vary\w*|varie\w*|sizes?|scal\w*|lengths?)\s+(?:\w+\s+)?from\s+$",
+            text[max(0, t.start - 40) : t.start],
+        )
+        and (t.unit == n.unit or t.unit is None)
+        and (t.decimal or n.decimal or n.unit or n.measure)
+    ):
+        return False
+    n.kind, n.vfrom, n.span_start, n.accepted, n.why = "before_after", t.value, t.start, True, "from-to"
+    return True
+
+
+def _is_range(text: str, t: Tok, n: Tok) -> bool:
+    """Whether ``t`` and ``n`` are the ends of a range: "10–20%", "2-3 points", "3x-5x", "26~35×", "1.5-2.3×";
+    "between A and B%" (rule range)."""
+    gap = text[t.end : n.start]
+    sep_ok = _RANGE_SEP.fullmatch(text[t.num_end : n.start] if t.unit is None else gap) is not None
+    is_range = (
+        (t.unit is None or t.unit == n.unit)
+        and not t.measure
+        and sep_ok
+        and not t.signed
+        and (n.unit is not None or n.measure)
+        and n.value > t.value
+    )
+    if (
+        re.fullmatch(r"\s?and\s", gap)
+        and re.search(r"\bbetween\s+$", text[max(0, t.start - 12) : t.start])
+        and (n.unit or n.measure)
+    ):
+        is_range = True
+    return is_range
+
+
+def _pair(text: str, t: Tok, n: Tok, out: list[Tok]) -> bool:
+    """Read ``t`` and the next token ``n`` as one structure (before→after, range, CI bounds, slash pair),
+    appending what it yields to ``out``; False when they are no pair."""
+    if _before_after(text, t, n):
+        out.append(n)
+        return True
+    if _is_range(text, t, n):
+        if re.search(r"\bCI\s*$", text[max(0, t.start - 8) : t.start]) and out:
+            out[-1].low, out[-1].high = t.value, n.value  # "(95% CI 0.93–0.97)": bounds of the score
+            return True
+        n.kind, n.low, n.high, n.span_start, n.accepted, n.why = (
+            "range",
+            t.value,
+            n.value,
+            t.start,
+            True,
+            "range",
+        )
+        n.text = text[t.start : n.num_end]
+        out.append(n)
+        return True
+    # slash pair with slash metric names: "87.5/89.1 EM/F1"
+    sm = re.match(rf"\s?({LEX_WORDS})/({LEX_WORDS})\b", text[n.end : n.end + 30], re.I)
+    if text[t.num_end : n.start] == "/" and sm and t.decimal and n.decimal:
+        for tok, name in ((t, sm[1]), (n, sm[2])):
+            tok.accepted, tok.why, tok.group = True, "slash", name
+        out += [t, n]
+        return True
+    return False
+
+
 def pair_structures(text: str, toks: list[Tok]) -> list[Tok]:
-    """Merge ranges and before→after pairs, read slash pairs, drop CI bounds, share units across lists."""
+    """Merge ranges and before→after pairs, read slash pairs, drop CI bounds, share units across lists.
+
+    ``toks`` are :func:`number_tokens` in text order; returns the tokens kept, in text order (a pair is its
+    second token, its span widened to the first)."""
     out: list[Tok] = []
     i = 0
     while i < len(toks):
         t = toks[i]
         n = toks[i + 1] if i + 1 < len(toks) else None
-        if n is not None and not t.setup and not n.setup:
-            gap = text[t.end : n.start]
-            gap_num = text[t.num_end : n.start]
-            # before -> after: "from 5.1 to 4.3", "from 41.0% to 44.2%"
-            if (
-                re.fullmatch(r"\s?to\s", gap)
-                and _FROM.search(text[max(0, t.start - 40) : t.start])
-                and not re.search(
-                    r"\b(?:thresholds?|rang\w*|vary\w*|varie\w*|sizes?|scal\w*|lengths?)\s+(?:\w+\s+)?from\s+$",
-                    text[max(0, t.start - 40) : t.start],
-                )
-                and (t.unit == n.unit or t.unit is None)
-                and (t.decimal or n.decimal or n.unit or n.measure)
-            ):
-                n.kind, n.vfrom, n.span_start, n.accepted, n.why = (
-                    "before_after",
-                    t.value,
-                    t.start,
-                    True,
-                    "from-to",
-                )
-                out.append(n)
-                i += 2
-                continue
-            # range: "10–20%", "2-3 points", "3x-5x", "26~35×", "1.5-2.3×"; "between A and B%"
-            sep_ok = _RANGE_SEP.fullmatch(gap_num if t.unit is None else gap) is not None
-            is_range = (
-                (t.unit is None or t.unit == n.unit)
-                and not t.measure
-                and sep_ok
-                and not t.signed
-                and (n.unit is not None or n.measure)
-                and n.value > t.value
-            )
-            if (
-                re.fullmatch(r"\s?and\s", gap)
-                and re.search(r"\bbetween\s+$", text[max(0, t.start - 12) : t.start])
-                and (n.unit or n.measure)
-            ):
-                is_range = True
-            if is_range:
-                if re.search(r"\bCI\s*$", text[max(0, t.start - 8) : t.start]) and out:
-                    out[-1].low, out[-1].high = t.value, n.value  # "(95% CI 0.93–0.97)": bounds of the score
-                    i += 2
-                    continue
-                n.kind, n.low, n.high, n.span_start, n.accepted, n.why = (
-                    "range",
-                    t.value,
-                    n.value,
-                    t.start,
-                    True,
-                    "range",
-                )
-                n.text = text[t.start : n.num_end]
-                out.append(n)
-                i += 2
-                continue
-            # slash pair with slash metric names: "87.5/89.1 EM/F1"
-            sm = re.match(rf"\s?({LEX_WORDS})/({LEX_WORDS})\b", text[n.end : n.end + 30], re.I)
-            if text[t.num_end : n.start] == "/" and sm and t.decimal and n.decimal:
-                for tok, name in ((t, sm[1]), (n, sm[2])):
-                    tok.accepted, tok.why, tok.group = True, "slash", name
-                out += [t, n]
-                i += 2
-                continue
+        if n is not None and not t.setup and not n.setup and _pair(text, t, n, out):
+            i += 2
+            continue
         out.append(t)
         i += 1
     # lists share a unit: "up to 233 and 761 times", "2.24%, 3.97% and 1.49%"
