@@ -20,6 +20,7 @@ import polars as pl
 
 from pipeline.analyse import cleaning, hashing, language, quarantine
 from pipeline.analyse.extraction import extract_metrics, extract_urls
+from pipeline.analyse.extraction.rows import AbstractResult
 from pipeline.ingest.records import RECORD_DESCRIPTIONS, RECORD_SCHEMA
 from pipeline.runtime import parallel, versions
 
@@ -109,7 +110,7 @@ STAGES = ("clean", "quarantine", "language", "urls", "metrics", "hashing")
 _ANALYSIS_COLUMNS = {k: v for k, v in ABSTRACT_SCHEMA.items() if k not in RECORD_SCHEMA}
 
 
-def analyse_abstract(raw: str, timings: dict | None = None) -> dict:
+def analyse_abstract(raw: str, timings: dict | None = None) -> AbstractResult:
     """All per-abstract work for one paragraph's raw text.
 
     Returns a dict with the :data:`ABSTRACT_SCHEMA` keys beyond :data:`RECORD_SCHEMA` (abstract, language,
@@ -142,7 +143,7 @@ def analyse_abstract(raw: str, timings: dict | None = None) -> dict:
     t4 = time.perf_counter()
     metrics = extract_metrics(clean)
     t5 = time.perf_counter()
-    row = dict(
+    row: AbstractResult = dict(
         abstract=clean,
         language=lang,
         language_score=float(score),

@@ -81,13 +81,26 @@ RULE_SETS: dict[str, RuleSet] = {
     "quarantine": RuleSet("pipeline.analyse.quarantine", ("pipeline/analyse/quarantine.py",)),
     "urls": RuleSet("pipeline.analyse.extraction.urls", ("pipeline/analyse/extraction/urls.py",)),
     "vocabulary": RuleSet(
-        "pipeline.analyse.extraction.vocabulary", ("pipeline/analyse/extraction/vocabulary.py",)
+        "pipeline.analyse.extraction.vocabulary",
+        (
+            "pipeline/analyse/extraction/vocabulary/__init__.py",
+            "pipeline/analyse/extraction/vocabulary/metric_words.py",
+            "pipeline/analyse/extraction/vocabulary/setup_words.py",
+            "pipeline/analyse/extraction/vocabulary/dataset_words.py",
+            "pipeline/analyse/extraction/vocabulary/url_words.py",
+        ),
     ),
     "linking": RuleSet("pipeline.analyse.extraction.linking", ("pipeline/analyse/extraction/linking.py",)),
     "metrics": RuleSet(
         "pipeline.analyse.extraction.metrics",
         (
             "pipeline/analyse/extraction/metrics.py",
+            "pipeline/analyse/extraction/tokens.py",
+            "pipeline/analyse/extraction/spelled.py",
+            "pipeline/analyse/extraction/names.py",
+            "pipeline/analyse/extraction/roles.py",
+            "pipeline/analyse/extraction/patterns.py",
+            "pipeline/analyse/extraction/rows.py",
             "pipeline/analyse/extraction/keys.py",
             "pipeline/analyse/extraction/sentences.py",
             "pipeline/analyse/extraction/rules.py",

@@ -1,8 +1,9 @@
 """Linking metric rows to the names of their sentence: respectively-lists, one name for several numbers, the
 dataset of the previous sentence.
 
-Pure functions over the rows :func:`pipeline.analyse.extraction.metrics.extract_metrics` builds (dicts with ``start``,
-``end``, ``metric``, ``dataset``, ``rules``, and the private ``_s0``/``_s1`` sentence bounds). Each function
+Pure functions over the rows :func:`pipeline.analyse.extraction.metrics.extract_metrics` builds
+(:class:`pipeline.analyse.extraction.rows.MetricDraft`: ``start``, ``end``, ``metric``, ``dataset``, ``rules``,
+and the private ``_s0``/``_s1`` sentence bounds). Each function
 changes rows in place and appends the name of the rule that decided a value to the row's ``rules``
 (:data:`pipeline.analyse.extraction.rules.RULES` gives each rule's reason and examples).
 """
@@ -12,6 +13,7 @@ from __future__ import annotations
 import re
 
 from pipeline.analyse.extraction import vocabulary as V
+from pipeline.analyse.extraction.rows import MetricDraft
 
 RULES_VERSION = "2"  # bump when outputs change (docs/execution.md)
 
@@ -103,9 +105,9 @@ def _lists(text: str, lo: int, hi: int, avoid: list[tuple[int, int]]) -> tuple[l
     return names, metrics
 
 
-def _groups(text: str, rows: list[dict]) -> list[list[dict]]:
+def _groups(text: str, rows: list[MetricDraft]) -> list[list[MetricDraft]]:
     """Consecutive rows of one sentence whose gaps are list separators (optionally naming a metric)."""
-    groups: list[list[dict]] = []
+    groups: list[list[MetricDraft]] = []
     for r in rows:
         prev = groups[-1][-1] if groups else None
         if (
@@ -120,7 +122,7 @@ def _groups(text: str, rows: list[dict]) -> list[list[dict]]:
     return groups
 
 
-def link_respectively(text: str, rows: list[dict], sentences: list[tuple[int, int]]) -> None:
+def link_respectively(text: str, rows: list[MetricDraft], sentences: list[tuple[int, int]]) -> None:
     """Map a "respectively" list of numbers pairwise onto the list of names of the same length in its sentence
     (metric names, dataset names), or in blocks when the numbers are k per name; datasets may come from the
     previous sentence's list when the sentence refers back ("on these datasets")."""
@@ -167,7 +169,7 @@ def link_respectively(text: str, rows: list[dict], sentences: list[tuple[int, in
 _GENERIC_METRIC = re.compile(r"(?i)(?:\w+\s)?(?:scores?|results?|margins?|parameters?|costs?)")
 
 
-def share_clause_metric(text: str, rows: list[dict]) -> None:
+def share_clause_metric(text: str, rows: list[MetricDraft]) -> None:
     """A row with no metric takes the one metric its clause names: the metric of another row of the clause
     with the same unit and kind ("75.2% mAP on X, and 74.5% on Y"), else the one metric-name word the clause
     writes when no other row of the clause has a metric ("the mAP of our model reaches 41.2% and 37.9%")."""
@@ -222,7 +224,7 @@ def abstract_datasets(text: str) -> dict[str | None, str]:
     return out
 
 
-def share_abstract_dataset(text: str, rows: list[dict]) -> None:
+def share_abstract_dataset(text: str, rows: list[MetricDraft]) -> None:
     """Rows with no dataset take the abstract's data set when the abstract names exactly one, counting the
     datasets of its other rows and its strong mentions ("We introduce ESTER, a dataset ..." then "systems
     achieve 22.1% ..."); never when it names two or more."""
@@ -247,10 +249,10 @@ _ACROSS_MANY = re.compile(
 )
 
 
-def share_sentence_dataset(text: str, rows: list[dict]) -> None:
+def share_sentence_dataset(text: str, rows: list[MetricDraft]) -> None:
     """A row with no dataset takes the one data set the other rows of its sentence are measured on ("N on X" or
     a list), when they name exactly one ("improves the mAP of YOLOv2 by 3.8% and of YOLOv3 by 2.2% on MSCOCO")."""
-    by_sentence: dict[int, list[dict]] = {}
+    by_sentence: dict[int, list[MetricDraft]] = {}
     for r in rows:
         by_sentence.setdefault(r["_s0"], []).append(r)
     for rs in by_sentence.values():
@@ -277,7 +279,7 @@ def share_sentence_dataset(text: str, rows: list[dict]) -> None:
 _VS_GAP = re.compile(r"\s*(?:\(\s*)?(?:compared (?:with|to)|vs\.?|versus|against)\s+(?:the\s+)?$", re.I)
 
 
-def share_baseline_dataset(text: str, rows: list[dict]) -> None:
+def share_baseline_dataset(text: str, rows: list[MetricDraft]) -> None:
     """A number compared with a baseline's right after it ("81.43% compared with 80.47% of the existing method on
     CULane") is measured on the data set the pair names after the baseline's number, unless it names its own."""
     for r, b in zip(rows, rows[1:]):

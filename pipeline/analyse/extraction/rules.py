@@ -8,6 +8,12 @@ expected fields and names the rule.
 
 An example is ``(text, value, expected)``: ``text`` is a clean abstract sentence, ``value`` the row's value
 (``value_low`` for a range), ``expected`` a dict of fields the row must have.
+
+The setup rules (``setup=True``, names ``setup-*``) reject a number: it is part of a name or describes the
+setup (GUIDELINES "NOT metrics"), so it has no row and their names are in no row's ``rules``;
+:mod:`pipeline.analyse.extraction.tokens` applies them (``SETUP_RULES``) and records the one that rejected a
+number on its token. Their example ``(text, value, kept)`` says that no row has ``value`` (as ``value`` or
+``value_low``), that the tokens name this rule for it, and that a row with the fields ``kept`` is extracted.
 """
 
 from __future__ import annotations
@@ -17,13 +23,92 @@ from dataclasses import dataclass, field
 
 @dataclass(frozen=True)
 class Rule:
-    """One named rule: ``reason`` says in one line why it holds; ``examples`` are its test cases."""
+    """One named rule: ``reason`` says in one line why it holds; ``examples`` are its test cases; ``setup``
+    marks a rule that rejects a number as setup (its examples name a value that must not be extracted)."""
 
     reason: str
     examples: tuple = field(default_factory=tuple)
+    setup: bool = False
 
 
 RULES: dict[str, Rule] = {
+    # ---- setup: a number that is part of a name or describes the setup, never a row (GUIDELINES "NOT metrics";
+    # pipeline.analyse.extraction.tokens.SETUP_RULES, in the order applied; not written into rows' rules)
+    "setup-in-name": Rule(
+        "A minus sign glued after a letter is a hyphen inside a name ('GPT-4', 'Llama-3.1', 'CIFAR-10'), not a sign.",
+        (("GPT-4 reaches 81.2% accuracy on MMLU.", 4.0, {"value": 81.2, "metric": "accuracy"}),),
+        setup=True,
+    ),
+    "setup-exponent": Rule(
+        "A number in braces after ^ or _ is an exponent or a subscript ('2^{16}').",
+        (("It needs 2^{16} steps to reach 93.1% accuracy.", 16.0, {"value": 93.1}),),
+        setup=True,
+    ),
+    "setup-glued-before": Rule(
+        "A number glued after a letter, '.', '_', '@', '^', '/', '=', a currency sign or a digit's '×' is part "
+        "of a word, version, threshold, price or resolution ('IoU@0.5', 'v1.2', '$5'); 'τ=0.64' is exempt.",
+        (("At IoU@0.5 our detector reaches 41.2% AP.", 0.5, {"value": 41.2, "metric": "AP"}),),
+        setup=True,
+    ),
+    "setup-glued-suffix": Rule(
+        "A number with a letter glued after it and no unit is a size or a name ('7B', '32K', '3D', '1e-5'), "
+        "unless a metric name is glued to a decimal ('0.8mIoU').",
+        (("Our 7B model reaches 61.0% pass@1 on HumanEval.", 7.0, {"value": 61.0, "dataset": "HumanEval"}),),
+        setup=True,
+    ),
+    "setup-dimensions": Rule(
+        "A multiplier sign followed by a number is a dimension or a mixture ('256×256', '8×7B').",
+        (("At 256×256 resolution it reaches 2.1 FID.", 256.0, {"value": 2.1, "metric": "FID"}),),
+        setup=True,
+    ),
+    "setup-word-after": Rule(
+        "A number followed by a hyphenated setting ('4-bit', '5-shot'), an ordinal suffix, 'CI', a magnitude "
+        "word ('7 billion') or a setup noun ('8 GPUs', '3 layers') is a setting (vocabulary SETUP_NOUNS).",
+        (("With 4-bit weights the model keeps 99.1% accuracy.", 4.0, {"value": 99.1, "metric": "accuracy"}),),
+        setup=True,
+    ),
+    "setup-percent-of": Rule(
+        "'N% of the <setup>' is a share of the setup, not a result ('1% of the parameters'; vocabulary "
+        "PERCENT_OF_SETUP).",
+        (("Tuning only 1% of the parameters gives 85.3% accuracy.", 1.0, {"value": 85.3}),),
+        setup=True,
+    ),
+    "setup-year": Rule(
+        "An unsigned four-digit number from 1900 to 2099 with no unit is a year.",
+        (("On the 2019 test set the model reaches 91.5 F1.", 2019.0, {"value": 91.5, "metric": "F1"}),),
+        setup=True,
+    ),
+    "setup-confidence-level": Rule(
+        "'95% CI' / '95% confidence' is the level of an interval, not a result.",
+        (("Accuracy is 81.0% (95% CI 79.2-82.8).", 95.0, {"value": 81.0, "metric": "Accuracy"}),),
+        setup=True,
+    ),
+    "setup-cross-validation": Rule(
+        "'N-fold cross-validation' counts folds of the protocol.",
+        (("Under 5-fold cross-validation it reaches 88.4% accuracy.", 5.0, {"value": 88.4}),),
+        setup=True,
+    ),
+    "setup-repetitions": Rule(
+        "'N times' after a verb of repetition ('repeated', 'sampled', 'queried') counts runs, not a multiplier.",
+        (("Each query is repeated 10 times and accuracy reaches 70.2%.", 10.0, {"value": 70.2}),),
+        setup=True,
+    ),
+    "setup-uncertainty": Rule(
+        "The number after '±' is the uncertainty of the number before it ('88.1 ± 0.3').",
+        (("It reaches 88.1 ± 0.3 F1 on SQuAD.", 0.3, {"value": 88.1, "metric": "F1"}),),
+        setup=True,
+    ),
+    "setup-math-variable": Rule(
+        "A number after a one- or two-letter variable and a comparison ('k = 5', 'n < 10', 'A ≥ 0') is math "
+        "about a setting, unless it is a correlation statistic ('r = 0.91').",
+        (("With k = 5 neighbours it reaches 90.1% accuracy.", 5.0, {"value": 90.1}),),
+        setup=True,
+    ),
+    "setup-zero-multiplier": Rule(
+        "'0×' is never a reported multiplier (a multiplier is positive).",
+        (("A 0× overhead and a 2.5× speedup are reported.", 0.0, {"value": 2.5, "unit": "x"}),),
+        setup=True,
+    ),
     # ---- how a number becomes a row
     "accept-unit": Rule(
         "A number written with %, percentage points or a multiplier sign is a result unless a setup rule "

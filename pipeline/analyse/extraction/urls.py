@@ -32,6 +32,7 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 from url_normalize import url_normalize
 
 from pipeline.analyse.extraction import vocabulary as V
+from pipeline.analyse.extraction.rows import UrlRow
 
 RULES_VERSION = "1"  # bump when outputs change (docs/execution.md)
 
@@ -326,7 +327,7 @@ def _url_key(url: str) -> str:
     return host + path
 
 
-def extract_urls(raw: str) -> list[dict]:
+def extract_urls(raw: str) -> list[UrlRow]:
     """Return one row per distinct URL in ``raw`` (the abstract as in the file; lines joined with ``\\n``).
 
     Row keys :data:`URL_FIELDS`:
@@ -341,29 +342,44 @@ def extract_urls(raw: str) -> list[dict]:
         raise TypeError(f"extract_urls expects str, got {type(raw).__name__}")
     found: list[tuple[int, int, str, str]] = []  # (start, end, target text, link text)
     taken: list[tuple[int, int]] = []
+    low = raw.lower()
+    _markup_links(raw, found, taken)
+    _bare_urls(raw, low, found, taken)
+    _identifier_urls(raw, low, found, taken)
+    return _url_rows(raw, found)
 
-    def free(a: int, b: int) -> bool:
-        return all(b <= s or a >= e for s, e in taken)
 
+def _free(taken: list[tuple[int, int]], a: int, b: int) -> bool:
+    """Whether ``[a, b)`` overlaps no span taken by an earlier match."""
+    return all(b <= s or a >= e for s, e in taken)
+
+
+def _markup_links(raw: str, found: list[tuple[int, int, str, str]], taken: list[tuple[int, int]]) -> None:
+    """LaTeX ``\\href``/``\\url`` and Markdown ``[text](url)`` targets, appended to ``found``/``taken``."""
     for rx, gi, ti in ((_LATEX_HREF, 1, 2), (_LATEX_URL, 1, None), (_MD_LINK, 2, 1)):
         if rx is _MD_LINK and "](" not in raw:
             continue
         if rx is not _MD_LINK and "\\" not in raw:
             continue
         for m in rx.finditer(raw):
-            if not free(m.start(), m.end()):
+            if not _free(taken, m.start(), m.end()):
                 continue
             target = m[gi].strip()
             s = m.start(gi) + (len(m[gi]) - len(m[gi].lstrip()))
             found.append((s, s + len(target), target, m[ti] if ti else ""))
             taken.append((m.start(), m.end()))
 
-    low = raw.lower()
+
+def _bare_urls(
+    raw: str, low: str, found: list[tuple[int, int, str, str]], taken: list[tuple[int, int]]
+) -> None:
+    """Web addresses written as text (a scheme, "www." or a bare host), a URL broken across one line end
+    joined; appended to ``found``/``taken``."""
     # most abstracts hold no web address: skip the scan unless a scheme, "www." or a bare host's domain occurs
     bare_scan = "://" in raw or "www." in low or any(d in low for d in _BARE_DOMAINS)
     for m in _BARE.finditer(raw) if bare_scan else ():
         a, b = m.start(), m.end()
-        if not free(a, b):
+        if not _free(taken, a, b):
             continue
         # join a URL broken across one line end
         if b < len(raw) and raw[b] == "\n":
@@ -375,6 +391,11 @@ def extract_urls(raw: str) -> list[dict]:
             found.append((a, a + len(trimmed), trimmed, ""))
             taken.append((a, b))
 
+
+def _identifier_urls(
+    raw: str, low: str, found: list[tuple[int, int, str, str]], taken: list[tuple[int, int]]
+) -> None:
+    """ "arXiv:2101.00001" and "doi:10.x/y" identifiers as their arxiv.org / doi.org URLs."""
     for rx, fmt, marker in (
         (_ARXIV_ID, "https://arxiv.org/abs/{}", "arxiv:"),
         (_DOI_ID, "https://doi.org/{}", "doi:"),
@@ -382,13 +403,16 @@ def extract_urls(raw: str) -> list[dict]:
         if marker not in low:
             continue
         for m in rx.finditer(raw):
-            if not free(m.start(), m.end()):
+            if not _free(taken, m.start(), m.end()):
                 continue
             ident = _trim(m[1])
             found.append((m.start(), m.start(1) + len(ident), fmt.format(ident), ""))
             taken.append((m.start(), m.end()))
 
-    rows: list[dict] = []
+
+def _url_rows(raw: str, found: list[tuple[int, int, str, str]]) -> list[UrlRow]:
+    """One row per distinct canonical URL of ``found``, in text order, first occurrence kept."""
+    rows: list[UrlRow] = []
     seen: set[str] = set()
     for start, end, target, link_text in sorted(found):
         clean = _INVISIBLE_RE.sub("", target).replace("\n", "")
@@ -407,7 +431,7 @@ def extract_urls(raw: str) -> list[dict]:
         named = named_resource_kind(raw, context) if kind not in ("paper", "project_page") else None
         kind = named or kind
         rows.append(
-            dict(
+            UrlRow(
                 url=url, url_raw=raw[start:end], kind=kind, host=host, repo=repo_of(url), start=start, end=end
             )
         )

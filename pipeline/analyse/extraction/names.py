@@ -1,0 +1,451 @@
+"""Metric and data-set names around a number: the lexicon, the open phrase shapes (each a named rule of
+:data:`pipeline.analyse.extraction.rules.RULES`) and the benchmark named after or before the number."""
+
+from __future__ import annotations
+
+import re
+
+from pipeline.analyse.extraction import vocabulary as V
+from pipeline.analyse.extraction.patterns import (
+    AMOUNT,
+    BAD_NP,
+    GENERIC_CAP,
+    HEAD_WORD,
+    HEADS,
+    LEX,
+    LEX_AT_END,
+    LEX_WORDS,
+    MODEL_NAME,
+    QUAL_TEXT,
+    correlation_before,
+)
+from pipeline.analyse.extraction.tokens import Tok
+
+_NP_WORD = (
+    r"(?!(?:on|in|of|for|by|than|over|and|or|with|while|to|at|from|the|a|an|compared|across|vs|all|each|"
+    r"both|these|those|most|several|many|every|other|average)\b)[\w@\-./]+"
+)
+_NP = rf"{_NP_WORD}(?:\s{_NP_WORD}){{0,3}}"
+_OPEN_AFTER = (
+    (
+        "metric-after-on-name",
+        re.compile(rf"^\s*(?:\(\w+\)\s*)?(?:on|in)\s+(?:the\s+)?(?P<np>{LEX_WORDS})(?![\w-])", re.I),
+    ),
+    (
+        "metric-after-change-noun",
+        re.compile(
+            rf"^\s*(?:\(\w+\)\s*)?(?:absolute\s+|relative\s+)?(?:{V.alternation(V.CHANGE_WORDS)})\s+"
+            rf"(?:in|on|of|for)\s+(?:the\s+)?(?:terms of\s+)?(?P<np>{_NP})",
+            re.I,
+        ),
+    ),
+    (
+        "metric-after-comparative",
+        re.compile(
+            rf"^\s*(?:absolute\s+|relative\s+)?(?:fewer|less|lower|higher|more|smaller|larger|longer|shorter)\s+"
+            rf"(?P<np>{_NP})",
+            re.I,
+        ),
+    ),
+    (
+        "metric-after-in-terms-of",
+        re.compile(
+            rf"^\s*(?:\(\w+\)\s*)?(?:[\w-]+\s+){{0,3}}?in terms of\s+(?:the\s+)?"
+            rf"(?P<np>{_NP_WORD}(?:\s{_NP_WORD}){{0,6}}(?:\s\([\w@-]+\))?)",
+            re.I,
+        ),
+    ),
+    (
+        "metric-after-on-metric",
+        re.compile(
+            r"^\s*(?:\(\w+\)\s*)?(?:on|in)\s+(?:the\s+)?(?P<np>[\w@\-. ◦]{1,30}?)\s+(?:metrics?|scores?)\b",
+            re.I,
+        ),
+    ),
+    (
+        "metric-after-acronym",
+        re.compile(r"^\s?(?P<np>[A-Z][A-Za-z]*[A-Z][A-Za-z]*(?:-[A-Z]+)?)(?![\w-])(?!\s+[A-Z])"),
+    ),
+)
+_OPEN_BEFORE_END = re.compile(r"(?:\bby|\bof|\bis|\bwas|\bfrom|\bto|=|:)\s+$")
+_OPEN_BEFORE = (
+    (
+        "metric-before-verb-by",
+        re.compile(
+            rf"\b(?:improv|reduc|increas|decreas|shorten|boost|lower|rais|cut|enhanc|advanc|surpass|outperform)\w*\s+"
+            rf"(?:the\s+|its\s+|our\s+)?"
+            rf"(?P<np>(?:[\w@\-]+\s){{0,3}}?{HEADS})(?:\s+(?:of|on|in|for)\s+[^,;]{{0,50}}?)?\s+by\s+$",
+            re.I,
+        ),
+    ),
+    ("metric-before-of", re.compile(rf"(?P<np>(?:[\w@\-]+\s){{0,2}}{HEADS})\s+(?:of|is|was|=|:)\s+$", re.I)),
+    (
+        "metric-before-passive",
+        re.compile(
+            rf"(?P<np>(?:[\w@\-]+\s){{0,3}}?{HEADS})\s+(?:was|were|is|are|has been|have been|can be)\s+(?:\w+ly\s+)?"
+            r"(?:reduced|improved|increased|decreased|boosted|lowered|raised|cut|enhanced)\s+(?:from|by|to)\s+$",
+            re.I,
+        ),
+    ),
+    (
+        "metric-before-metric-word",
+        re.compile(r"(?P<np>(?:[\w@\-]+\s){0,2}[\w@\-]+)\s+(?:metric|measure)\s+(?:from|of|by|to)\s+$", re.I),
+    ),
+    (
+        "metric-before-by",
+        re.compile(rf"(?P<np>(?:[\w@\-]+\s){{0,2}}(?:{LEX_WORDS}|{HEADS}))\s+by\s+$", re.I),
+    ),
+)
+_BEFORE_BRACKET = re.compile(rf"(?P<np>(?:[\w@\-]+\s){{0,2}}(?:{LEX_WORDS}|{HEADS}))\s*\(\s*$", re.I)
+
+
+_STOP_AFTER = re.compile(
+    r"\b(?:on|in|for|with|over|than|compared|while|and|across|at|of|by|when|using|from|"
+    r"to|vs|versus|relative|is|are|was|were)\b|[,.;()—]"
+)
+_CHANGE_TAIL = re.compile(
+    r"\s+(?:reductions?|improvements?|gains?|drops?|savings?|increases?|decreases?|boosts?|"
+    r"loss)$",
+    re.I,
+)
+_LEAD_WORDS = re.compile(
+    r"^(?:(?:a|an|the|its|their|our|his|her|higher|lower|better|worse|more|less|fewer|"
+    r"relative|absolute|reaches|reached|achieves|achieved|achieving|obtains|has|have|"
+    r"with|yields|shows|in|that|of|only|overall\s(?=gain))\s+)+",
+    re.I,
+)
+
+
+_SINGULAR = {
+    "accuracies": "accuracy",
+    "rates": "rate",
+    "scores": "score",
+    "slopes": "slope",
+    "margins": "margin",
+    "errors": "error",
+    "costs": "cost",
+    "latencies": "latency",
+    "perplexities": "perplexity",
+    "speedups": "speedup",
+    "speed-ups": "speed-up",
+    "rewards": "reward",
+    "returns": "return",
+}
+
+
+_ADJECTIVES = re.compile(rf"^(?:{V.alternation(V.METRIC_ADJECTIVES)}\s+)+", re.I)
+
+
+def tidy_metric(name: str | None) -> str | None:
+    """Normalise a metric phrase: strip articles/verbs in front, ``F_1`` → ``F1``, brackets and spaces."""
+    if not name:
+        return None
+    # keep a bracketed acronym that is a metric name ("Intersection over Union (mIoU)"), drop other brackets
+    name = re.sub(r"\s*\(([^()]*)\)\s*", lambda m: f" ({m[1]}) " if LEX.fullmatch(m[1]) else " ", name)
+    name = re.split(
+        r"\b(?:that|find|finds|found|show|shows|achieves?|achieving|obtains?|reports?|yields?|"
+        r"attains?|reach\w*|is|are|was|were|by)\s+",
+        name.strip(" ,.;:"),
+    )[-1]
+    name = _LEAD_WORDS.sub("", name)
+    name = _ADJECTIVES.sub("", name) if " " in name else name
+    name = re.sub(r"\s+(?:and|or|with|while)$", "", name)
+    name = _CHANGE_TAIL.sub("", name)
+    lm = re.match(rf"((?:[\w\-@]+\s)?(?:{LEX_WORDS}))\s+(?:of|on|in|for)\s+.+$", name, re.I)
+    if lm:
+        name = lm[1]  # "accuracy of cross-modal retrieval" -> "accuracy"
+    words = name.split(" ")
+    words[-1] = _SINGULAR.get(words[-1].lower(), words[-1])
+    name = " ".join(words)
+    name = re.sub(r"\bF_1\b|\bF-1\b", "F1", name)
+    name = re.sub(r"\s+", " ", name).strip()
+    if re.fullmatch(
+        r"(?:reduc|improv|increas|decreas|boost|lower|rais|enhanc|achiev|obtain|confin|report|observ)ed", name
+    ):
+        return None  # "reduced", "improved": a verb left over, not a name
+    return name or None
+
+
+_DATASET_WORD = V.words(V.DATASET_HEADS)
+
+
+def _dataset_like(np_: str) -> bool:
+    """A phrase that names a data set, not a metric: it holds "dataset"/"benchmark", or it is a capitalised
+    name with digits ("CIFAR-10") and holds no metric word."""
+    if _DATASET_WORD.search(np_):
+        return True
+    return bool(re.search(r"[A-Z][A-Za-z]*-?\d", np_)) and not (LEX.search(np_) or HEAD_WORD.search(np_))
+
+
+_NOT_METRIC = re.compile(
+    r"(?i)^(?:than|the|that|its|their|our|time|times|cases?|points?|of|improvements?|gains?)$"
+)
+
+
+def metric_open(text: str, t: Tok, s0: int, lo: int, hi: int) -> tuple[str | None, str | None]:
+    """A metric the lexicon does not know, read from the shape of the phrase around the number (each shape a
+    named rule): "40% reduction in location uncertainty", "26.8% fewer search steps", "13.8% in terms of MPJPE",
+    "0% MODA", "improve the best Rank-1 matching rate ... by 14%", "Spearman's ρ of 0.71", "4.3x faster"."""
+    post = text[t.span_end : min(hi, t.span_end + 80)]
+    for name, rx in _OPEN_AFTER:
+        m = rx.match(post)
+        if m:
+            np_ = re.split(
+                r"\s(?:on|in|of|for|than|over|compared|while|across|with)\s|[,;.)]|\((?![\w@-]+\))", m["np"]
+            )[0].strip()
+            if np_.count("(") > np_.count(")"):
+                np_ += ")"  # "error (MPJPE)": keep the acronym's bracket
+            if (
+                name != "metric-after-on-metric"
+                and re.search(r"\bon\s", m[0][: m.start("np") - m.start()])
+                and not (LEX.search(np_) or HEAD_WORD.search(np_))
+            ):
+                continue  # "51.2% improvements on long episodes": "on" names where, not what
+            if (
+                np_
+                and not _NOT_METRIC.match(np_)
+                and not MODEL_NAME.search(np_)
+                and not _dataset_like(np_)
+                and not (
+                    np_[0].isupper()
+                    and re.search(r"\bon\s", m[0])
+                    and not LEX.search(np_)
+                    and name != "metric-after-on-metric"
+                )
+            ):
+                return np_, name  # ("a 6% improvement on CoLA": a capitalised name after "on" is a data set)
+    pre = QUAL_TEXT.sub("", text[max(lo, t.span_start - 120) : t.span_start]).rstrip() + " "
+    cm = correlation_before(text, s0, t.span_start)
+    if cm:
+        return cm["sym"], "correlation-symbol"
+    for name, rx in _OPEN_BEFORE:
+        if not _OPEN_BEFORE_END.search(pre[-6:]):
+            break
+        m = rx.search(pre[-70:])
+        if m and not BAD_NP.search(m["np"]):
+            return re.sub(r"^(?:the|its|our|their)\s+", "", m["np"]), name
+    bm = _BEFORE_BRACKET.search(pre[-60:]) if pre.rstrip().endswith("(") else None
+    if bm and not BAD_NP.search(bm["np"]):
+        return bm["np"], "metric-before-bracket"
+    for verb, metric in V.VERB_METRICS.items():
+        if re.search(rf"\b{verb}\b[^,;.]{{0,100}}\bby\s+(?:a factor of\s+)?$", pre, re.I):
+            return metric, "metric-verb"
+    cmp_ = re.match(r"\s*(\w+)", text[t.span_end : t.span_end + 20])
+    if cmp_ and cmp_[1].lower() in V.COMPARATIVE_METRICS and t.unit in ("x", "%"):
+        return V.COMPARATIVE_METRICS[cmp_[1].lower()], "metric-comparative"
+    return None, None
+
+
+def metric_after(text: str, t: Tok, hi: int) -> str | None:
+    """Metric named right after the number/unit: "54% F1", "10.7× KV memory reduction", "65ms model
+    forwarding time", "14.9% in accuracy", "2.5% increase in storage"."""
+    seg = text[t.span_end : min(hi, t.span_end + 50)]
+    seg = re.sub(r"^\s?±\s?\d+(?:\.\d+)?", "", seg)  # "88.1 ± 0.3 F1"
+    om = re.match(r"\s*of\s+(?:the\s+)?((?:[\w-]+\s)?[\w-]+)", seg)
+    if t.unit == "%" and om and AMOUNT.search(om[1]):
+        return om[1]  # "72% of the task load"
+    stop = _STOP_AFTER.search(seg)
+    head = seg[: stop.start()] if stop else seg
+    lm = None
+    for lm in LEX.finditer(head):  # noqa: B007 (the last match)
+        pass
+    if lm is not None:
+        return head[: lm.end()]
+    if (t.measure or t.unit == "x") and AMOUNT.search(head):
+        am = list(AMOUNT.finditer(head))[-1]
+        return head[: am.end()]
+    m_in = re.match(
+        r"\s*(?:(?!(?:while|and|but|whereas|with|on|for)\b)[\w-]+\s+){0,4}?in\s+(?:the\s+|terms of\s+)?([\w\-@]+(?:\s[\w\-@]+){0,2})",
+        seg,
+    )
+    if m_in:
+        cand = m_in[1]
+        lm2 = LEX.search(cand) or AMOUNT.search(cand)
+        if lm2:
+            return cand[: lm2.end()]
+    return None
+
+
+_VERB_BY = re.compile(
+    r"(?:\b(?:improv|reduc|increas|decreas|boost|lower|cut|rais|enhanc|shrink|lift|accelerat|sav|outperform)\w*"
+    r"|\band|,|[’']s)\s+(?:the\s+|its\s+|their\s+|our\s+)?"
+    r"(?P<np>[^,;]{2,70}?)\s+(?:by|to|from)\s+(?:an?\s+(?:average|margin)\s+of\s+)?$",
+    re.I,
+)
+_NP_VERB = re.compile(
+    r"(?P<np>[\w\-@.]+(?:\s[\w\-@.()]+){0,3})\s+(?:drops?|falls?|rises?|increases?|decreases?|"
+    r"improves?|goes|jumps?|climbs?|grows?)\s+(?:by|to|from)\s+$",
+    re.I,
+)
+
+
+_ACRONYM_BEFORE = re.compile(
+    r"(?P<np>(?:[\w\-]+\s){0,4})\((?P<acr>[A-Za-z][\w\-@]*)\)\s+(?:of|is|was|=|:)\s+$"
+)
+
+
+def metric_before(text: str, t: Tok, lo: int) -> str | None:
+    """Metric named before the number: "improves F1 by 3%", "accuracy of 41%", "AUC) of 99.02%",
+    "reduces WER from 5.1 to 4.3", "mIoU drops by ≈ 3%", "success rates up to 98.1%"."""
+    pre = text[max(lo, t.span_start - 100) : t.span_start]
+    pre = QUAL_TEXT.sub("", pre).rstrip() + " "
+    m = _ACRONYM_BEFORE.search(pre[-70:]) if ")" in pre[-30:] else None
+    if m and LEX.fullmatch(m["acr"]):
+        # "Area Under the Curve (AUC) of 99.02%": the phrase and its acronym, so either spelling matches
+        return f"{m['np']}({m['acr']})" if m["np"] and LEX.search(m["np"]) else m["acr"]
+    near = pre[-60:]  # the 3-word patterns below never need more (and cost grows with the window)
+    m = re.search(
+        r"(?P<np>(?:[\w\-@]+\s){0,2}[\w\-@]+)\s+(?:of|is|was|=|:|reaches|reached|reaching|at|stands at)\s+"
+        r"(?:(?:an?\s+)?average\s+of\s+|only\s+)?$",
+        near,
+        re.I,
+    )
+    if m:
+        np_ = _CHANGE_TAIL.sub("", m["np"])
+        if LEX_AT_END.search(np_):
+            return np_
+    m = re.search(r"(?P<np>(?:[\w\-@]+\s){0,2}[\w\-@]+)\s*\(\s*$", near)
+    if m and LEX.search(_CHANGE_TAIL.sub("", m["np"])) and _CHANGE_TAIL.search(m["np"]):
+        return _CHANGE_TAIL.sub("", m["np"])  # "accuracy loss (<0.5%)"
+    m = re.search(r"\bin terms of\s+(?P<np>[\w\- ]{2,40}?)\s+by\s+$", near)
+    if m:
+        return m["np"]
+    m = re.search(r"(?P<np>(?:[\w\-@]+\s){0,2}[\w\-@]+)\s+$", near)
+    if (
+        m
+        and not re.search(r"\bscores?$", m["np"])
+        and (LEX_AT_END.search(m["np"]) or (t.unit == "%" and AMOUNT.search(m["np"].split()[-1])))
+    ):
+        if not re.search(r"\b(?:by|of|than|over|vs|and|with|on|in|from)\s*$", m["np"], re.I):
+            return m["np"]
+    m = re.search(
+        r"(?P<np>(?:[\w\-@]+\s){0,2}[\w\-@]+)\s+(?:is|are|was|were|becomes)\s+(?:\w+\s+)?"
+        r"(?:higher|lower|larger|smaller|faster|slower|better|worse)\s+by\s+$",
+        near,
+    )
+    if m and not BAD_NP.search(m["np"]):
+        return m["np"]  # "the true sensitivity is higher by at least factor 6"
+    m = _NP_VERB.search(pre)
+    if m and (LEX.search(m["np"]) or AMOUNT.search(m["np"])):
+        return m["np"]
+    m = _VERB_BY.search(pre)
+    if m:
+        np_ = re.split(
+            r"\b(?:improv|reduc|increas|decreas|boost|lower|cut|rais|enhanc|shrink|lift|accelerat|sav|"
+            r"outperform)\w*\s+|\band\s+|,\s*|[’']s\s+",
+            m["np"],
+        )[-1]
+        np_ = re.sub(r"^(?:the|its|their|our)\s+", "", np_)
+        np_ = re.split(r"\s(?:on|in|for|across|over|with|compared)\s", np_)[0]
+        if (LEX.search(np_) or AMOUNT.search(np_)) and not BAD_NP.search(np_) and len(np_.split()) <= 6:
+            return np_
+    return None
+
+
+PREP_NAME = re.compile(
+    r"\b(?i:on|in|for|across)\s+(?:the\s+|both\s+|a\s+)?(?:(?:challenging|popular|public|standard|widely-used|"
+    r"[a-z]+-based)\s+)?"
+    r"(?P<name>[A-Z](?:\.(?=\w)|[\w'’\-+→])*(?:[\s-](?:[A-Z0-9](?:\.(?=\w)|[\w'’\-+→])*|v\d[\w.]*|test-\w+|Lite|Verified|generation|"
+    r"scenario|split|\d+))*)"
+)
+_BENCH_NAME = re.compile(
+    r"\b(?:benchmark|dataset)s?\s+(?:of\s+|like\s+|such as\s+|including\s+)?"
+    r"(?P<name>[A-Z][\w'’.\-+]*(?:\s[A-Z0-9][\w'’.\-+]*)?)|"
+    r"\b(?:the\s+)?(?P<name2>[A-Z][\w'’.\-+]*(?:\s[A-Z0-9][\w'’.\-+]*)?)\s+(?:benchmark|dataset|data set)s?\b"
+)
+_LOWER_SET = re.compile(
+    r"\s*(?:On|In)\s+the\s+(?P<name>(?:[a-z][\w-]*\s){0,2}(?:scenes|split|set|subset|tasks?))\b"
+)
+
+
+_NOT_DATASET_AFTER = re.compile(rf"\s+{V.alternation(V.NOT_DATASET_HEADS)}\b", re.I)
+_COUNT_BEFORE = re.compile(
+    rf"(?<![\d.,])\b{V.alternation(V.COUNT_WORDS)}\s+"
+    r"(?:(?!(?:on|in|of|for|at|by|to|and|or)\b)[a-z][\w-]*\s+)?$",
+    re.I,
+)
+
+
+def _generic_mention(text: str, m: re.Match, group: str = "name") -> bool:
+    """A capitalised name that is a kind of thing, not a data set: followed by a non-dataset head ("KGE models",
+    "the CSRL task") or counted ("three ACOS datasets")."""
+    return bool(
+        _NOT_DATASET_AFTER.match(text, m.end(group))
+        or _COUNT_BEFORE.search(text, max(0, m.start(group) - 30), m.start(group))
+    )
+
+
+def _ok_dataset(name: str | None) -> str | None:
+    if not name:
+        return None
+    name = name.strip(" .,'’")
+    name = re.sub(r"\s(?:benchmarks?|datasets?|and|with|while|using|under|across)$", "", name)
+    first = name.split()[0] if name else ""
+    if not name or first in GENERIC_CAP or MODEL_NAME.search(name) or LEX.fullmatch(name):
+        return None
+    if len(name) < 2 or "=" in name:
+        return None
+    return name
+
+
+_PARTNER = re.compile(r"\s+and\s+(?P<name>[A-Z][\w'’.\-+]*[\w+](?:\s[A-Z0-9][\w'’.\-+]*[\w+])?)(?![\w-])")
+
+
+def _with_partner(text: str, end: int, name: str) -> str:
+    """ "on CUB-200-2011 and ImageNet" for one number: the data set is both names, as written."""
+    m = _PARTNER.match(text, end)
+    if m and _ok_dataset(m["name"]) and not _NOT_DATASET_AFTER.match(text, m.end()):
+        return f"{name} and {m['name']}"
+    return name
+
+
+# "on real student behavior dataset", "on the remote sensing benchmark": a data set described, not named.
+_DESCRIBED_SET = re.compile(
+    rf"\s*(?:\(\w+\)\s*)?(?:on|in)\s+(?:the\s+)?(?!(?:{V.alternation(V.GENERIC_DATASET_WORDS)}|"
+    rf"{V.alternation(V.COUNT_WORDS)})\b)(?P<name>(?:[a-z][\w-]*\s){{1,3}}(?:dataset|benchmark))\b"
+)
+
+
+def dataset_after(text: str, start: int, end: int) -> str | None:
+    m = _DESCRIBED_SET.search(text, start, end + 40)
+    if m and not re.search(r"\d\s?(?:%|×)", text[start : m.start()]):
+        return m["name"]
+    for m in PREP_NAME.finditer(text, start, end):
+        if re.search(r"\d\s?(?:%|×)", text[start : m.start()]):
+            return None
+        name = None if _generic_mention(text, m) else _ok_dataset(m["name"])
+        if name:
+            return _with_partner(text, m.end("name"), name)
+        if not LEX.fullmatch(m["name"].strip(" .,")):
+            return None
+    return None
+
+
+def dataset_before(text: str, s0: int, end: int, attached: list[tuple[int, int]]) -> str | None:
+    """A benchmark named earlier in the sentence and not attached to another number's "N on X"."""
+    found = []
+    taken = set()
+    for m in PREP_NAME.finditer(text, s0, end):
+        name = None if _generic_mention(text, m) else _ok_dataset(m["name"])
+        if any(a <= m.start() <= b for a, b in attached):
+            if name:
+                taken.add(name)
+            continue
+        if name:
+            found.append(name)
+    if not found and len(taken) == 1:
+        found = list(taken)  # the sentence's only benchmark, named for an earlier number
+    if not found:
+        for m in _BENCH_NAME.finditer(text, s0, end):
+            g = "name" if m["name"] else "name2"
+            name = (
+                None if _COUNT_BEFORE.search(text, max(0, m.start(g) - 30), m.start(g)) else _ok_dataset(m[g])
+            )
+            name = _with_partner(text, m.end(g), name) if name and g == "name" else name
+            if name:
+                found.append(name)
+    if not found:
+        lower = _LOWER_SET.match(text, s0)
+        if lower and lower.end() <= end:
+            found.append(lower["name"])
+    return found[-1] if found else None

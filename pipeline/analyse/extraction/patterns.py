@@ -1,0 +1,47 @@
+"""Vocabulary tables compiled once into the patterns several extraction modules share (metric names, amounts,
+up/down words, qualifiers, model names, correlation symbols). The words are data in
+:mod:`pipeline.analyse.extraction.vocabulary`; nothing here spells a word of its own."""
+
+from __future__ import annotations
+
+import re
+
+from pipeline.analyse.extraction import vocabulary as V
+
+# Vocabulary tables (pipeline.analyse.extraction.vocabulary) compiled once.
+LEX_WORDS = V.alternation(V.METRIC_NAMES)
+LEX = V.words(V.METRIC_NAMES)
+LEX_GLUED = re.compile(rf"(?:{LEX_WORDS})(?![\w-])", re.I)
+LEX_AT_END = re.compile(rf"(?<![\w-])(?:{LEX_WORDS})\s*(?:\([^()]*\))?\s*$", re.I)
+AMOUNT = V.words(V.AMOUNT_WORDS)
+UP = V.words(V.UP_WORDS)
+DOWN = V.words(V.DOWN_WORDS)
+
+QUALIFIERS = tuple((re.compile(rf"{rx}\s*$", re.I), q) for rx, q in V.QUALIFIERS)
+QUAL_TEXT = re.compile(rf"(?:{'|'.join(rx for rx, _ in V.QUALIFIERS)})\s*$", re.I)
+
+MODEL_NAME = re.compile(rf"\b{V.alternation(V.MODEL_NAMES)}(?![a-z])|(?:^|[-\s])\d+(?:\.\d+)?[BM]\b|×\d")
+GENERIC_CAP = set(V.GENERIC_CAPITALS)
+CORR_END = re.compile(r"(?:=|≈|of|:)\s*$")
+
+
+def correlation_before(text: str, lo: int, pos: int):
+    """The correlation symbol written right before ``pos`` ("r = ", "Spearman's ρ of "), or None (a cheap
+    end check first: most numbers have no "=", "of" or ":" before them)."""
+    if not CORR_END.search(text, max(lo, pos - 5), pos):
+        return None
+    return CORRELATION.search(text, max(lo, pos - 30), pos)
+
+
+CORRELATION = re.compile(rf"(?<![\w'’])(?P<sym>{V.alternation(V.CORRELATION_SYMBOLS)})\s*(?:=|≈|of|:)\s*$")
+HEADS = V.alternation(V.METRIC_HEADS)
+
+LIST_SEP = re.compile(r"\s*(?:,|,?\s*(?:and|or|/))\s*")
+
+HEAD_WORD = V.words(V.METRIC_HEADS)
+
+BAD_NP = re.compile(
+    r"\b(?:we|it|this|that|which|method|approach|results?|framework|system|one|"
+    r"previous|prior art|the art|baselines?|SOTA|they|them|itself)\b",
+    re.I,
+)

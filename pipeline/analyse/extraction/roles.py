@@ -1,0 +1,251 @@
+"""What a kept number is: its clause, qualifier, subject (ours or a baseline's), direction and kind, and
+whether a plain number is a result at all (GUIDELINES of the gold labelling)."""
+
+from __future__ import annotations
+
+import re
+
+from pipeline.analyse.extraction import vocabulary as V
+from pipeline.analyse.extraction.patterns import (
+    AMOUNT,
+    DOWN,
+    LEX,
+    LEX_WORDS,
+    QUAL_TEXT,
+    QUALIFIERS,
+    UP,
+    correlation_before,
+)
+from pipeline.analyse.extraction.tokens import Tok
+
+_DELTA_NEAR = re.compile(
+    r"^\s*(?:absolute\s+|relative\s+|average\s+|mean\s+|overall\s+)?(?:\w+\s+){0,2}?"
+    rf"{V.alternation(V.CHANGE_WORDS)}\b",
+    re.I,
+)
+_RELATIVE = re.compile(r"\brelative(?:ly)?\b", re.I)
+_ABSOLUTE = re.compile(r"\babsolute\b", re.I)
+
+_BASELINE_CUE = re.compile(
+    r"(?:\bvs\.?|\bversus|\bcompared (?:to|with)|\brelative to|\bagainst)\s+(?P<name>[^,;()]*?)$", re.I
+)
+_POSSESSIVE = re.compile(r"(?P<name>[\w\-.]+(?:\s[\w\-.]+)?)[’']s\s+(?:[a-z]+\s+)?$")
+_COMPARATOR = re.compile(
+    r"\b(outperform\w*|surpass\w*|beat\w*|exceed\w*|better than|compared (?:to|with)|"
+    r"over|than|against|vs\.?|versus)\b",
+    re.I,
+)
+
+_CLAUSE_SPLIT = re.compile(
+    r";|:\s|—|\s--\s|,\s(?=(?:while|whereas|but|and it|which|with|along with|and also|"
+    r"and (?:we|our|the|it)\b))|\sand also\s"
+)
+
+
+def clause_bounds(text: str, s0: int, s1: int, pos: int) -> tuple[int, int]:
+    """Start/end of the clause around ``pos`` inside sentence [s0, s1): split at ; : — and ", while"-like joins."""
+    lo = s0
+    for m in _CLAUSE_SPLIT.finditer(text, s0, pos):
+        lo = m.end()
+    split = _CLAUSE_SPLIT.search(text, pos, s1)
+    return lo, (split.start() if split else s1)
+
+
+def qualifier_of(text: str, t: Tok, s0: int) -> tuple[str | None, int]:
+    """Qualifier written before the number (GUIDELINES values) and the span start including it."""
+    pre = text[max(s0, t.span_start - 25) : t.span_start]
+    for rx, q in QUALIFIERS:
+        m = rx.search(pre)
+        if m:
+            return q, t.span_start - (len(pre) - m.start())
+    post = text[t.span_end : t.span_end + 12]
+    if re.match(r"\s+or (?:less|fewer|lower)\b", post):
+        return "up to", t.span_start
+    if re.match(r"\s+or (?:more|higher)\b", post):
+        return "at least", t.span_start
+    return None, t.span_start
+
+
+_NAME_AFTER = re.compile(
+    r"\s*(?:for|of|by|from)\s+(?:the\s+)?(?P<name>[A-Z][\w\-.+]*(?:\s[A-Z0-9][\w\-.+]*)?)"
+)
+
+
+def _one_baseline(listed: str) -> str | None:
+    """One name per number: the last item of "baseline X (72.3%), its 14B counterpart (81.1%), and GPT-4o" as it
+    stands before this number's bracket ("GPT-4o"), without "baseline"/"the"/"its"."""
+    item = re.split(r",\s*(?:and\s+)?|\s+and\s+", listed.strip(" ,"))[-1]
+    item = re.sub(
+        r"^(?:(?:and|the|its|their|our|a|an|baselines?|strong|previous)\s+)+", "", item.strip(), flags=re.I
+    )
+    return item.strip() or None
+
+
+def subject_of(text: str, t: Tok, kind: str | None, s0: int) -> tuple[str, str | None]:
+    """``("baseline", name)`` for a number reported for a compared method, else ``("ours", None)``.
+
+    Rules (GUIDELINES: "Numbers in a 'vs.' or 'compared to' clause are baseline scores"; "GRPO's 40.1%";
+    "(61.0% vs 42.9%)"): a vs./versus/compared-to cue right before the number; a possessive right before
+    it; or a parenthesised list of plain scores right after a comparator ("outperforming X (86.0%)").
+    Signed numbers and changes (delta, relative_change, multiplier, before_after) are the paper's own.
+    """
+    if t.signed or kind in ("delta", "relative_change", "multiplier", "before_after"):
+        return "ours", None
+    pre = text[max(s0, t.span_start - 60) : t.span_start]
+    pre_q = QUAL_TEXT.sub("", pre)
+    m = _BASELINE_CUE.search(pre_q)
+    if m and not re.search(r"\d", m["name"]):
+        name = re.sub(r"[’']s$", "", m["name"].strip()) or None
+        if name is None:  # "(vs. 42.9% for GPT-4o)": the name follows the number
+            fm = _NAME_AFTER.match(text, t.span_end)
+            name = fm["name"] if fm else None
+        return "baseline", name
+    m = _POSSESSIVE.search(pre_q)
+    if m and not re.match(r"(?i)our|its|their|model|method", m["name"].split()[-1]):
+        return "baseline", m["name"].split()[-1]
+    po = text.rfind("(", s0, t.span_start)
+    pc = text.rfind(")", s0, t.span_start)
+    if po > pc and re.fullmatch(r"[\s\d.,%×x+and&<>~≈]*", text[po + 1 : t.span_start]):
+        stripped = re.sub(r"\([^()]*\)", "", text[s0:po])
+        cm = None
+        for cm in _COMPARATOR.finditer(stripped):  # noqa: B007 (the last match)
+            pass
+        if cm is not None:
+            between = stripped[cm.end() :]
+            if not re.search(r"\d\s?(?:%|×)", between) and len(between) < 80:
+                return "baseline", _one_baseline(between)
+    return "ours", None
+
+
+def direction_of(text: str, t: Tok, kind: str, lo: int, hi: int) -> str | None:
+    """Which way the measured quantity moved (GUIDELINES: verb or sign; "faster"/"speedup" -> increase)."""
+    if kind == "before_after":
+        return "increase" if t.value > (t.vfrom or 0) else "decrease" if t.value < (t.vfrom or 0) else None
+    if kind == "score":
+        return None
+    if t.signed:
+        return "decrease" if t.value < 0 else "increase"
+    near = text[t.span_end : min(hi, t.span_end + 30)]
+    before = text[max(lo, t.span_start - 70) : t.span_start]
+    for seg, pick in ((near, min), (before, max)):
+        d = [(m.start(), "increase") for m in UP.finditer(seg)] + [
+            (m.start(), "decrease") for m in DOWN.finditer(seg)
+        ]
+        if d:
+            return pick(d)[1]
+    return None
+
+
+def kind_of(text: str, t: Tok, lo: int, hi: int, metric: str | None) -> str:
+    """GUIDELINES kinds. ``x`` → multiplier; ``pp`` → delta; ``%``/plain: relative_change when the text says
+    "relative", when N% is "fewer/less/shorter/smaller", or when the changed quantity is an amount (FLOPs,
+    memory, tokens, cost, time, size, error rate, load…: :data:`AMOUNT`); delta for "by N", "+N",
+    "N% gain/drop/improvement", "gain of N%", "outperforms X (by) N%"; otherwise score."""
+    if t.kind:
+        return t.kind
+    if t.unit == "x":
+        return "multiplier"
+    if t.unit == "pp":
+        return "delta"
+    pre = QUAL_TEXT.sub("", text[max(lo, t.span_start - 60) : t.span_start]).rstrip() + " "
+    post = text[t.span_end : min(hi, t.span_end + 40)]
+    near = text[max(lo, t.span_start - 25) : min(hi, t.span_end + 25)]
+    if _RELATIVE.search(near) and not _ABSOLUTE.search(near):
+        return "relative_change" if t.unit == "%" else "delta"
+    if t.unit == "%" and re.match(
+        r"\s*(?:fewer|less|smaller|shorter|cheaper|faster|slower|larger|more compact)\b"
+        r"(?!\s+than\b)",
+        post,
+        re.I,
+    ):
+        return "relative_change"
+    if t.unit == "%" and re.match(
+        r"\s*of\s+(?:the\s+)?(?:\w+\s+)?(?:load|cost|time|memory|compute|FLOPs|tokens|"
+        r"budget|storage|energy|size)\b",
+        post,
+        re.I,
+    ):
+        return "relative_change"
+    by = re.search(r"\bby\s+(?:(?:an?\s+)?(?:\w+\s+)?(?:average|mean|margins?)\s+of\s+)?$", pre) is not None
+    change_word = _DELTA_NEAR.match(post) is not None and not re.match(r"\s*or\s+(?:less|more|fewer)", post)
+    if re.search(r"[’']s\s+$", pre):
+        return "score"  # "the baseline's 30.2%"
+    of_change = (
+        re.search(
+            r"\b(?:gains?|improvements?|increases?|reductions?|drops?|decreases?|gaps?)\s+"
+            r"(?:\([^()]*\)\s+)?of\s+(?:\w+\s+){0,2}$",
+            pre,
+            re.I,
+        )
+        is not None
+    )
+    comparator = re.search(r"\b(?:outperform\w*|surpass\w*|beat\w*)\b[^\d%]{0,60}$", pre, re.I) is not None
+    paren_change = (
+        re.search(
+            r"\b(?:gains?|loss|drops?|improvements?|degradation|increases?|decreases?)\s*\(\s*$", pre, re.I
+        )
+        is not None
+    )
+    # an explicit sign marks a change, except a negative plain score (a slope, a correlation); a percentage
+    # level is never negative, so "-9% CHAIRi" is a change
+    signed_change = t.signed and (t.value > 0 or t.unit == "%" or by or re.search(r"\bchang\w*\b", pre))
+    if signed_change or by or change_word or of_change or comparator or paren_change:
+        if t.unit == "%" and metric and AMOUNT.search(metric):
+            return "relative_change"
+        # a % change that only goes down is a reduction of a quantity (dev gold: 14 of 17 such rows are
+        # relative_change, while 58 of 66 % changes with an upward word are deltas)
+        window = text[max(lo, t.span_start - 60) : min(hi, t.span_end + 40)]
+        if t.unit == "%" and not t.signed and DOWN.search(window) and not UP.search(window):
+            return "relative_change"
+        return "delta"
+    return "score"
+
+
+_RESULT_CUE = re.compile(
+    r"\b(achiev\w*|attain\w*|reach\w*|obtain\w*|scor\w*|yield\w*|outperform\w*|surpass\w*|improv\w*|"
+    r"record\w*|report\w*|deliver\w*|get|gets|sets?|establish\w*|results?|accurac\w*|rate|performance)\b",
+    re.I,
+)
+
+
+def accept_plain(text: str, t: Tok, s0: int) -> bool:
+    """Whether a number without %/pp/x is a reported result (GUIDELINES: plain scores "BLEU 28.4",
+    "F1 of 0.91", "slope -0.38", "FID 2.9"; measures such as "65ms"; a baseline "versus 62.6")."""
+    if t.setup:
+        return False
+    pre = text[max(s0, t.span_start - 40) : t.span_start]
+    post = text[t.span_end : t.span_end + 30]
+    if t.measure:
+        u = (t.unit_text or "").strip()  # a measure always has its unit text
+        if u == "s":
+            return re.search(r"\b(?:vs\.?|versus)\s*$", pre) is not None
+        if u in ("ms", "mm", "dB", "ms/frame", "ms/image", "s/frame", "µs", "μs", "ns"):
+            return True  # times per item are results wherever they are written
+        # other measures ("12 GB", "30 fps") are results only next to a change, a comparison or a metric word
+        ctx = text[max(s0, t.span_start - 50) : t.span_end + 40]
+        return bool(UP.search(ctx) or DOWN.search(ctx) or LEX.search(ctx) or AMOUNT.search(ctx))
+    if t.decimal and correlation_before(text, s0, t.span_start):
+        return True
+    if re.match(r"\s?/\s?\d", post) or re.search(r"\d\s?/\s?$", pre):
+        return False  # fractions such as 5/5, 1/2
+    if not (t.decimal or t.signed):
+        return False  # plain integers are counts unless a unit says otherwise
+    if re.search(r"\b(?:margins?|gaps?)\s+of\s+$", pre):
+        return True  # "outperforms X by a huge margin of 9.3"
+    pre_q = QUAL_TEXT.sub("", pre).rstrip() + " "
+    if re.search(
+        rf"(?:{LEX_WORDS})\s*(?:\([^()]*\)\s*)?(?:of|is|was|=|:|at|reaches|reaching|to|"
+        rf"(?:drops?|falls?|rises?|improves?|increases?|decreases?)\s+(?:to|from))?\s*$",
+        pre_q,
+        re.I,
+    ):
+        return True
+    if re.match(rf"\s?(?:±\s?\d+(?:\.\d+)?\s)?(?:{LEX_WORDS})(?![\w-])", post, re.I):
+        return True
+    if t.signed:
+        return True
+    if re.match(r"\s(?:on|in)\s+(?:the\s+)?[A-Z]", post) and _RESULT_CUE.search(text[s0 : t.span_start]):
+        return True
+    if re.search(r"\b(?:vs\.?|versus)\s*$", pre):
+        return True
+    return False

@@ -1,0 +1,111 @@
+"""Results written in words ("twice as", "two orders of magnitude", "about half the accuracy", "ranked
+first"): rule spelled-number of :data:`pipeline.analyse.extraction.rules.RULES`."""
+
+from __future__ import annotations
+
+import re
+
+from pipeline.analyse.extraction import vocabulary as V
+from pipeline.analyse.extraction.patterns import LEX_WORDS
+from pipeline.analyse.extraction.tokens import Tok
+
+_WORD_NUM = {
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+    "a": 1,
+    "an": 1,
+}
+_SPELLED = re.compile(
+    r"(?P<q>\b(?:more than|over|about|nearly|almost|roughly|up to|within)\s+)?"
+    r"(?:(?P<twice>\btwice\b)(?=\s+as\b)|\bfactor\s+(?:of\s+)?(?P<factor>\d+(?:\.\d+)?)\b|"
+    r"\b(?P<om>one|two|three|four|five|an?|\d+)\s+orders?\s+of\s+magnitude\b|"
+    r"\b(?P<pw>one|two|three|four|five|six|seven|eight|nine|ten)\s+percent(?!age)\b)",
+    re.I,
+)
+
+
+_FRACTION_WORDS = "|".join(sorted((re.escape(k) for k in V.WORD_FRACTIONS), key=len, reverse=True))
+_WORD_RESULT = re.compile(
+    rf"(?P<frac>\b(?:{_FRACTION_WORDS}))(?!\s+precision)|"
+    rf"\branked\s+(?P<rank>{'|'.join(V.ORDINALS)})\b|"
+    rf"\b(?:won|wins|win|took|takes|achiev\w*|secur\w*|obtain\w*|earn\w*|claim\w*|placed)\s+(?:the\s+|a\s+)?"
+    rf"(?P<place>{'|'.join(V.ORDINALS)})\s+place\b|"
+    r"\b(?P<zero>zero|near-zero)(?=\s+(?:[\w-]+\s+)?(?:error|loss|regret|violations?)\b)",
+    re.I,
+)
+# what a fraction word must be followed by to be a result: a metric, an amount or a metric head word
+_FRACTION_OF = re.compile(
+    rf"\s+(?:of\s+)?(?:the\s+|its\s+|their\s+)?(?:[\w-]+\s+)?"
+    rf"(?:{LEX_WORDS}|{V.alternation(V.AMOUNT_WORDS)}|{V.alternation(V.METRIC_HEADS)})\b",
+    re.I,
+)
+WORD_GATE = re.compile(r"(?i)\b(?:half|third|thirds|quarter|tenth|ranked|place|zero|near-zero)\b")
+SPELLED_GATE = re.compile(r"(?i)\b(?:twice|factor|magnitude|percent)\b")
+
+
+def _spelled_tok(text: str, a: int, b: int, value: float, unit: str | None, kind: str | None = None) -> Tok:
+    """An accepted token for a result written in words, ``text[a:b]`` (rule "spelled"): unsigned, no setup,
+    its number span the whole phrase."""
+    return Tok(
+        start=a,
+        end=b,
+        num_start=a,
+        num_end=b,
+        value=value,
+        text=text[a:b],
+        span_start=a,
+        span_end=b,
+        unit=unit,
+        accepted=True,
+        kind=kind,
+        why="spelled",
+    )
+
+
+def word_results(text: str) -> list[Tok]:
+    """Results written in words: "about half the accuracy" (0.5 x), "a third of the memory" (1/3 x), "ranked
+    first" / "1st place" (score 1), "zero training error" (score 0); vocabulary tables WORD_FRACTIONS, ORDINALS."""
+    out = []
+    for m in _WORD_RESULT.finditer(text):
+        if m["frac"] and not _FRACTION_OF.match(text, m.end("frac")):
+            continue
+        if m["frac"]:
+            v, unit, a, b = V.WORD_FRACTIONS[m["frac"].lower()], "x", m.start("frac"), m.end("frac")
+        elif m["rank"] or m["place"]:
+            g = "rank" if m["rank"] else "place"
+            a = m.start() if g == "rank" else m.start("place")
+            v, unit, b = float(V.ORDINALS[m[g].lower()]), None, m.end()
+        else:
+            v, unit, a, b = 0.0, None, m.start("zero"), m.end("zero")
+        out.append(_spelled_tok(text, a, b, v, unit, kind="score" if unit is None else None))
+    return out
+
+
+def spelled_results(text: str) -> list[Tok]:
+    """Results written in words (gold labelling guidelines): "more than twice as long" (2 x),
+    "by two orders of magnitude" (100 x), "factor 6" (6 x), "within one percent" (1 %)."""
+    out = []
+    for m in _SPELLED.finditer(text):
+        if m["twice"]:
+            v, unit, a, b = 2.0, "x", m.start("twice"), m.end("twice")
+        elif m["factor"]:
+            if float(m["factor"]) == 0:
+                continue  # "selection factor 0": a multiplier is positive, so a factor 0 is a setting
+            v, unit, a, b = float(m["factor"]), "x", m.start("factor") - len("factor "), m.end("factor")
+            a = text.rfind("factor", 0, m.start("factor"))
+        elif m["om"]:
+            w = m["om"].lower()
+            n = float(w) if w.isdigit() else _WORD_NUM[w]
+            v, unit, a, b = 10.0**n, "x", m.start("om"), m.end()
+        else:
+            v, unit, a, b = float(_WORD_NUM[m["pw"].lower()]), "%", m.start("pw"), m.end()
+        out.append(_spelled_tok(text, a, b, v, unit))
+    return out

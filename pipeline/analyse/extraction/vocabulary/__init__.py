@@ -1,0 +1,111 @@
+"""The words extraction knows, as data: one table per kind of word, one entry per line.
+
+The tables live in one module per kind of word: :mod:`.metric_words` (metric names, units, change and
+direction words, qualifiers), :mod:`.setup_words` (setup nouns and suffixes, model names),
+:mod:`.dataset_words` (words around data-set names) and :mod:`.url_words` (hosts and cues of URLs); this
+package re-exports them all, so a rule reads ``vocabulary.METRIC_NAMES`` whatever its module. Adding a metric
+name, a setup word or a cue is a one-line change in the module of its kind; the rules in
+:mod:`pipeline.analyse.extraction.metrics` and :mod:`pipeline.analyse.extraction.urls` compile these tables into patterns
+(:func:`words`) and never spell the words themselves.
+
+Each entry is a regular-expression fragment matched case-insensitively as a whole word (``(?:s)?`` style
+suffixes allowed), unless the table says otherwise. Sources: the gold labelling guidelines (what is a result
+and what is setup), the direction lexicon of the extraction notes (lower/higher is better), and the words
+read in the dev gold abstracts and a sample of the dev corpus.
+"""
+
+from __future__ import annotations
+
+import re
+
+from pipeline.analyse.extraction.vocabulary.dataset_words import (
+    COUNT_WORDS,
+    DATASET_HEADS,
+    GENERIC_CAPITALS,
+    GENERIC_DATASET_WORDS,
+    NOT_DATASET_HEADS,
+)
+from pipeline.analyse.extraction.vocabulary.metric_words import (
+    AMOUNT_WORDS,
+    CHANGE_WORDS,
+    COMPARATIVE_METRICS,
+    CORRELATION_SYMBOLS,
+    DOWN_WORDS,
+    MEASURE_UNITS,
+    METRIC_ADJECTIVES,
+    METRIC_HEADS,
+    METRIC_NAMES,
+    ORDINALS,
+    QUALIFIERS,
+    UNIT_METRICS,
+    UP_WORDS,
+    VERB_METRICS,
+    WORD_FRACTIONS,
+)
+from pipeline.analyse.extraction.vocabulary.setup_words import (
+    MODEL_NAMES,
+    PERCENT_OF_SETUP,
+    SETUP_HYPHEN_SUFFIXES,
+    SETUP_NOUNS,
+)
+from pipeline.analyse.extraction.vocabulary.url_words import (
+    BARE_HOSTS,
+    DATASET_HOSTS,
+    DEMO_HOSTS,
+    GIT_HOSTS,
+    GIT_RESERVED,
+    PAGE_HOST_SUFFIXES,
+    PAPER_HOSTS,
+    URL_CUES,
+)
+
+RULES_VERSION = "1"  # bump when outputs change (docs/execution.md)
+
+
+def words(table, flags: int = re.I, bounded: bool = True) -> re.Pattern:
+    """One compiled alternation of a table's entries, as whole words when ``bounded``."""
+    alt = "|".join(table)
+    return re.compile(rf"(?<![\w-])(?:{alt})(?![\w-])" if bounded else f"(?:{alt})", flags)
+
+
+def alternation(table) -> str:
+    """The entries of a table as one regex alternation (no groups, no bounds), for embedding in a rule."""
+    return "(?:" + "|".join(table) + ")"
+
+
+__all__ = [
+    "METRIC_NAMES",
+    "MEASURE_UNITS",
+    "WORD_FRACTIONS",
+    "ORDINALS",
+    "CORRELATION_SYMBOLS",
+    "METRIC_ADJECTIVES",
+    "METRIC_HEADS",
+    "UNIT_METRICS",
+    "COMPARATIVE_METRICS",
+    "VERB_METRICS",
+    "AMOUNT_WORDS",
+    "UP_WORDS",
+    "DOWN_WORDS",
+    "CHANGE_WORDS",
+    "QUALIFIERS",
+    "SETUP_NOUNS",
+    "SETUP_HYPHEN_SUFFIXES",
+    "PERCENT_OF_SETUP",
+    "MODEL_NAMES",
+    "GENERIC_CAPITALS",
+    "NOT_DATASET_HEADS",
+    "DATASET_HEADS",
+    "GENERIC_DATASET_WORDS",
+    "COUNT_WORDS",
+    "BARE_HOSTS",
+    "GIT_HOSTS",
+    "GIT_RESERVED",
+    "DATASET_HOSTS",
+    "PAPER_HOSTS",
+    "DEMO_HOSTS",
+    "PAGE_HOST_SUFFIXES",
+    "URL_CUES",
+    "words",
+    "alternation",
+]
