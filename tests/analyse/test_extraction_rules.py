@@ -36,7 +36,7 @@ def test_rule_example(name, text, value, expected):
 @pytest.mark.parametrize("name,text,value,kept", _SETUP_CASES)
 def test_setup_rule_example(name, text, value, kept):
     """A setup rule's value has no row, the tokens name the rule for it, and the result beside it is kept."""
-    clean = clean_abstract(text)
+    clean = clean_text(text)
     rows = extract_metrics(clean)
     assert not [r for r in rows if value in (r["value"], r["value_low"])], rows
     assert any({k: r[k] for k in kept} == kept for r in rows), rows
