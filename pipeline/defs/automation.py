@@ -22,12 +22,12 @@ from pipeline.defs.assets import TABLE_DESCRIPTIONS, abstracts, dataset_tables, 
 from pipeline.defs.partitions import (
     LISTINGS,
     compare_with_raw,
-    listing_name,
     listings_partitions,
     observation,
     observe_changed,
     stale_partitions,
 )
+from pipeline.ingest.listings import listing_name
 from pipeline.runtime import config, versions
 
 LISTING_ASSETS = [listing_records, abstracts]
