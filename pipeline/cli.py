@@ -158,11 +158,11 @@ def _print_scan_notes(scan: rawfiles.RawScan, shown: int = 10) -> None:
 
 
 def _run(instance: dg.DagsterInstance, verbose: bool, before: int | None, allow_removal: bool = False) -> int:
-    from pipeline import release
     from pipeline.definitions import defs
-    from pipeline.defs.partitions import contiguous_ranges, listing_name, stale_partitions, sync_partitions
+    from pipeline.defs.partitions import stale_partitions, sync_partitions
+    from pipeline.ingest.listings import contiguous_ranges, listing_name
 
-    raw, wh = config.raw_dir(), config.warehouse_dir()
+    raw = config.raw_dir()
     current, added, removed, scan = sync_partitions(instance)
     stale = stale_partitions(current)
     # stale but not new: the file's bytes changed, or its rows were made by other rules (ANALYSIS_VERSION)
@@ -211,13 +211,7 @@ def _run(instance: dg.DagsterInstance, verbose: bool, before: int | None, allow_
         )
         if not verbose:
             _print_run_warnings(instance, result.run_id)
-    for ev in result.get_asset_check_evaluations():
-        if not ev.passed:
-            print(
-                f"error: asset check {ev.asset_key.to_user_string()}:{ev.check_name} failed: "
-                f"{ {k: getattr(v, 'value', v) for k, v in ev.metadata.items()} }",
-                file=sys.stderr,
-            )
+    _print_failed_checks(result)
     if not result.success:
         failures = _print_step_failures(result, quiet=_published_since(before) is not None)
         if _published_since(before) is not None:
@@ -230,6 +224,26 @@ def _run(instance: dg.DagsterInstance, verbose: bool, before: int | None, allow_
             file=sys.stderr,
         )
         return 1
+    _print_summary(instance)
+    return 0
+
+
+def _print_failed_checks(result) -> None:
+    """One ``error:`` line per failed asset check of a Dagster run result, with its metadata."""
+    for ev in result.get_asset_check_evaluations():
+        if not ev.passed:
+            print(
+                f"error: asset check {ev.asset_key.to_user_string()}:{ev.check_name} failed: "
+                f"{ {k: getattr(v, 'value', v) for k, v in ev.metadata.items()} }",
+                file=sys.stderr,
+            )
+
+
+def _print_summary(instance: dg.DagsterInstance) -> None:
+    """What the run published: paragraphs by lineage status, listings by reader, and the release."""
+    from pipeline import release
+
+    wh = config.warehouse_dir()
     meta = _latest_metadata(instance, "release")
     lineage = release.read_table(wh, "listing_lineage", columns=["status"])
     counts = dict(lineage.group_by("status").len().iter_rows()) if lineage is not None else {}
@@ -256,7 +270,6 @@ def _run(instance: dg.DagsterInstance, verbose: bool, before: int | None, allow_
         )
     else:
         print(f"release {rel} unchanged: the content equals the latest release, no new release; {where}")
-    return 0
 
 
 def verify(number: int | None, every: bool = False) -> int:

@@ -3,7 +3,6 @@
 Each asset calls pure functions from ``pipeline`` and writes its output under ``<warehouse>/_work``.
 """
 
-import json
 import os
 import shutil
 from contextlib import contextmanager
@@ -25,7 +24,6 @@ from pipeline.defs.io import (
     model_descriptions,
     parts_data_version,
     published_metadata,
-    read_work,
     table_metadata,
     work_file,
     work_info,
@@ -33,11 +31,12 @@ from pipeline.defs.io import (
     write_work,
     write_work_info,
 )
-from pipeline.defs.partitions import listing_name, listing_path, listings_partitions, raw_listing
-from pipeline.ingest import rawfiles
+from pipeline.defs.partitions import listings_partitions, raw_listing
+from pipeline.ingest import listings
 from pipeline.ingest import records as ingest_records
-from pipeline.ingest.settings import find_settings, listing_digest
+from pipeline.ingest.listings import listing_name, listing_path
 from pipeline.release import dataset
+from pipeline.release.writer import TableParts
 from pipeline.runtime import config, versions
 from pipeline.runtime import config as pipeline_config  # inside release_asset, ``config`` is its run config
 from schemas import MODELS
@@ -82,45 +81,7 @@ def listing_records(context: dg.AssetExecutionContext) -> dg.MaterializeResult:
     """
     total, frame, out = 0, None, None
     for key in context.partition_keys:
-        name, path = listing_name(key), listing_path(key)
-        if not os.path.lexists(config.raw_dir() / path):
-            raise dg.Failure(
-                f"listing {name!r}: partition exists but {config.raw_dir() / name} is missing; the "
-                "sensor or `python -m pipeline run` removes partitions of deleted files"
-            )
-        data, refused = rawfiles.read(config.raw_dir(), path)
-        if refused is not None:
-            context.log.info(f"listing {name!r} refused, quarantined: {refused}")
-            frame = rawfiles.refused_records(name, refused)
-            out = work_file("listing_records", key)
-            write_work(frame, out)
-            write_work_info(
-                "listing_records",
-                key,
-                {
-                    "listing": name,
-                    "paragraphs": frame.height,
-                    "listing_sha256": rawfiles.refusal_sha256(refused),
-                },
-            )
-            total += frame.height
-            continue
-        assert data is not None  # rawfiles.read gives the bytes whenever it refuses nothing
-        frame, warnings = ingest_records.listing_records(data, name, find_settings(config.raw_dir(), path))
-        readable = frame.height > 0 and frame["reader"][0] is not None
-        for i, w in enumerate(warnings):  # for a readable listing the first message names its reader: a note
-            (context.log.info if readable and i == 0 else context.log.warning)(w)
-        out = work_file("listing_records", key)
-        write_work(frame, out)
-        write_work_info(
-            "listing_records",
-            key,
-            {
-                "listing": name,
-                "listing_sha256": listing_digest(config.raw_dir(), path, data),
-                "paragraphs": frame.height,
-            },
-        )
+        frame, out = _read_listing(context, key)
         total += frame.height
     context.log.info(f"{len(context.partition_keys)} listings decoded: {total} paragraphs")
     one = len(context.partition_keys) == 1 and frame is not None
@@ -129,6 +90,27 @@ def listing_records(context: dg.AssetExecutionContext) -> dg.MaterializeResult:
         metadata={**meta, "listings": len(context.partition_keys), "paragraphs": total},
         data_version=listing_data_version(context.partition_keys),
     )
+
+
+def _read_listing(context: dg.AssetExecutionContext, key: str) -> tuple[pl.DataFrame, Path]:
+    """Read partition ``key``'s listing (pipeline.ingest.listings.read_listing), log its notes and warnings,
+    write its work file and sidecar; returns the frame and the work file. Raises dagster.Failure when the
+    partition's file is gone."""
+    name, path = listing_name(key), listing_path(key)
+    if not os.path.lexists(config.raw_dir() / path):
+        raise dg.Failure(
+            f"listing {name!r}: partition exists but {config.raw_dir() / name} is missing; the "
+            "sensor or `python -m pipeline run` removes partitions of deleted files"
+        )
+    read = listings.read_listing(config.raw_dir(), path)
+    for note in read.notes:
+        context.log.info(note)
+    for warning in read.warnings:
+        context.log.warning(warning)
+    out = work_file("listing_records", key)
+    write_work(read.frame, out)
+    write_work_info("listing_records", key, read.info)
+    return read.frame, out
 
 
 @dg.asset(
@@ -154,51 +136,24 @@ def abstracts(context: dg.AssetExecutionContext) -> dg.MaterializeResult:
     # only the hashes of the whole range are read up front (one projected scan); each listing's records are
     # read when its turn comes, and its frame is written as soon as it is done
     record_hashes = analysis.record_hashes({k: work_file("listing_records", k) for k in keys})
-    key_of = {work_stem(k): k for k in keys}  # a stem maps to itself, and distinct keys have distinct stems
-    cache = {
-        key_of.get(f.stem, f.stem): f
-        for f in sorted(work_file("abstracts", "x").parent.glob("*.parquet"))
-        if work_info("abstracts", f.stem).get("analysis_version") == analysis.ANALYSIS_VERSION
-    }
     load = lambda k: pl.read_parquet(work_file("listing_records", k))  # noqa: E731
-    stream = analysis.iter_abstracts(keys, load, record_hashes, cache, workers=config.workers())
+    stream = analysis.iter_abstracts(keys, load, record_hashes, _analysed(keys), workers=config.workers())
     total_q, frame, out, lines = 0, None, None, []
     stats: dict = {"analysed": 0, "reused": 0, "seconds": {}}
     for key, frame, listing_stats in stream:
         analysis.add_stats(stats, listing_stats)
-        out = work_file("abstracts", key)
-        write_work(frame, out)
-        info = work_info("listing_records", key)
-        write_work_info(
-            "abstracts",
-            key,
-            {
-                "listing": info.get("listing"),
-                "listing_sha256": info.get("listing_sha256"),
-                "analysis_version": analysis.ANALYSIS_VERSION,
-                "rows": frame.height,
-            },
-        )
-        quarantined = frame.filter(pl.col("quarantine_reason").is_not_null())
-        total_q += quarantined.height
-        kept = frame.filter(pl.col("quarantine_reason").is_null())
-        dups = kept.height - kept["content_hash"].n_unique()
-        lines.append(
-            f"{listing_name(key)}: {frame.height} paragraphs -> {kept.height - dups} abstracts to "
-            f"publish, {dups} exact duplicates within the listing, {quarantined.height} quarantined "
-            f"{dict(quarantined.group_by('quarantine_reason').len().sort('quarantine_reason').iter_rows())}"
-        )
+        out = _write_abstracts(key, frame)
+        quarantined, line = _listing_summary(frame)
+        total_q += quarantined
+        lines.append(f"{listing_name(key)}: {line}")
     # one log event for the whole range (cross-listing duplicates: see the dataset_tables run)
     context.log.info("\n".join(lines))
     context.log.info(
         f"analysed {stats['analysed']} abstracts, reused {stats['reused']} from earlier runs; "
         f"seconds by stage { ({k: round(v, 2) for k, v in stats['seconds'].items()}) }"
     )
-    meta = (
-        table_metadata(frame, analysis.COLUMN_DESCRIPTIONS, out)
-        if len(keys) == 1 and frame is not None
-        else {}
-    )
+    one = len(keys) == 1 and frame is not None
+    meta = table_metadata(frame, analysis.COLUMN_DESCRIPTIONS, out) if one and frame is not None else {}
     return dg.MaterializeResult(
         metadata={
             **meta,
@@ -210,6 +165,48 @@ def abstracts(context: dg.AssetExecutionContext) -> dg.MaterializeResult:
         },
         data_version=abstracts_data_version(keys),
     )
+
+
+def _listing_summary(frame: pl.DataFrame) -> tuple[int, str]:
+    """One listing's abstracts told in one log line: ``(quarantined rows, text)``; exact duplicates are kept
+    rows sharing a ``content_hash``."""
+    quarantined = frame.filter(pl.col("quarantine_reason").is_not_null())
+    kept = frame.filter(pl.col("quarantine_reason").is_null())
+    dups = kept.height - kept["content_hash"].n_unique()
+    return quarantined.height, (
+        f"{frame.height} paragraphs -> {kept.height - dups} abstracts to "
+        f"publish, {dups} exact duplicates within the listing, {quarantined.height} quarantined "
+        f"{dict(quarantined.group_by('quarantine_reason').len().sort('quarantine_reason').iter_rows())}"
+    )
+
+
+def _analysed(keys: list[str]) -> dict[str, Path]:
+    """Partition key (or stem) → ``abstracts`` work file of every listing analysed by the current rules
+    (its sidecar's ``analysis_version``): their rows are reused, not recomputed."""
+    key_of = {work_stem(k): k for k in keys}  # a stem maps to itself, and distinct keys have distinct stems
+    return {
+        key_of.get(f.stem, f.stem): f
+        for f in sorted(work_file("abstracts", "x").parent.glob("*.parquet"))
+        if work_info("abstracts", f.stem).get("analysis_version") == analysis.ANALYSIS_VERSION
+    }
+
+
+def _write_abstracts(key: str, frame: pl.DataFrame) -> Path:
+    """Write partition ``key``'s abstracts work file and its sidecar; returns the file."""
+    out = work_file("abstracts", key)
+    write_work(frame, out)
+    info = work_info("listing_records", key)
+    write_work_info(
+        "abstracts",
+        key,
+        {
+            "listing": info.get("listing"),
+            "listing_sha256": info.get("listing_sha256"),
+            "analysis_version": analysis.ANALYSIS_VERSION,
+            "rows": frame.height,
+        },
+    )
+    return out
 
 
 def _current_abstracts(context: dg.AssetExecutionContext) -> tuple[list[Path], pl.DataFrame]:
@@ -229,18 +226,6 @@ def _current_abstracts(context: dg.AssetExecutionContext) -> tuple[list[Path], p
         )
     records_df = pl.scan_parquet([work_file("listing_records", k) for k in keys]).select("listing").collect()
     return [work_file("abstracts", k) for k in keys], records_df
-
-
-def _accounting(records_df: pl.DataFrame, lineage: pl.DataFrame) -> pl.DataFrame:
-    """Per listing: paragraphs read vs lineage rows by status; rows where they do not add up."""
-    read = records_df.group_by("listing").agg(pl.len().alias("read"))
-    out = lineage.group_by("listing").agg(
-        *[(pl.col("status") == s).sum().alias(s) for s in ("published", "duplicate", "quarantined")]
-    )
-    both = read.join(out, on="listing", how="full", coalesce=True).fill_null(0)
-    return both.with_columns(
-        ok=pl.col("read") == pl.col("published") + pl.col("duplicate") + pl.col("quarantined")
-    )
 
 
 def _check_result(table: str, failures: pl.DataFrame | None, rows: int) -> dg.AssetCheckResult:
@@ -323,20 +308,34 @@ def dataset_tables(context: dg.AssetExecutionContext):
     with _as_failure():
         result = dataset.build_dataset(abstract_files, config.warehouse_dir(), build)
     for name, table in result.tables.items():
-        yield dg.MaterializeResult(
-            asset_key=name,
-            metadata={
-                **table_metadata(
-                    table.scan().head(PREVIEW_ROWS).collect(),
-                    model_descriptions(MODELS[name]),
-                    rows=table.rows,
-                ),
-                "build": dg.MetadataValue.path(str(build)),
-            },
-            data_version=parts_data_version(table),
-        )
+        yield _table_result(name, table, build)
     checks = [_check_result(name, result.failures[name], t.rows) for name, t in result.tables.items()]
-    acct = _accounting(records_df, result.lineage)
+    checks.append(_accounting_check(context, dataset.accounting(records_df, result.lineage)))
+    failed = [
+        f"{table}: {c.check_name}"
+        for table, c in zip([*result.tables, "listing_lineage"], checks)
+        if not c.passed
+    ]
+    release.build_files.complete(build, result.plan, failed)
+    yield from checks
+
+
+def _table_result(name: str, table: TableParts, build: Path) -> dg.MaterializeResult:
+    """A published table's materialization: row count, column schema, preview, its ``build`` folder."""
+    return dg.MaterializeResult(
+        asset_key=name,
+        metadata={
+            **table_metadata(
+                table.scan().head(PREVIEW_ROWS).collect(), model_descriptions(MODELS[name]), rows=table.rows
+            ),
+            "build": dg.MetadataValue.path(str(build)),
+        },
+        data_version=parts_data_version(table),
+    )
+
+
+def _accounting_check(context: dg.AssetExecutionContext, acct: pl.DataFrame) -> dg.AssetCheckResult:
+    """Log the accounting (pipeline.release.dataset.accounting) and make its check result."""
     bad = acct.filter(~pl.col("ok"))
     # one log event for all listings (one event per listing costs ~2 ms each in the run's event log)
     context.log.info(
@@ -346,34 +345,17 @@ def dataset_tables(context: dg.AssetExecutionContext):
             for listing, read, pub, dup, quar, _ in acct.sort("listing").iter_rows()
         )
     )
-    checks.append(
-        dg.AssetCheckResult(
-            asset_key="listing_lineage",
-            check_name="accounting",
-            passed=bad.height == 0,
-            metadata={
-                "listings": acct.height,
-                "paragraphs": int(acct["read"].sum()),
-                "not_adding_up": dg.MetadataValue.md(markdown_table(bad, 50)) if bad.height else "none",
-                "by_listing": dg.MetadataValue.md(markdown_table(acct.sort("listing"), 50)),
-            },
-        )
+    return dg.AssetCheckResult(
+        asset_key="listing_lineage",
+        check_name="accounting",
+        passed=bad.height == 0,
+        metadata={
+            "listings": acct.height,
+            "paragraphs": int(acct["read"].sum()),
+            "not_adding_up": dg.MetadataValue.md(markdown_table(bad, 50)) if bad.height else "none",
+            "by_listing": dg.MetadataValue.md(markdown_table(acct.sort("listing"), 50)),
+        },
     )
-    failed = [
-        f"{table}: {c.check_name}"
-        for table, c in zip([*result.tables, "listing_lineage"], checks)
-        if not c.passed
-    ]
-    plan = result.plan
-    assert plan.changes is not None  # the build computes the diff
-    write_work(plan.changes, build / release.build_files.CHANGES_FILE)
-    if failed:  # never publishable, not even by a later publish-only run
-        (build / release.build_files.FAILED_FILE).write_text(json.dumps({"failed_checks": failed}))
-    else:
-        plan_tmp = build / f".{release.build_files.PLAN_FILE}.{os.getpid()}.tmp"
-        plan_tmp.write_text(json.dumps(plan.to_json()))
-        plan_tmp.replace(build / release.build_files.PLAN_FILE)  # last: the build is complete
-    yield from checks
 
 
 class ReleaseConfig(dg.Config):
@@ -423,32 +405,13 @@ def release_asset(context: dg.AssetExecutionContext, config: ReleaseConfig) -> d
     the release; the asset's table is the release's changelog (``dagster/row_count``, column schema and
     a preview of changelog.parquet). Check ``manifest``: the files verified before the commit.
     """
-    wh = pipeline_config.warehouse_dir()
-    work = pipeline_config.work_dir()
-    own = release.build_dir(work, context.run.run_id)
-    build = own if release.build_files.is_complete(own) else release.build_files.latest_complete(work)
-    if build != own and (failed := release.build_files.newer_failed(work, build)) is not None:
-        # no tables step in this run, and the newest tables failed their checks: publish none
-        raise dg.Failure(
-            f"the newest build of the dataset tables ({failed}) failed its blocking checks "
-            f"({(failed / release.build_files.FAILED_FILE).read_text()}); nothing is published from an older "
-            "build: fix the inputs or rules and materialise the dataset group again"
-        )
-    if build is None:
-        raise dg.Failure(
-            f"no complete build of the dataset tables in {work / release.build_files.BUILDS_DIR}: "
-            "materialise the dataset group again (or run `python -m pipeline run`)"
-        )
-    context.log.info(f"publishing the tables built in {build}")
-    built = release.build_files.read_tables(build)
-    records_df = _current_inputs(context)
-    inputs = [{"listing": n, "sha256": s} for n, s in records_df.iter_rows()]
+    wh, work = pipeline_config.warehouse_dir(), pipeline_config.work_dir()
     with _as_failure():
-        plan = release.ReleasePlan.from_json(
-            json.loads((build / release.build_files.PLAN_FILE).read_text()),
-            read_work(build / release.build_files.CHANGES_FILE),
-            wh,
-        )
+        build = release.build_files.to_publish(work, context.run.run_id)
+        context.log.info(f"publishing the tables built in {build}")
+        built = release.build_files.read_tables(build)
+        inputs = [{"listing": n, "sha256": s} for n, s in _current_inputs(context).iter_rows()]
+        plan = release.build_files.read_plan(build, wh)
         result = release.publish(
             wh,
             built,
@@ -466,9 +429,14 @@ def release_asset(context: dg.AssetExecutionContext, config: ReleaseConfig) -> d
         else f"content unchanged: no new release, latest is {result.release}"
     )
     context.log.info(f"{msg}; changes {result.changes}")
-    changelog = pl.read_parquet(result.path / "changelog.parquet")
     for name in TABLE_DESCRIPTIONS:  # where each published table now is: its folder in this release
         context.log_event(dg.AssetObservation(asset_key=name, metadata=published_metadata(result.path, name)))
+    return _release_result(result, built)
+
+
+def _release_result(result: release.PublishResult, built: dict[str, TableParts]) -> dg.MaterializeResult:
+    """The release's materialization (metadata listed in :func:`release_asset`) with its manifest check."""
+    changelog = pl.read_parquet(result.path / "changelog.parquet")
     return dg.MaterializeResult(
         metadata={
             "release": result.release,

@@ -13,7 +13,6 @@ Who does what under ``dagster dev`` (all RUNNING by default):
 from __future__ import annotations
 
 import json
-import os
 from dataclasses import dataclass
 
 import dagster as dg
@@ -23,12 +22,12 @@ from pipeline.defs.assets import TABLE_DESCRIPTIONS, abstracts, dataset_tables, 
 from pipeline.defs.partitions import (
     LISTINGS,
     compare_with_raw,
-    listing_name,
     listings_partitions,
     observation,
     observe_changed,
     stale_partitions,
 )
+from pipeline.ingest.listings import listing_name
 from pipeline.runtime import config, versions
 
 LISTING_ASSETS = [listing_records, abstracts]
@@ -41,10 +40,6 @@ DATASET_KEYS = [dg.AssetKey(k) for k in (*TABLE_DESCRIPTIONS, "release")]
 SENSOR_INTERVAL_SECONDS = 30
 #: How often automation conditions are evaluated (Dagster's default for automation condition sensors).
 AUTOMATION_INTERVAL_SECONDS = 30
-#: Daily at 03:00 (in SCHEDULE_TIMEZONE) unless ``PIPELINE_SCHEDULE_CRON`` says otherwise.
-DEFAULT_SCHEDULE_CRON = "0 3 * * *"
-SCHEDULE_CRON = os.environ.get("PIPELINE_SCHEDULE_CRON", DEFAULT_SCHEDULE_CRON)
-SCHEDULE_TIMEZONE = os.environ.get("PIPELINE_SCHEDULE_TIMEZONE", "UTC")
 #: Run statuses during which a partition's run counts as pending (not yet done, not failed).
 PENDING_STATUSES = [
     dg.DagsterRunStatus.QUEUED,
@@ -187,17 +182,6 @@ def release_matches_raw(current: dict[str, str]) -> int | None:
     return latest if same else None
 
 
-@dg.schedule(
-    name="daily_refresh",
-    cron_schedule=SCHEDULE_CRON,
-    execution_timezone=SCHEDULE_TIMEZONE,
-    target=[*LISTING_ASSETS, *DATASET_ASSETS],
-    default_status=dg.DefaultScheduleStatus.RUNNING,
-    description="Daily rescan of the raw folder: sync the listings partitions, run stale listings "
-    "(automation "
-    "then publishes), or publish when the latest release does not match the raw folder; skip "
-    "when nothing changed. Cron PIPELINE_SCHEDULE_CRON (default 03:00), PIPELINE_SCHEDULE_TIMEZONE.",
-)
 def daily_refresh(context: dg.ScheduleEvaluationContext) -> list[dg.RunRequest] | dg.SkipReason:
     """The safety net behind the sensor (it may have been stopped, or a run failed).
 
@@ -225,6 +209,23 @@ def daily_refresh(context: dg.ScheduleEvaluationContext) -> list[dg.RunRequest] 
     return [dg.RunRequest(asset_selection=DATASET_KEYS)]
 
 
+def daily_refresh_schedule() -> dg.ScheduleDefinition:
+    """The schedule ``daily_refresh`` running :func:`daily_refresh`: cron and time zone from the environment
+    at call time (pipeline.runtime.config.schedule_cron, schedule_timezone), RUNNING by default."""
+    return dg.ScheduleDefinition(
+        name="daily_refresh",
+        execution_fn=daily_refresh,
+        cron_schedule=config.schedule_cron(),
+        execution_timezone=config.schedule_timezone(),
+        target=[*LISTING_ASSETS, *DATASET_ASSETS],
+        default_status=dg.DefaultScheduleStatus.RUNNING,
+        description="Daily rescan of the raw folder: sync the listings partitions, run stale listings "
+        "(automation "
+        "then publishes), or publish when the latest release does not match the raw folder; skip "
+        "when nothing changed. Cron PIPELINE_SCHEDULE_CRON (default 03:00), PIPELINE_SCHEDULE_TIMEZONE.",
+    )
+
+
 automation_sensor = dg.AutomationConditionSensorDefinition(
     "dataset_automation",
     target=dg.AssetSelection.all(),
@@ -234,3 +235,15 @@ automation_sensor = dg.AutomationConditionSensorDefinition(
     "(AutomationCondition.eager) once the listing runs they depend on are done. Running by "
     "default, so `dagster dev` needs no switch in the UI.",
 )
+
+
+@dg.definitions
+def automation() -> dg.Definitions:
+    """This module's definitions for the defs folder (pipeline.definitions): the three jobs, the raw-folder
+    and automation sensors, and the daily schedule (built when the code location loads, so its cron and
+    time zone are the environment's then)."""
+    return dg.Definitions(
+        jobs=[listing_job, publish_job, main_job],
+        sensors=[raw_listings_sensor, automation_sensor],
+        schedules=[daily_refresh_schedule()],
+    )

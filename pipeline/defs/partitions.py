@@ -4,50 +4,22 @@ missing or made from other inputs or rules)."""
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
-from urllib.parse import quote, unquote_to_bytes
 
 import dagster as dg
 from dagster._core.definitions.data_version import DATA_VERSION_IS_USER_PROVIDED_TAG, DATA_VERSION_TAG
 
 from pipeline.defs.io import work_file, work_info
 from pipeline.ingest import rawfiles, settings
+from pipeline.ingest.listings import partition_key
 from pipeline.runtime import config, versions
 
 #: The name of the dynamic partitions of the per-listing assets: one partition per listing file.
 LISTINGS = "listings"
 listings_partitions = dg.DynamicPartitionsDefinition(name=LISTINGS)
+
 #: Key of the external asset standing for the raw listing files (one partition per file).
 RAW_LISTING_KEY = dg.AssetKey("raw_listing")
-
-
-def partition_key(listing: str) -> str:
-    """Filesystem- and Dagster-safe partition key of a listing path relative to the raw folder.
-
-    Percent-encodes the path's bytes as the operating system names them (``os.fsencode``: a non-UTF-8 name
-    works too) except ASCII letters, digits, ``-``, ``_``, ``.`` and ``~``, so ``/``, spaces, ``|`` (Dagster's
-    multi-partition separator), ``,``, control characters and non-ASCII are encoded; ``..`` (part of
-    Dagster's range separator ``...``) becomes ``.%2E``. Reversible with :func:`listing_path`. Keys of long
-    names are long (up to 3 characters per byte); work-file names are bounded separately
-    (pipeline.defs.io.work_file).
-    """
-    key = quote(os.fsencode(listing), safe="-_.")
-    while ".." in key:
-        key = key.replace("..", ".%2E")
-    return key
-
-
-def listing_path(key: str) -> str:
-    """The listing path (relative to the raw folder, as the OS names it) of a partition key."""
-    return os.fsdecode(unquote_to_bytes(key))
-
-
-def listing_name(key: str) -> str:
-    """The listing's name as shown and stored (the ``listing`` column): its path relative to the raw folder,
-    valid UTF-8 (undecodable bytes of a non-UTF-8 name as ``\\xNN``,
-    pipeline.ingest.rawfiles.display_name)."""
-    return rawfiles.display_name(listing_path(key))
 
 
 def scan_raw_dir(raw_dir: Path) -> rawfiles.RawScan:
@@ -153,21 +125,3 @@ def stale_partitions(current: dict[str, str]) -> list[str]:
         if not fresh:
             stale.append(key)
     return stale
-
-
-def contiguous_ranges(ordered: list[str], wanted: list[str]) -> list[tuple[str, str]]:
-    """Cover ``wanted`` keys with as few ``(first, last)`` ranges of consecutive keys of ``ordered``."""
-    want = set(wanted)
-    ranges: list[tuple[str, str]] = []
-    start: str | None = None
-    prev = ""
-    for key in ordered:
-        if key in want:
-            start = key if start is None else start
-            prev = key
-        elif start is not None:
-            ranges.append((start, prev))
-            start = None
-    if start is not None:
-        ranges.append((start, prev))
-    return ranges

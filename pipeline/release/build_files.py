@@ -27,8 +27,10 @@ no longer active, except the one just published.
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
+import uuid
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
@@ -38,7 +40,8 @@ import pyarrow as pa
 import pyarrow.ipc  # noqa: F401  (pa.ipc)
 
 from pipeline.release import writer
-from pipeline.release.layout import PARTITION_COLUMNS, TABLES
+from pipeline.release.layout import PARTITION_COLUMNS, TABLES, ReleaseError, write_atomic
+from pipeline.release.plan import ReleasePlan
 
 BUILDS_DIR = "builds"
 TABLES_FILE = "tables.json"
@@ -96,6 +99,51 @@ def newer_failed(work: Path, than: Path | None) -> Path | None:
     if than is not None and (Path(than) / PLAN_FILE).stat().st_mtime_ns > failed[-1][0]:
         return None
     return root / failed[-1][1]
+
+
+def complete(build: Path, plan: ReleasePlan, failed_checks: list[str]) -> None:
+    """Finish the tables step's build: the diff against the parent (:data:`CHANGES_FILE`, Arrow IPC), then
+    either :data:`FAILED_FILE` (``{"failed_checks": [...]}``, the ``"<table>: <check>"`` of each failed
+    blocking check: never publishable, not even by a later publish-only run) or the plan
+    (:data:`PLAN_FILE`, last: the build is complete). Each file is replaced atomically."""
+    assert plan.changes is not None  # the build computes the diff
+    changes = Path(build) / CHANGES_FILE
+    tmp = changes.with_name(f".{changes.name}.{os.getpid()}.{uuid.uuid4().hex[:8]}.tmp")
+    plan.changes.write_ipc(tmp)
+    tmp.replace(changes)
+    if failed_checks:
+        write_atomic(Path(build) / FAILED_FILE, json.dumps({"failed_checks": failed_checks}))
+    else:
+        write_atomic(Path(build) / PLAN_FILE, json.dumps(plan.to_json()))
+
+
+def to_publish(work: Path, run_id: str) -> Path:
+    """The build the publish step of run ``run_id`` publishes: the run's own build when complete, else the
+    latest complete build (:func:`latest_complete`).
+
+    Raises ReleaseError when the run has no complete build and the newest build failed its blocking checks
+    (:func:`newer_failed`: nothing is published from an older build), or when there is no complete build."""
+    own = build_dir(work, run_id)
+    build = own if is_complete(own) else latest_complete(work)
+    if build != own and (failed := newer_failed(work, build)) is not None:
+        raise ReleaseError(
+            f"the newest build of the dataset tables ({failed}) failed its blocking checks "
+            f"({(failed / FAILED_FILE).read_text()}); nothing is published from an older "
+            "build: fix the inputs or rules and materialise the dataset group again"
+        )
+    if build is None:
+        raise ReleaseError(
+            f"no complete build of the dataset tables in {Path(work) / BUILDS_DIR}: "
+            "materialise the dataset group again (or run `python -m pipeline run`)"
+        )
+    return build
+
+
+def read_plan(build: Path, warehouse: Path) -> ReleasePlan:
+    """The release plan a complete build was made with (:data:`PLAN_FILE` and its diff
+    :data:`CHANGES_FILE`), for ``warehouse`` (pipeline.release.plan.ReleasePlan.from_json)."""
+    plan = json.loads((Path(build) / PLAN_FILE).read_text())
+    return ReleasePlan.from_json(plan, pl.read_ipc(Path(build) / CHANGES_FILE), warehouse)
 
 
 def clean(work: Path, keep: Path | None, is_active: Callable[[str], bool]) -> list[Path]:

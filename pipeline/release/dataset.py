@@ -134,6 +134,37 @@ def _split(df: pl.DataFrame) -> dict[tuple, pl.DataFrame]:
     return df.partition_by(list(PARTITION_COLUMNS), as_dict=True, include_key=False) if df.height else {}
 
 
+def accounting(records: pl.DataFrame, lineage: pl.DataFrame) -> pl.DataFrame:
+    """The lineage accounting check's table: per ``listing`` (of ``records``, one row per paragraph read,
+    and of ``lineage``, its ``listing`` and ``status``), the paragraphs ``read`` and the lineage rows
+    ``published``, ``duplicate``, ``quarantined`` (UInt32 counts, 0 when none) and ``ok`` (Boolean: read =
+    published + duplicate + quarantined; docs/design.md: rows in = rows out)."""
+    read = records.group_by("listing").agg(pl.len().alias("read"))
+    out = lineage.group_by("listing").agg(
+        *[(pl.col("status") == s).sum().alias(s) for s in ("published", "duplicate", "quarantined")]
+    )
+    both = read.join(out, on="listing", how="full", coalesce=True).fill_null(0)
+    return both.with_columns(
+        ok=pl.col("read") == pl.col("published") + pl.col("duplicate") + pl.col("quarantined")
+    )
+
+
+def _narrow(abstract_files: list[Path], scan: pl.LazyFrame) -> tuple[list[str], pl.DataFrame]:
+    """The columns the global steps read (pipeline.build.tables.CLUSTER_COLUMNS present in the files) and
+    every abstract row of them, with ``venue``, the row's file (``__abstracts_file``) and
+    pipeline.build.tables.FILLED_FIELDS."""
+    names = scan.collect_schema().names()
+    narrow_columns = [c for c in tables.CLUSTER_COLUMNS if c in names]
+    narrow = (
+        pl.scan_parquet(abstract_files, include_file_paths=_FILE)
+        .select(
+            *narrow_columns, "venue", _FILE, *[c for c in tables.FILLED_FIELDS if c not in narrow_columns]
+        )
+        .collect()
+    )
+    return narrow_columns, narrow
+
+
 def build_dataset(abstract_files: list[Path], warehouse: Path, build: Path) -> Built:
     """Build the four tables of the next release of ``warehouse`` into the empty folder ``build``.
 
@@ -152,15 +183,7 @@ def build_dataset(abstract_files: list[Path], warehouse: Path, build: Path) -> B
     """
     plan = release.plan_release(warehouse)
     scan = pl.scan_parquet(abstract_files)
-    names = scan.collect_schema().names()
-    narrow_columns = [c for c in tables.CLUSTER_COLUMNS if c in names]
-    narrow = (
-        pl.scan_parquet(abstract_files, include_file_paths=_FILE)
-        .select(
-            *narrow_columns, "venue", _FILE, *[c for c in tables.FILLED_FIELDS if c not in narrow_columns]
-        )
-        .collect()
-    )
+    narrow_columns, narrow = _narrow(abstract_files, scan)
     notices = tables.notices(narrow)
     publishable = narrow.select(narrow_columns).with_columns(notices["quarantine_reason"])
     publishable = publishable.filter(pl.col("quarantine_reason").is_null())

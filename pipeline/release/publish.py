@@ -147,6 +147,17 @@ def _repaired_index(warehouse: Path) -> list[dict]:
     return index
 
 
+@dataclass(frozen=True)
+class Staged:
+    """A release written and verified in ``folder`` (``_staging/release=N``), ready to commit: its
+    ``manifest``, the ``warnings`` of the table writes, and ``files_verified`` (table files + extra files)."""
+
+    folder: Path
+    manifest: Manifest
+    warnings: tuple[str, ...]
+    files_verified: int
+
+
 def _stage_and_commit(
     warehouse: Path,
     plan: ReleasePlan,
@@ -156,16 +167,10 @@ def _stage_and_commit(
     now: dt.datetime | None,
     allow_removal: bool,
 ) -> PublishResult:
-    """Steps 2-6 of the commit protocol (module docstring), under the lock; see :func:`publish`."""
-    parent, number = plan.parent, plan.number
-    parent_manifest = plan.parent_manifest
-    tables: dict[str, TableParts] = {}
-    for name in TABLES:
-        t = frames[name]
-        if not isinstance(t, TableParts):
-            pinned = table_schema(warehouse, name, parent) if parent is not None else {}
-            t = TableParts.of_frame(conform(t, name, pinned), name)
-        tables[name] = t
+    """Steps 2-6 of the commit protocol (module docstring), under the lock; see :func:`publish`. No new
+    release (the parent's result) when the content equals the parent's."""
+    parent, parent_manifest = plan.parent, plan.parent_manifest
+    tables = _conformed(warehouse, plan, frames)
     parts = {name: list(tables[name].partitions) for name in TABLES}
     fingerprint = writer.content_fingerprint(parts)
     if (
@@ -173,9 +178,7 @@ def _stage_and_commit(
         and parent_manifest is not None
         and parent_manifest.content_fingerprint == fingerprint
     ):
-        return PublishResult(
-            parent, False, parent_manifest.release_id, release_dir(warehouse, parent), parent_manifest.changes
-        )
+        return _unchanged(warehouse, plan, parent_manifest.release_id)
     if plan.changes is None:  # planned here: the parent's papers, read verified, for the diff
         previous = plan.previous_papers
         if previous is None and parent is not None:
@@ -183,6 +186,47 @@ def _stage_and_commit(
         plan = replace(plan, previous_papers=previous).with_changes(tables["papers"].scan().collect())
     if not allow_removal:
         removal_guard(plan, warehouse, tables["papers"].rows, tables["listing_lineage"].scan())
+    staged = _stage(warehouse, plan, tables, fingerprint, inputs, now)
+    if isinstance(staged, str):  # same files as the parent's (the fingerprint's polars version differed)
+        return _unchanged(warehouse, plan, staged)
+    return _commit(warehouse, index, staged)
+
+
+def _conformed(
+    warehouse: Path, plan: ReleasePlan, frames: Mapping[str, pl.DataFrame | TableParts]
+) -> dict[str, TableParts]:
+    """Every table of :data:`TABLES` as TableParts; a DataFrame conformed to the parent's schema first.
+    Raises KeyError when a table is missing, SchemaDriftError when a column would lose data."""
+    tables: dict[str, TableParts] = {}
+    for name in TABLES:
+        t = frames[name]
+        if not isinstance(t, TableParts):
+            pinned = table_schema(warehouse, name, plan.parent) if plan.parent is not None else {}
+            t = TableParts.of_frame(conform(t, name, pinned), name)
+        tables[name] = t
+    return tables
+
+
+def _unchanged(warehouse: Path, plan: ReleasePlan, release_id: str) -> PublishResult:
+    """The result of a publish whose content equals the parent release: no new release."""
+    assert plan.parent is not None and plan.parent_manifest is not None
+    return PublishResult(
+        plan.parent, False, release_id, release_dir(warehouse, plan.parent), plan.parent_manifest.changes
+    )
+
+
+def _stage(
+    warehouse: Path,
+    plan: ReleasePlan,
+    tables: dict[str, TableParts],
+    fingerprint: str,
+    inputs: list[dict],
+    now: dt.datetime | None,
+) -> Staged | str:
+    """Steps 2-3: write the release into ``_staging/release=N`` (table files, changelog, card, manifest
+    last; fsync) and verify it against its manifest. Returns the :class:`Staged` release, or the parent's
+    release_id when the written files equal the parent's (nothing to commit). Raises ReleaseVerifyError."""
+    parent, number, parent_manifest = plan.parent, plan.number, plan.parent_manifest
     changes = plan.changes
     assert changes is not None  # with_changes sets it
     # the card's statistics read a few columns: the papers' texts are left out (card.UNREAD_COLUMNS)
@@ -197,13 +241,11 @@ def _stage_and_commit(
     stage.mkdir(parents=True)
     parent_root = release_dir(warehouse, parent) if parent is not None else None
     parent_files = parent_manifest.table_files() if parent_manifest is not None else {}
+    parts = {name: list(tables[name].partitions) for name in TABLES}
     written, warnings, linked = writer.write_tables(parts, stage, parent_root, parent_files, plan.verified)
     release_id = writer.content_digest(written)[:16]
     if parent is not None and parent_manifest is not None and parent_manifest.release_id == release_id:
-        # same files (the fingerprint's polars version differed)
-        return PublishResult(
-            parent, False, release_id, release_dir(warehouse, parent), parent_manifest.changes
-        )
+        return release_id
     pngs = charts_done()
     manifest = Manifest(
         release=number,
@@ -225,25 +267,7 @@ def _stage_and_commit(
             for name in TABLES
         },
     )
-    changes.write_parquet(stage / "changelog.parquet", compression="zstd")
-    previous = plan.previous_papers
-    if previous is None and parent is not None and changes.filter(pl.col("change") == "removed").height:
-        previous = scan_verified(warehouse, parent, "papers", parent_manifest)  # names the removed papers
-    (stage / "CHANGELOG.md").write_text(
-        changelog_markdown(number, parent, changes, tables["papers"].scan(), previous)
-    )
-    files = [
-        FileEntry(extra, rows, (stage / extra).stat().st_size, sha256_file(stage / extra))
-        for extra, rows in (("changelog.parquet", changes.height), ("CHANGELOG.md", None))
-    ]
-    partial = Manifest(**{**manifest.__dict__, "files": tuple(files)})
-    files += [
-        FileEntry.from_dict(d)
-        for d in card.write_release_documents(stage, card_tables, partial.to_dict(), changes, pngs)
-    ]
-    manifest = Manifest(**{**manifest.__dict__, "files": tuple(files)})
-    write_manifest(stage, manifest)
-    writer.fsync_tree(stage)
+    manifest = _write_documents(warehouse, stage, plan, manifest, tables, card_tables, pngs)
     problems = verify_tree(stage, manifest, linked)
     if problems:
         raise ReleaseVerifyError(
@@ -251,10 +275,60 @@ def _stage_and_commit(
             f"({len(problems)} problems, first: {problems[0]}). LATEST still names {parent}. Check the disk "
             "and the parent release (`python -m pipeline verify --all`), then run again."
         )
-    os.rename(stage, release_dir(warehouse, number))
-    layout.write_index(warehouse, [*index, layout.index_entry(manifest)])
-    layout.write_atomic(warehouse / layout.LATEST_FILE, str(number))
     n_files = sum(len(t.files) for t in manifest.tables.values()) + len(manifest.files)
+    return Staged(stage, manifest, tuple(warnings), n_files)
+
+
+def _write_documents(
+    warehouse: Path,
+    stage: Path,
+    plan: ReleasePlan,
+    manifest: Manifest,
+    tables: dict[str, TableParts],
+    card_tables: dict[str, pl.DataFrame],
+    pngs,
+) -> Manifest:
+    """Write the changelog (``changelog.parquet``, ``CHANGELOG.md``), the dataset card's documents and
+    ``manifest.json`` (last) into ``stage``, fsync it; returns the manifest with its extra files."""
+    parent, changes = plan.parent, plan.changes
+    assert changes is not None
+    changes.write_parquet(stage / "changelog.parquet", compression="zstd")
+    previous = plan.previous_papers
+    if previous is None and parent is not None and changes.filter(pl.col("change") == "removed").height:
+        previous = scan_verified(
+            warehouse, parent, "papers", plan.parent_manifest
+        )  # names the removed papers
+    (stage / "CHANGELOG.md").write_text(
+        changelog_markdown(plan.number, parent, changes, tables["papers"].scan(), previous)
+    )
+    files = [
+        FileEntry(extra, rows, (stage / extra).stat().st_size, sha256_file(stage / extra))
+        for extra, rows in (("changelog.parquet", changes.height), ("CHANGELOG.md", None))
+    ]
+    partial = replace(manifest, files=tuple(files))
+    files += [
+        FileEntry.from_dict(d)
+        for d in card.write_release_documents(stage, card_tables, partial.to_dict(), changes, pngs)
+    ]
+    manifest = replace(manifest, files=tuple(files))
+    write_manifest(stage, manifest)
+    writer.fsync_tree(stage)
+    return manifest
+
+
+def _commit(warehouse: Path, index: list[dict], staged: Staged) -> PublishResult:
+    """Steps 4-6, the commit: rename the staged folder to ``release=N``; add N to ``releases.json`` (so the
+    index holds every release before it can be LATEST); replace ``LATEST`` with N, the commit point."""
+    number = staged.manifest.release
+    os.rename(staged.folder, release_dir(warehouse, number))
+    layout.write_index(warehouse, [*index, layout.index_entry(staged.manifest)])
+    layout.write_atomic(warehouse / layout.LATEST_FILE, str(number))
     return PublishResult(
-        number, True, release_id, release_dir(warehouse, number), manifest.changes, n_files, tuple(warnings)
+        number,
+        True,
+        staged.manifest.release_id,
+        release_dir(warehouse, number),
+        staged.manifest.changes,
+        staged.files_verified,
+        staged.warnings,
     )

@@ -11,6 +11,7 @@ pipeline anywhere by setting a variable:
 - ``DAGSTER_HOME``            Dagster's instance (default ``.dagster_home/`` in the working directory)
 - ``PIPELINE_MAX_CONCURRENT``       steps at once per Dagster run (multiprocess executor; default: CPUs)
 - ``PIPELINE_MAX_CONCURRENT_RUNS``  runs at once from the instance's run queue (default 2)
+- ``PIPELINE_SCHEDULE_CRON``, ``PIPELINE_SCHEDULE_TIMEZONE``  the daily schedule (default 03:00 UTC)
 - ``PIPELINE_INSTANCE``, ``DAGSTER_PG_URL``  the instance's storage: SQLite (default) or Postgres
   (pipeline.runtime.scaleout)
 
@@ -86,6 +87,21 @@ def max_concurrent_runs() -> int:
     default 2 (each run is a process that forks a process per step; 2 keeps a 2-core machine busy without
     thrashing)."""
     return _positive_int("PIPELINE_MAX_CONCURRENT_RUNS", 2)
+
+
+#: Daily at 03:00 (in :func:`schedule_timezone`) unless ``PIPELINE_SCHEDULE_CRON`` says otherwise.
+DEFAULT_SCHEDULE_CRON = "0 3 * * *"
+
+
+def schedule_cron() -> str:
+    """The daily schedule's cron expression: ``PIPELINE_SCHEDULE_CRON``, default
+    :data:`DEFAULT_SCHEDULE_CRON` (Dagster checks the expression when the schedule is defined)."""
+    return os.environ.get("PIPELINE_SCHEDULE_CRON", DEFAULT_SCHEDULE_CRON)
+
+
+def schedule_timezone() -> str:
+    """The daily schedule's time zone (an IANA name): ``PIPELINE_SCHEDULE_TIMEZONE``, default ``UTC``."""
+    return os.environ.get("PIPELINE_SCHEDULE_TIMEZONE", "UTC")
 
 
 def dagster_yaml() -> str:

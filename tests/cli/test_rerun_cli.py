@@ -18,7 +18,7 @@ import polars as pl
 import pytest
 
 from pipeline import cli, release
-from pipeline.defs.partitions import partition_key
+from pipeline.ingest.listings import partition_key
 from tests.conftest import ROOT, SEEDS
 
 pytestmark = [pytest.mark.integration, pytest.mark.slow]

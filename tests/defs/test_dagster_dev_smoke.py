@@ -23,7 +23,7 @@ import urllib.request
 import pytest
 
 from pipeline import cli
-from pipeline.defs.partitions import partition_key
+from pipeline.ingest.listings import partition_key
 from tests.conftest import ROOT, SEEDS
 
 pytestmark = [pytest.mark.integration, pytest.mark.slow]

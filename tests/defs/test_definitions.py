@@ -10,7 +10,7 @@ import yaml
 from pipeline import cli, release
 from pipeline.definitions import defs
 from pipeline.defs.assets import _check_result
-from pipeline.defs.partitions import listing_name, partition_key
+from pipeline.ingest.listings import listing_name, partition_key
 from pipeline.runtime import config
 from schemas import MODELS, validate
 

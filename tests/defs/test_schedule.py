@@ -12,7 +12,7 @@ import pytest
 from pipeline import cli, release
 from pipeline.definitions import defs
 from pipeline.defs.automation import DATASET_KEYS, LISTING_KEYS, daily_refresh
-from pipeline.defs.partitions import partition_key
+from pipeline.ingest.listings import partition_key
 from tests.conftest import DATA, ROOT, SEEDS
 
 pytestmark = pytest.mark.integration

@@ -16,7 +16,7 @@ import pytest
 from pipeline import release
 from pipeline.definitions import defs
 from pipeline.defs.automation import DATASET_KEYS, LISTING_KEYS, raw_listings_sensor
-from pipeline.defs.partitions import listing_name, partition_key
+from pipeline.ingest.listings import listing_name, partition_key
 from tests.conftest import DATA, SEEDS
 
 pytestmark = pytest.mark.integration

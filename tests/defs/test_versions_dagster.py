@@ -23,11 +23,11 @@ from pipeline.defs import io
 from pipeline.defs.partitions import (
     RAW_LISTING_KEY,
     compare_with_raw,
-    listing_path,
     raw_listing,
     stale_partitions,
     sync_partitions,
 )
+from pipeline.ingest.listings import listing_path
 from pipeline.runtime import versions
 
 pytestmark = [pytest.mark.integration, pytest.mark.slow]

@@ -14,8 +14,8 @@ import polars as pl
 import pytest
 
 from pipeline.defs.io import MAX_STEM, work_stem
-from pipeline.defs.partitions import listing_name, listing_path, partition_key
 from pipeline.ingest import rawfiles
+from pipeline.ingest.listings import listing_name, listing_path, partition_key
 from tests.conftest import SEEDS
 
 pytestmark = pytest.mark.integration

@@ -1,0 +1,106 @@
+"""Listing files by name: the partition key of a listing path (reversible, filesystem- and Dagster-safe),
+its display name, ranges of consecutive keys, and one listing read into its records.
+
+Nothing here needs Dagster: the ``listings`` dynamic partitions (pipeline.defs.partitions) and the command
+line (pipeline.cli) both use these.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import quote, unquote_to_bytes
+
+import polars as pl
+
+from pipeline.ingest import rawfiles
+from pipeline.ingest import records as ingest_records
+from pipeline.ingest.settings import find_settings, listing_digest
+
+
+def partition_key(listing: str) -> str:
+    """Filesystem- and Dagster-safe partition key of a listing path relative to the raw folder.
+
+    Percent-encodes the path's bytes as the operating system names them (``os.fsencode``: a non-UTF-8 name
+    works too) except ASCII letters, digits, ``-``, ``_``, ``.`` and ``~``, so ``/``, spaces, ``|`` (Dagster's
+    multi-partition separator), ``,``, control characters and non-ASCII are encoded; ``..`` (part of
+    Dagster's range separator ``...``) becomes ``.%2E``. Reversible with :func:`listing_path`. Keys of long
+    names are long (up to 3 characters per byte); work-file names are bounded separately
+    (pipeline.defs.io.work_file).
+    """
+    key = quote(os.fsencode(listing), safe="-_.")
+    while ".." in key:
+        key = key.replace("..", ".%2E")
+    return key
+
+
+def listing_path(key: str) -> str:
+    """The listing path (relative to the raw folder, as the OS names it) of a partition key."""
+    return os.fsdecode(unquote_to_bytes(key))
+
+
+def listing_name(key: str) -> str:
+    """The listing's name as shown and stored (the ``listing`` column): its path relative to the raw folder,
+    valid UTF-8 (undecodable bytes of a non-UTF-8 name as ``\\xNN``,
+    pipeline.ingest.rawfiles.display_name)."""
+    return rawfiles.display_name(listing_path(key))
+
+
+def contiguous_ranges(ordered: list[str], wanted: list[str]) -> list[tuple[str, str]]:
+    """Cover ``wanted`` keys with as few ``(first, last)`` ranges of consecutive keys of ``ordered``."""
+    want = set(wanted)
+    ranges: list[tuple[str, str]] = []
+    start: str | None = None
+    prev = ""
+    for key in ordered:
+        if key in want:
+            start = key if start is None else start
+            prev = key
+        elif start is not None:
+            ranges.append((start, prev))
+            start = None
+    if start is not None:
+        ranges.append((start, prev))
+    return ranges
+
+
+@dataclass(frozen=True)
+class ListingRead:
+    """One listing file read: ``frame`` its records (pipeline.ingest.records.RECORD_SCHEMA), ``info`` its
+    work-file sidecar (``listing``, ``listing_sha256``, ``paragraphs``), ``notes`` messages for the log
+    (info level) and ``warnings`` the reader's warnings."""
+
+    frame: pl.DataFrame
+    info: dict
+    notes: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+
+def read_listing(raw_dir: Path, path: str) -> ListingRead:
+    """The records of the listing ``path`` (relative to ``raw_dir``): decoded and split by
+    pipeline.ingest.records.listing_records with the settings files that govern it
+    (pipeline.ingest.settings). An entry pipeline.ingest.rawfiles refuses (a link out of the raw folder, a
+    FIFO, a device...: never opened) becomes one row with paragraph 0 and the reason, and its digest the
+    refusal's (rawfiles.refusal_sha256). For a readable listing the reader's first message names the
+    reader: it is a note, the others warnings. Raises nothing for a bad entry."""
+    name = rawfiles.display_name(path)
+    data, refused = rawfiles.read(raw_dir, path)
+    if refused is not None:
+        frame = rawfiles.refused_records(name, refused)
+        info = {
+            "listing": name,
+            "paragraphs": frame.height,
+            "listing_sha256": rawfiles.refusal_sha256(refused),
+        }
+        return ListingRead(frame, info, notes=[f"listing {name!r} refused, quarantined: {refused}"])
+    assert data is not None  # rawfiles.read gives the bytes whenever it refuses nothing
+    frame, messages = ingest_records.listing_records(data, name, find_settings(raw_dir, path))
+    readable = frame.height > 0 and frame["reader"][0] is not None
+    notes, warnings = (messages[:1], messages[1:]) if readable else ([], list(messages))
+    info = {
+        "listing": name,
+        "listing_sha256": listing_digest(raw_dir, path, data),
+        "paragraphs": frame.height,
+    }
+    return ListingRead(frame, info, notes, warnings)
