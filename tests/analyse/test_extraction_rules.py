@@ -2,10 +2,10 @@
 
 import pytest
 
+from bench import eval_extraction as evaluation
 from pipeline.analyse.cleaning import clean_abstract
 from pipeline.analyse.extraction import extract_metrics
 from pipeline.analyse.extraction.rules import RULES
-from tests.eval_entry import evaluation
 
 _CASES = [
     pytest.param(name, text, value, expected, id=f"{name}-{i}")
