@@ -83,39 +83,39 @@ clean-releases: clean ## delete EVERY release and the work files
 # (temp raw/warehouse/DAGSTER_HOME) and directly, plus fixtures and cost per abstract. docs/extraction.md, "Evaluation".
 .PHONY: eval
 eval: $(VENV)/.installed ## extraction quality on the gold abstracts, also through the pipeline
-	$(PY) bench/eval_extraction.py
+	$(PY) -m bench.eval_extraction
 
 # Near-duplicate benchmark: precision/recall of the clusters on the dev corpus with injected variants,
 # and the dedup step's time at 10k/20k/40k abstracts. Needs ../shared/corpus (says so when absent).
 .PHONY: bench-dedup
 bench-dedup: $(VENV)/.installed ## near-duplicate precision/recall and dedup time (needs ../shared/corpus)
-	$(PY) bench/dedup/bench_dedup.py
+	$(PY) -m bench.dedup.bench_dedup
 
 # Speed and memory: the whole pipeline from an empty warehouse against the naive script, on 500-abstract
 # listings built from ../shared/corpus (says so when absent), plus one added listing; about 4 minutes.
 # `make bench ARGS=--scale`: the 250,000-abstract build instead (bench/scale_bench.py; tens of minutes).
 .PHONY: bench bench-language
 bench: $(VENV)/.installed ## speed and memory against a naive script, about 4 min (needs ../shared/corpus)
-	$(PY) bench/pipeline_bench.py $(ARGS)
+	$(PY) -m bench.pipeline_bench $(ARGS)
 
 # Accuracy cost of the English shortcut before langdetect on the dev corpus and the gold abstracts.
 bench-language: $(VENV)/.installed ## accuracy cost of the English shortcut before langdetect
-	$(PY) bench/language_shortcut.py
+	$(PY) -m bench.language_shortcut
 
 # Listing readers on real files: per file precision / recall / title accuracy / venue-year against the
 # dev corpus or truth.jsonl, over ../shared/listings (says so when absent). docs/inputs.md.
 .PHONY: eval-listings
 eval-listings: $(VENV)/.installed ## the listing readers on real files (needs ../shared/listings)
-	$(PY) bench/eval_listings.py $(LISTINGS)
+	$(PY) -m bench.eval_listings $(LISTINGS)
 
 # Reliability trial (docs/operations.md, "Reliability"): hostile raw entries, kill -9 of runs, concurrent first runs, a full
 # disk under DAGSTER_HOME (the last needs root for a small tmpfs); real processes, about 5 minutes.
 .PHONY: reliability
 reliability: $(VENV)/.installed ## hostile raw entries, kill -9, concurrent runs, a full disk; about 5 min
-	$(PY) bench/reliability.py
+	$(PY) -m bench.reliability
 
 # Scale (docs/scale-out.md): a 250,000-abstract build made of distinct variants of the dev
 # corpus abstracts, then one 500-abstract listing added; peak RSS per step, +1/full ratio. Needs ../shared/corpus.
 .PHONY: bench-scale
 bench-scale: $(VENV)/.installed ## a 250,000-abstract build and one added listing; tens of minutes
-	$(PY) bench/scale_bench.py
+	$(PY) -m bench.scale_bench

@@ -22,7 +22,10 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+# `python bench/corpus_profile.py` needs the repository root on the path for `bench` and `pipeline`;
+# `python -m bench.corpus_profile` (the Makefile) and imports from tests do not
+if __package__ in (None, ""):
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from pipeline.analyse import language  # noqa: E402
 from pipeline.analyse.cleaning import clean_text  # noqa: E402

@@ -44,8 +44,10 @@ from pathlib import Path
 import polars as pl
 
 ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
+# `python bench/eval_extraction.py` needs the repository root on the path for `bench` and `pipeline`;
+# `python -m bench.eval_extraction` (the Makefile) and imports from tests do not
+if __package__ in (None, ""):
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from pipeline.analyse.abstracts import METRIC_STRUCT, URL_STRUCT
 from pipeline.analyse.cleaning import clean_text

@@ -30,7 +30,10 @@ from pathlib import Path
 import polars as pl
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+# `python bench/eval_listings.py` needs the repository root on the path for `bench` and `pipeline`;
+# `python -m bench.eval_listings` (the Makefile) and imports from tests do not
+if __package__ in (None, ""):
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from pipeline.analyse import (
     abstracts,  # noqa: E402

@@ -28,8 +28,10 @@ from pathlib import Path
 import polars as pl
 
 ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
+# `python bench/extraction_diff.py` needs the repository root on the path for `bench` and `pipeline`;
+# `python -m bench.extraction_diff` (the Makefile) and imports from tests do not
+if __package__ in (None, ""):
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from pipeline.analyse.cleaning import clean_text  # noqa: E402
 from pipeline.analyse.extraction import metrics as current  # noqa: E402

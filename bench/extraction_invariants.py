@@ -30,8 +30,10 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "bench"))
+# `python bench/extraction_invariants.py` needs the repository root on the path for `bench` and `pipeline`;
+# `python -m bench.extraction_invariants` (the Makefile) and imports from tests do not
+if __package__ in (None, ""):
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import polars as pl  # noqa: E402
 
@@ -136,7 +138,7 @@ def main() -> None:
     if not args.corpus.exists():
         print(f"the dev corpus is absent: {args.corpus} (../shared/corpus/ is not there); nothing checked")
         sys.exit(2)
-    from scale_bench import MAX_VARIANT, variant
+    from bench.scale_bench import MAX_VARIANT, variant
 
     corpus = pl.read_parquet(args.corpus).sort("venue", "year", "source_record_id")
     raws = corpus["abstract"].to_list()

@@ -12,9 +12,11 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from listings import load_corpus  # noqa: E402
-
+# `python bench/language_shortcut.py` needs the repository root on the path for `bench` and `pipeline`;
+# `python -m bench.language_shortcut` (the Makefile) and imports from tests do not
+if __package__ in (None, ""):
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from bench.listings import load_corpus  # noqa: E402
 from pipeline.analyse import cleaning, language  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -28,9 +28,13 @@ import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+# `python bench/pipeline_bench.py` needs the repository root on the path for `bench` and `pipeline`;
+# `python -m bench.pipeline_bench` (the Makefile) and imports from tests do not
+if __package__ in (None, ""):
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import polars as pl  # noqa: E402
-from listings import load_corpus, write_json_listing, write_listings  # noqa: E402
+
+from bench.listings import load_corpus, write_json_listing, write_listings  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 PY = sys.executable
@@ -127,7 +131,7 @@ def slowest_stage_profile(listing: Path, top: int = 12) -> str:
 
 def main() -> None:
     if "--scale" in sys.argv[1:]:  # the 250,000-abstract build instead (bench/scale_bench.py, its options)
-        import scale_bench
+        from bench import scale_bench
 
         scale_bench.main([a for a in sys.argv[1:] if a != "--scale"])
         return

@@ -21,10 +21,14 @@ import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+# `python bench/release_bench.py` needs the repository root on the path for `bench` and `pipeline`;
+# `python -m bench.release_bench` (the Makefile) and imports from tests do not
+if __package__ in (None, ""):
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import polars as pl  # noqa: E402
-from listings import load_corpus, write_listings  # noqa: E402
-from pipeline_bench import PY, measure, pipeline_env, stage_breakdown  # noqa: E402
+
+from bench.listings import load_corpus, write_listings  # noqa: E402
+from bench.pipeline_bench import PY, measure, pipeline_env, stage_breakdown  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 

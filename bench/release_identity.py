@@ -36,8 +36,11 @@ import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from listings import CORPUS  # noqa: E402
+# `python bench/release_identity.py` needs the repository root on the path for `bench` and `pipeline`;
+# `python -m bench.release_identity` (the Makefile) and imports from tests do not
+if __package__ in (None, ""):
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from bench.listings import CORPUS  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 #: The published tables: one Hive-partitioned folder each in every release folder.
@@ -91,7 +94,7 @@ def describe(name: str, warehouse: Path) -> list[str]:
 def edit_raw(paths: list[Path], more, raw: Path) -> None:
     """The three edits of build 3 (module docstring): remove the last listing, add ``more`` (500 corpus
     rows) as a new listing, and swap the first two words of the first listing's first abstract."""
-    from listings import write_listings
+    from bench.listings import write_listings
 
     paths = sorted(paths)
     paths[-1].unlink()
@@ -131,7 +134,7 @@ def main() -> None:
     timings.append(f"seeds build: {wall:.1f} s wall")
 
     if CORPUS.exists():
-        from listings import load_corpus, write_listings
+        from bench.listings import load_corpus, write_listings
 
         corpus = load_corpus().head(args.limit)
         raw = work / "dev5k_raw"

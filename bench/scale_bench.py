@@ -45,9 +45,13 @@ import threading
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+# `python bench/scale_bench.py` needs the repository root on the path for `bench` and `pipeline`;
+# `python -m bench.scale_bench` (the Makefile) and imports from tests do not
+if __package__ in (None, ""):
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import polars as pl  # noqa: E402
-from listings import load_corpus, write_listings  # noqa: E402
+
+from bench.listings import load_corpus, write_listings  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 PY = sys.executable

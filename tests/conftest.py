@@ -19,6 +19,21 @@ ROOT = Path(__file__).resolve().parents[1]
 #: has put into raw/ since).
 SEEDS = sorted((ROOT / "tests" / "data" / "seeds").glob("*.txt"))
 DATA = ROOT / "tests" / "data"
+#: The stage folders of tests/ (the order data moves, as in pipeline/); each test gets its folder's marker
+#: (``pytest -m analyse``), registered in pyproject.toml ``[tool.pytest.ini_options] markers``.
+STAGE_MARKERS = ("runtime", "ingest", "analyse", "build", "card", "release", "defs", "cli", "schemas")
+
+
+def pytest_collection_modifyitems(config, items):
+    """Mark each test under ``tests/<stage>/`` with ``<stage>`` (STAGE_MARKERS)."""
+    tests = ROOT / "tests"
+    for item in items:
+        try:
+            folder = item.path.relative_to(tests).parts[0]
+        except ValueError:  # a test collected from outside tests/
+            continue
+        if folder in STAGE_MARKERS:
+            item.add_marker(getattr(pytest.mark, folder))
 
 
 @pytest.fixture

@@ -41,7 +41,10 @@ from pathlib import Path
 import polars as pl
 
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT))
+# `python bench/dedup/bench_dedup.py` needs the repository root on the path for `bench` and `pipeline`;
+# `python -m bench.dedup.bench_dedup` (the Makefile) and imports from tests do not
+if __package__ in (None, ""):
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from pipeline.analyse import abstracts, hashing
 from pipeline.build import dedup, tables  # noqa: E402

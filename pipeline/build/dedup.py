@@ -183,6 +183,113 @@ def _bucket_pairs(exploded: pl.DataFrame, left: str, right: str | None) -> pl.Da
     return a.join(b, on="lsh_keys").select(left, right)
 
 
+def _exact_groups(abstracts: pl.DataFrame) -> pl.DataFrame:
+    """The narrow columns of :func:`cluster`'s input with ``rid`` (UInt32, row number), ``identity`` (when
+    the input has ``source_id`` and ``title``) and ``rep`` (UInt32: the first rid of its exact group, i.e.
+    of its ``content_hash``)."""
+    has_identity = "source_id" in abstracts.columns and "title" in abstracts.columns
+    rows = abstracts.select(
+        "listing",
+        "paragraph",
+        "year",
+        "content_hash",
+        "n_words",
+        "raw_sha256",
+        *([identity_key().alias("identity")] if has_identity else []),
+    ).with_row_index("rid")
+    # one representative per exact group; near-duplicate search runs on representatives only
+    reps = rows.group_by("content_hash").agg(pl.col("rid").min().alias("rep"))
+    return rows.join(reps, on="content_hash", how="left")
+
+
+def _near_roots(rows: pl.DataFrame, text: pl.Series, lsh: pl.Series) -> pl.DataFrame:
+    """Near-duplicate search among the exact groups' representatives: candidate pairs by LSH bucket, each
+    verified (:func:`_verified`), merged by union-find.
+
+    Returns:
+        one row per representative in a verified pair: ``rep`` and ``root`` (UInt32: the smallest rep of its
+        near-duplicate cluster), ``rep_similarity`` (Float64: its best verified score), ``incomplete``
+        (Boolean: it was the short side of a truncated copy, see INCOMPLETE_RATIO).
+    """
+    rep_rows = rows.filter(pl.col("rid") == pl.col("rep"))
+    pairs = _candidate_pairs(
+        rep_rows.select(pl.col("rep").alias("id"), pl.lit(0).alias("side"), lsh.gather(rep_rows["rep"])), "a"
+    )
+    # Python from here on touches candidate pairs only
+    members = pl.concat([pairs["a"], pairs["b"]]).unique().sort()
+    shingle_sets = {
+        r: shingles(normalise_for_hash(t)) for r, t in zip(members.to_list(), text.gather(members).to_list())
+    }
+    parent = {r: r for r in shingle_sets}
+    sim_of: dict[int, float] = {}
+    incomplete: set[int] = set()
+    for a, b in pairs.iter_rows():
+        score, short = _verified(shingle_sets[a], shingle_sets[b])
+        if score is None:
+            continue
+        ra, rb = _find(parent, a), _find(parent, b)
+        if ra != rb:
+            parent[max(ra, rb)] = min(ra, rb)
+        sim_of[a] = max(sim_of.get(a, 0.0), score)
+        sim_of[b] = max(sim_of.get(b, 0.0), score)
+        if short:
+            incomplete.add(a if short == 1 else b)
+    merged = [r for r in parent if parent[r] != r or r in sim_of]
+    return pl.DataFrame(
+        {
+            "rep": merged,
+            "root": [_find(parent, r) for r in merged],
+            "rep_similarity": [sim_of.get(r) for r in merged],
+            "incomplete": [r in incomplete for r in merged],
+        },
+        schema={"rep": pl.UInt32, "root": pl.UInt32, "rep_similarity": pl.Float64, "incomplete": pl.Boolean},
+    )
+
+
+def _canonical_rows(rows: pl.DataFrame) -> pl.DataFrame:
+    """One row per cluster (``root``, sorted): ``canon_rid`` and ``canon_ref`` (``"<listing>#<paragraph>"``)
+    of its canonical row (order in :func:`cluster`'s docstring), ``min_hash`` (its smallest content_hash)
+    and ``n_sources`` (Int64)."""
+    order = rows.sort(
+        ["root", "incomplete", "year", "n_words", "listing", "paragraph"],
+        descending=[False, False, True, True, True, False],
+    )
+    return (
+        order.group_by("root", maintain_order=True)
+        .agg(
+            pl.col("rid").first().alias("canon_rid"),
+            (pl.col("listing").first() + "#" + pl.col("paragraph").first().cast(pl.String)).alias(
+                "canon_ref"
+            ),
+            pl.col("content_hash").min().alias("min_hash"),
+            pl.len().cast(pl.Int64).alias("n_sources"),
+        )
+        .sort("root")
+    )
+
+
+def _cluster_rows(rows: pl.DataFrame, canon: pl.DataFrame) -> pl.DataFrame:
+    """:func:`cluster`'s output (input row order) from the rows with their ``root`` and the clusters with
+    their ``paper_id``."""
+    out = rows.join(
+        canon.select("root", "canon_rid", "canon_ref", "n_sources", "paper_id"), on="root", how="left"
+    ).with_columns(is_canon=pl.col("rid") == pl.col("canon_rid"))
+    return out.sort("rid").select(
+        "listing",
+        "paragraph",
+        "paper_id",
+        pl.when("is_canon").then(pl.lit("published")).otherwise(pl.lit("duplicate")).alias("status"),
+        pl.when("is_canon").then(None).otherwise(pl.col("canon_ref")).alias("duplicate_of"),
+        pl.when("is_canon")
+        .then(None)
+        .when(pl.col("rep") == pl.col("rid"))
+        .then(pl.col("rep_similarity"))
+        .otherwise(pl.lit(1.0))
+        .alias("similarity"),
+        "n_sources",
+    )
+
+
 def cluster(
     abstracts: pl.DataFrame,
     previous: pl.DataFrame | None = None,
@@ -215,89 +322,12 @@ def cluster(
     # the texts and LSH keys stay in ``text`` / ``lsh`` (indexed by rid): the joins and sorts below copy
     # only the narrow columns
     text, lsh = abstracts["abstract"], abstracts["lsh_keys"]
-    has_identity = "source_id" in abstracts.columns and "title" in abstracts.columns
-    rows = abstracts.select(
-        "listing",
-        "paragraph",
-        "year",
-        "content_hash",
-        "n_words",
-        "raw_sha256",
-        *([identity_key().alias("identity")] if has_identity else []),
-    ).with_row_index("rid")
-    # one representative per exact group; near-duplicate search runs on representatives only
-    reps = rows.group_by("content_hash").agg(pl.col("rid").min().alias("rep"))
-    rows = rows.join(reps, on="content_hash", how="left")
-    rep_rows = rows.filter(pl.col("rid") == pl.col("rep"))
-    pairs = _candidate_pairs(
-        rep_rows.select(pl.col("rep").alias("id"), pl.lit(0).alias("side"), lsh.gather(rep_rows["rep"])), "a"
-    )
-    # Python from here on touches candidate pairs only
-    members = pl.concat([pairs["a"], pairs["b"]]).unique().sort()
-    shingle_sets = {
-        r: shingles(normalise_for_hash(t)) for r, t in zip(members.to_list(), text.gather(members).to_list())
-    }
-    parent = {r: r for r in shingle_sets}
-    sim_of: dict[int, float] = {}
-    incomplete: set[int] = set()
-    for a, b in pairs.iter_rows():
-        score, short = _verified(shingle_sets[a], shingle_sets[b])
-        if score is None:
-            continue
-        ra, rb = _find(parent, a), _find(parent, b)
-        if ra != rb:
-            parent[max(ra, rb)] = min(ra, rb)
-        sim_of[a] = max(sim_of.get(a, 0.0), score)
-        sim_of[b] = max(sim_of.get(b, 0.0), score)
-        if short:
-            incomplete.add(a if short == 1 else b)
-    merged = [r for r in parent if parent[r] != r or r in sim_of]
-    root = pl.DataFrame(
-        {
-            "rep": merged,
-            "root": [_find(parent, r) for r in merged],
-            "rep_similarity": [sim_of.get(r) for r in merged],
-            "incomplete": [r in incomplete for r in merged],
-        },
-        schema={"rep": pl.UInt32, "root": pl.UInt32, "rep_similarity": pl.Float64, "incomplete": pl.Boolean},
-    )
-    rows = rows.join(root, on="rep", how="left").with_columns(
+    rows = _exact_groups(abstracts)
+    rows = rows.join(_near_roots(rows, text, lsh), on="rep", how="left").with_columns(
         pl.col("root").fill_null(pl.col("rep")), pl.col("incomplete").fill_null(False)
     )
-    order = rows.sort(
-        ["root", "incomplete", "year", "n_words", "listing", "paragraph"],
-        descending=[False, False, True, True, True, False],
-    )
-    canon = (
-        order.group_by("root", maintain_order=True)
-        .agg(
-            pl.col("rid").first().alias("canon_rid"),
-            (pl.col("listing").first() + "#" + pl.col("paragraph").first().cast(pl.String)).alias(
-                "canon_ref"
-            ),
-            pl.col("content_hash").min().alias("min_hash"),
-            pl.len().cast(pl.Int64).alias("n_sources"),
-        )
-        .sort("root")
-    )
-    canon = _assign_ids(rows, text, lsh, canon, previous, previous_texts)
-    out = rows.join(
-        canon.select("root", "canon_rid", "canon_ref", "n_sources", "paper_id"), on="root", how="left"
-    ).with_columns(is_canon=pl.col("rid") == pl.col("canon_rid"))
-    return out.sort("rid").select(
-        "listing",
-        "paragraph",
-        "paper_id",
-        pl.when("is_canon").then(pl.lit("published")).otherwise(pl.lit("duplicate")).alias("status"),
-        pl.when("is_canon").then(None).otherwise(pl.col("canon_ref")).alias("duplicate_of"),
-        pl.when("is_canon")
-        .then(None)
-        .when(pl.col("rep") == pl.col("rid"))
-        .then(pl.col("rep_similarity"))
-        .otherwise(pl.lit(1.0))
-        .alias("similarity"),
-        "n_sources",
-    )
+    canon = _assign_ids(rows, text, lsh, _canonical_rows(rows), previous, previous_texts)
+    return _cluster_rows(rows, canon)
 
 
 def identity_key() -> pl.Expr:

@@ -227,6 +227,88 @@ def fills(abstracts: pl.DataFrame, clusters: pl.DataFrame) -> pl.DataFrame:
     return out.sort("paper_id")
 
 
+def _filled_canon(canon: pl.DataFrame, filled: pl.DataFrame) -> pl.DataFrame:
+    """The canonical rows with each of FILLED_FIELDS that is null taken from ``filled`` (:func:`fills`)."""
+    if not filled.height:
+        return canon
+    return canon.join(
+        filled.rename({f: f"_fill_{f}" for f in FILLED_FIELDS}),
+        on="paper_id",
+        how="left",
+        maintain_order="left",
+    ).with_columns(*[pl.coalesce(f, f"_fill_{f}").alias(f) for f in FILLED_FIELDS])
+
+
+def _paper_rows(canon: pl.DataFrame) -> pl.DataFrame:
+    """``papers`` (PAPER_COLUMNS, by paper_id) from the canonical rows; ``has_code`` False (set from
+    ``paper_urls`` by the caller), the history columns null."""
+    return (
+        canon.with_columns(
+            (pl.col("urls").list.len() + pl.col("source_urls").list.len().fill_null(0))
+            .cast(pl.Int64)
+            .alias("n_urls"),
+            pl.col("metrics").list.len().cast(pl.Int64).alias("n_metrics"),
+            pl.lit(False).alias("has_code"),  # from paper_urls (abstract and listing links)
+            pl.lit(None, pl.Int64).alias("first_release"),
+            pl.lit(None, pl.Int64).alias("last_changed_release"),
+            pl.col("listing").alias("source_listing"),
+        )
+        .select(PAPER_COLUMNS)
+        .sort("paper_id")
+    )
+
+
+def _url_rows(canon: pl.DataFrame) -> pl.DataFrame:
+    """``paper_urls`` (URL_COLUMNS): the abstracts' URLs (origin ``abstract``) and the listings' links
+    (:func:`listing_urls`), by paper_id, origin, start, end, url (nulls last)."""
+    return pl.concat(
+        [
+            canon.select("paper_id", "venue", "year", "urls")
+            .explode("urls")
+            .drop_nulls("urls")
+            .unnest("urls")
+            .with_columns(origin=pl.lit("abstract"))
+            .select(URL_COLUMNS),
+            listing_urls(canon),
+        ]
+    ).sort("paper_id", "origin", "start", "end", "url", nulls_last=True)
+
+
+def _metric_rows(canon: pl.DataFrame) -> pl.DataFrame:
+    """``paper_metrics`` (METRIC_COLUMNS) by paper_id, start, end, kind, value_text."""
+    return (
+        canon.select("paper_id", "venue", "year", "metrics")
+        .explode("metrics")
+        .drop_nulls("metrics")
+        .unnest("metrics")
+        .select(METRIC_COLUMNS)
+        .sort("paper_id", "start", "end", "kind", "value_text")
+    )
+
+
+def _lineage_rows(joined: pl.DataFrame) -> pl.DataFrame:
+    """``listing_lineage`` of every row (status ``quarantined`` when it has a quarantine reason, else its
+    cluster status), by listing and paragraph."""
+    return joined.select(
+        "listing",
+        "venue",
+        "year",
+        "paragraph",
+        "line",
+        "reader",
+        "position",
+        "raw_sha256",
+        pl.when(pl.col("quarantine_reason").is_not_null())
+        .then(pl.lit("quarantined"))
+        .otherwise(pl.col("status"))
+        .alias("status"),
+        "paper_id",
+        "duplicate_of",
+        "similarity",
+        pl.col("quarantine_reason").alias("reason"),
+    ).sort("listing", "paragraph")
+
+
 def build_tables(
     abstracts: pl.DataFrame,
     clusters: pl.DataFrame,
@@ -259,71 +341,16 @@ def build_tables(
         )
     )
     joined = flagged.join(clusters, on=["listing", "paragraph"], how="left", maintain_order="left")
-    canon = joined.filter(pl.col("status") == "published")
-    filled = fills(abstracts, clusters) if filled is None else filled
-    if filled.height:
-        canon = canon.join(
-            filled.rename({f: f"_fill_{f}" for f in FILLED_FIELDS}),
-            on="paper_id",
-            how="left",
-            maintain_order="left",
-        ).with_columns(*[pl.coalesce(f, f"_fill_{f}").alias(f) for f in FILLED_FIELDS])
-    papers = (
-        canon.with_columns(
-            (pl.col("urls").list.len() + pl.col("source_urls").list.len().fill_null(0))
-            .cast(pl.Int64)
-            .alias("n_urls"),
-            pl.col("metrics").list.len().cast(pl.Int64).alias("n_metrics"),
-            pl.lit(False).alias("has_code"),  # from paper_urls below (abstract and listing links)
-            pl.lit(None, pl.Int64).alias("first_release"),
-            pl.lit(None, pl.Int64).alias("last_changed_release"),
-            pl.col("listing").alias("source_listing"),
-        )
-        .select(PAPER_COLUMNS)
-        .sort("paper_id")
+    canon = _filled_canon(
+        joined.filter(pl.col("status") == "published"),
+        fills(abstracts, clusters) if filled is None else filled,
     )
-    urls = pl.concat(
-        [
-            canon.select("paper_id", "venue", "year", "urls")
-            .explode("urls")
-            .drop_nulls("urls")
-            .unnest("urls")
-            .with_columns(origin=pl.lit("abstract"))
-            .select(URL_COLUMNS),
-            listing_urls(canon),
-        ]
-    ).sort("paper_id", "origin", "start", "end", "url", nulls_last=True)
+    urls = _url_rows(canon)
     with_code = urls.filter(pl.col("kind").is_in(CODE_KINDS))["paper_id"].unique().implode()
-    papers = papers.with_columns(has_code=pl.col("paper_id").is_in(with_code))
-    metrics = (
-        canon.select("paper_id", "venue", "year", "metrics")
-        .explode("metrics")
-        .drop_nulls("metrics")
-        .unnest("metrics")
-        .select(METRIC_COLUMNS)
-        .sort("paper_id", "start", "end", "kind", "value_text")
-    )
-    lineage = joined.select(
-        "listing",
-        "venue",
-        "year",
-        "paragraph",
-        "line",
-        "reader",
-        "position",
-        "raw_sha256",
-        pl.when(pl.col("quarantine_reason").is_not_null())
-        .then(pl.lit("quarantined"))
-        .otherwise(pl.col("status"))
-        .alias("status"),
-        "paper_id",
-        "duplicate_of",
-        "similarity",
-        pl.col("quarantine_reason").alias("reason"),
-    ).sort("listing", "paragraph")
+    papers = _paper_rows(canon).with_columns(has_code=pl.col("paper_id").is_in(with_code))
     return {
         "papers": papers.select(PAPER_COLUMNS),
         "paper_urls": urls,
-        "paper_metrics": metrics,
-        "listing_lineage": lineage.select(LINEAGE_COLUMNS),
+        "paper_metrics": _metric_rows(canon),
+        "listing_lineage": _lineage_rows(joined).select(LINEAGE_COLUMNS),
     }

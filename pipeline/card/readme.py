@@ -104,38 +104,25 @@ def _top(title: str, df: pl.DataFrame, what: str) -> list[str]:
     )
 
 
-def card_markdown(
-    tables: dict[str, pl.DataFrame], manifest: dict, changes: pl.DataFrame, dictionary: dict
-) -> str:
-    """The card of one release.
-
-    Args:
-        tables: the release's four tables (after :func:`pipeline.card.summary.conform`).
-        manifest: its manifest (release, release_id, parent, created_at, code/schema version, inputs, changes,
-            tables with rows).
-        changes: release.diff_papers' output (paper_id, change, columns).
-        dictionary: :func:`pipeline.card.dictionary.data_dictionary`.
-
-    Returns:
-        markdown text (str), ending in a newline.
-    """
-    papers, urls, metrics, lineage = (
-        tables[t] for t in ("papers", "paper_urls", "paper_metrics", "listing_lineage")
-    )
-    n = manifest["release"]
-    by_vy = summary.papers_by_venue_year(papers)
-    by_v = summary.code_share_by_venue(papers)
+def _year_span(papers: pl.DataFrame) -> str:
+    """``year Y``, ``years Y1–Y2`` or ``years unknown`` over the papers' non-null, non-zero years."""
     years = sorted(y for y in papers["year"].unique().drop_nulls() if y)
-    span = (
+    return (
         (f"year {years[0]}" if years[0] == years[-1] else f"years {years[0]}–{years[-1]}")
         if years
         else "years unknown"
     )
+
+
+def _overview_lines(papers: pl.DataFrame, manifest: dict, by_v: pl.DataFrame) -> list[str]:
+    """The title, the description and the two-column overview table (release, parent, counts, versions)."""
+    n = manifest["release"]
+    span = _year_span(papers)
     n_venues = by_v.filter(pl.col("venue") != UNKNOWN_VENUE).height
     n_unknown = papers.filter(pl.col("venue") == UNKNOWN_VENUE).height
     unknown_note = f" (and {n_unknown} of unknown venue)" if n_unknown else ""
     parent = manifest["parent"]
-    out = [
+    return [
         f"# {DATASET_TITLE} — release {n}",
         "",
         DATASET_DESCRIPTION,
@@ -153,6 +140,17 @@ def card_markdown(
         + " |",
         f"| code / schema version | {manifest['code_version']} / {manifest['schema_version']} |",
         "",
+    ]
+
+
+def _contents_lines(tables: dict[str, pl.DataFrame], by_v: pl.DataFrame) -> list[str]:
+    """``## Contents``: papers by venue and year, code-link share by venue, by reader, by status, languages
+    and the top URL hosts, metric names and datasets (:data:`pipeline.card.summary.TOP_N` each)."""
+    papers, urls, metrics, lineage = (
+        tables[t] for t in ("papers", "paper_urls", "paper_metrics", "listing_lineage")
+    )
+    by_vy = summary.papers_by_venue_year(papers)
+    return [
         "## Contents",
         "",
         "### Papers by venue and year",
@@ -210,16 +208,22 @@ def card_markdown(
         "## Charts",
         "",
         *[line for f, title in CHARTS.items() for line in (f"![{title}](charts/{f})", "")],
+    ]
+
+
+def _changes_lines(manifest: dict, changes: pl.DataFrame) -> list[str]:
+    """``## Changes since the parent release``: the counts of the manifest's ``changes`` and the columns that
+    changed, by number of papers."""
+    parent = manifest["parent"]
+    c = manifest["changes"]
+    out = [
         "## Changes since the parent release",
         "",
-        f"Against release {parent}: " if parent is not None else "First release: every paper is new. ",
+        (f"Against release {parent}: " if parent is not None else "First release: every paper is new. ")
+        + f"{c['added']} papers added, {c['removed']} removed, {c['changed']} changed. The ids are listed in "
+        "`CHANGELOG.md` and `changelog.parquet` (paper_id, change, columns).",
+        "",
     ]
-    c = manifest["changes"]
-    out[-1] += (
-        f"{c['added']} papers added, {c['removed']} removed, {c['changed']} changed. The ids are listed in "
-        "`CHANGELOG.md` and `changelog.parquet` (paper_id, change, columns)."
-    )
-    out.append("")
     cols = summary.changed_columns(changes)
     if cols.height:
         out += [
@@ -228,7 +232,14 @@ def card_markdown(
             + ".",
             "",
         ]
-    out += [
+    return out
+
+
+def _reading_lines(manifest: dict, dictionary: dict) -> list[str]:
+    """``## How to read it``, ``## Data dictionary`` and the start of ``## Licence and provenance`` (up to the
+    inputs table)."""
+    n = manifest["release"]
+    return [
         "## How to read it",
         "",
         "From the folder that holds `warehouse/` (the same lines as the project README, with this release's "
@@ -259,6 +270,11 @@ def card_markdown(
         "(`listing_lineage`):",
         "",
     ]
+
+
+def _provenance_lines(manifest: dict, lineage: pl.DataFrame) -> list[str]:
+    """The inputs table: each input listing (manifest order) with its sha256 and the fates of its paragraphs
+    (:func:`pipeline.card.summary.listing_fates`; ``–`` for a listing without lineage rows)."""
     inputs = pl.DataFrame(
         {
             "listing": [i["listing"] for i in manifest["inputs"]],
@@ -267,14 +283,18 @@ def card_markdown(
         schema={"listing": pl.String, "sha256": pl.String},
     )
     provenance = inputs.join(summary.listing_fates(lineage), on="listing", how="left", maintain_order="left")
-    out += _table(
+    return _table(
         ["listing", "sha256", "venue", "year", "paragraphs", "published", "duplicate", "quarantined"],
         [
             [inline_code(r[0]), f"`{r[1]}`", *("–" if x is None else x for x in r[2:])]
             for r in provenance.iter_rows()
         ],
     )
-    out += [
+
+
+def _files_lines(n: int) -> list[str]:
+    """``## Files``: the files of release ``n``'s folder."""
+    return [
         "## Files",
         "",
         "`manifest.json` (every file with bytes and sha256; `python -m pipeline verify "
@@ -284,4 +304,29 @@ def card_markdown(
         "`charts/*.png`, and one folder per table.",
         "",
     ]
+
+
+def card_markdown(
+    tables: dict[str, pl.DataFrame], manifest: dict, changes: pl.DataFrame, dictionary: dict
+) -> str:
+    """The card of one release.
+
+    Args:
+        tables: the release's four tables (after :func:`pipeline.card.summary.conform`).
+        manifest: its manifest (release, release_id, parent, created_at, code/schema version, inputs, changes,
+            tables with rows).
+        changes: release.diff_papers' output (paper_id, change, columns).
+        dictionary: :func:`pipeline.card.dictionary.data_dictionary`.
+
+    Returns:
+        markdown text (str), ending in a newline.
+    """
+    papers = tables["papers"]
+    by_v = summary.code_share_by_venue(papers)
+    out = _overview_lines(papers, manifest, by_v)
+    out += _contents_lines(tables, by_v)
+    out += _changes_lines(manifest, changes)
+    out += _reading_lines(manifest, dictionary)
+    out += _provenance_lines(manifest, tables["listing_lineage"])
+    out += _files_lines(manifest["release"])
     return "\n".join(out)

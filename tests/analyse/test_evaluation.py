@@ -5,7 +5,7 @@ import json
 import polars as pl
 import pytest
 
-from tests.eval_entry import evaluation
+from bench import eval_extraction as evaluation
 
 
 @pytest.fixture(scope="module")

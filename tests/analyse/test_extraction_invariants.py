@@ -2,29 +2,15 @@
 text the rules have never seen: the word-swapped variants of bench/scale_bench.py (the 250k benchmark's
 abstracts), whose dashes land next to other words."""
 
-import importlib.util
-import sys
-from pathlib import Path
-
 import polars as pl
 import pytest
 
 import schemas
+from bench import eval_extraction as evaluation
+from bench import scale_bench
 from pipeline.analyse.abstracts import METRIC_STRUCT
 from pipeline.analyse.cleaning import clean_text
 from pipeline.analyse.extraction import extract_metrics
-from tests.eval_entry import evaluation
-
-_BENCH = Path(__file__).resolve().parents[2] / "bench" / "scale_bench.py"
-
-
-def _scale_bench():
-    if "scale_bench" not in sys.modules:
-        spec = importlib.util.spec_from_file_location("scale_bench", _BENCH)
-        mod = importlib.util.module_from_spec(spec)
-        sys.modules["scale_bench"] = mod
-        spec.loader.exec_module(mod)
-    return sys.modules["scale_bench"]
 
 
 def _metric_table(texts: list[str]) -> pl.DataFrame:
@@ -87,7 +73,7 @@ def test_signed_number_sharing_a_multiplier_is_refused():
 
 def test_gold_abstracts_and_their_variants_satisfy_the_table():
     """Every dev gold abstract and its four word-swapped variants give rows that pass every PaperMetrics check."""
-    variant = _scale_bench().variant
+    variant = scale_bench.variant
     texts = [rec["text"] for path in evaluation.DEV_GOLDS for rec in evaluation.read_jsonl(path)]
     everything = [variant(t, k) for t in texts for k in range(5)]
     table = _metric_table(everything)

@@ -6,12 +6,12 @@ from pathlib import Path
 
 import pytest
 
+from bench import eval_extraction as evaluation
 from pipeline.analyse.cleaning import clean_text
 from pipeline.analyse.extraction import METRIC_FIELDS, extract_metrics
 from pipeline.analyse.extraction.metrics import METRIC_KINDS, METRIC_UNITS
 from pipeline.analyse.extraction.sentences import sentence_of
 from tests.conftest import SEEDS
-from tests.eval_entry import evaluation
 
 ROOT = Path(__file__).resolve().parents[2]
 GOLD = ROOT / "tests" / "data" / "gold"

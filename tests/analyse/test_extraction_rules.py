@@ -4,11 +4,11 @@ import re
 
 import pytest
 
+from bench import eval_extraction as evaluation
 from pipeline.analyse.cleaning import clean_text
 from pipeline.analyse.extraction import extract_metrics
 from pipeline.analyse.extraction.rules import RULES
 from pipeline.analyse.extraction.tokens import SETUP_RULES, number_tokens
-from tests.eval_entry import evaluation
 
 _CASES = [
     pytest.param(name, text, value, expected, id=f"{name}-{i}")

@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
+from bench import eval_extraction as evaluation
 from pipeline.analyse.extraction import URL_FIELDS, extract_urls
 from pipeline.analyse.extraction.urls import URL_KINDS
 from tests.conftest import SEEDS
-from tests.eval_entry import evaluation
 
 ROOT = Path(__file__).resolve().parents[2]
 GOLD = ROOT / "tests" / "data" / "gold"

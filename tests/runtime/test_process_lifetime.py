@@ -92,7 +92,7 @@ def test_helpers_of_an_own_pool_end_with_their_parent(tmp_path):
     that made it, here a short script killed with SIGKILL while its helpers idle."""
     script = tmp_path / "owner.py"
     script.write_text(
-        "import time\nfrom pipeline import parallel\nif __name__ == '__main__':\n"
+        "import time\nfrom pipeline.runtime import parallel\nif __name__ == '__main__':\n"
         "    pool = parallel.spawn_pool(2)\n    print(pool.submit(sum, [1, 2]).result(), flush=True)\n"
         "    time.sleep(60)\n"
     )

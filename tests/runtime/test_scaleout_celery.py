@@ -30,7 +30,13 @@ from tests.conftest import DATA, ROOT
 from tests.runtime.test_scaleout_postgres import assert_same_release, manifest, sqlite_release, use_postgres
 from tests.scaleout_services import postgres_server, redis_server, start_group, stop_group, wait_for
 
-pytestmark = [pytest.mark.scaleout, pytest.mark.integration, pytest.mark.slow]
+pytestmark = [
+    pytest.mark.scaleout,
+    pytest.mark.integration,
+    pytest.mark.slow,
+    # the environment these tests set (executor, broker, instance) must not outlive them in the code location
+    pytest.mark.usefixtures("definitions_from_environment"),
+]
 
 BIN = Path(sys.executable).parent
 NEURIPS = "NeurIPS_2023_sample.txt"
@@ -248,6 +254,7 @@ def test_two_celery_workers_share_the_steps_and_publish_stays_single(
         assert {host for host, _ in ran.values()} == set(hostnames)  # both workers ran steps
         assert len({pid for _, pid in ran.values()}) == 2
     finally:
+        app.close()  # its broker connections: the broker stops with the module
         if daemon is not None:
             stop_group(daemon)
         for proc in workers:

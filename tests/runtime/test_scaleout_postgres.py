@@ -29,7 +29,13 @@ import pytest
 from tests.conftest import DATA, ROOT
 from tests.scaleout_services import postgres_server
 
-pytestmark = [pytest.mark.scaleout, pytest.mark.integration, pytest.mark.slow]
+pytestmark = [
+    pytest.mark.scaleout,
+    pytest.mark.integration,
+    pytest.mark.slow,
+    # the environment these tests set (executor, broker, instance) must not outlive them in the code location
+    pytest.mark.usefixtures("definitions_from_environment"),
+]
 
 QUIET = {"loggers": {"console": {"config": {"log_level": "WARNING"}}}}
 NEURIPS = "NeurIPS_2023_sample.txt"
@@ -184,7 +190,8 @@ def test_sensor_runs_and_automation_publish_on_postgres_equal_the_sqlite_release
 #: fresh database (creating Dagster's tables) within a few milliseconds of each other.
 RACE = (
     "import os, sys, time\n"
-    "from pipeline import cli, parallel\n"
+    "from pipeline import cli\n"
+    "from pipeline.runtime import parallel\n"
     "import dagster\n"
     "from pipeline import definitions\n"
     "print('READY', flush=True)\n"

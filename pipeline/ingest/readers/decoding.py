@@ -104,12 +104,40 @@ def decode_listing(
             (for rule 5 rejections, of the first byte that is not valid UTF-8), ``reason`` says which rule.
     """
     if encoding:
-        try:
-            text = data.decode(encoding)
-        except (UnicodeDecodeError, LookupError) as e:
-            offset = e.start if isinstance(e, UnicodeDecodeError) else -1
-            raise ListingDecodeError(path, offset, f"invalid {encoding} (per-file override): {e}") from None
-        return _checked(text, path, encoding), encoding
+        return _decode_override(data, path, encoding)
+    bom_decoded = _decode_after_bom(data, path)
+    if bom_decoded is not None:
+        return bom_decoded
+    try:
+        utf8 = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        return _decode_not_utf8(data, path, e.start, e.reason)
+    if stray_nul_ok and 0 < utf8.count("\x00") <= MAX_STRAY_NULS:
+        return normalise_line_ends(utf8), "utf-8"
+    return _checked(utf8, path, "utf-8"), "utf-8"
+
+
+def _decode_override(data: bytes, path: str, encoding: str) -> tuple[str, str]:
+    """Rule 1 of :func:`decode_listing`: strict decode with the per-file ``encoding``.
+
+    Raises:
+        ListingDecodeError: invalid bytes for it, or an unknown codec name (offset -1).
+    """
+    try:
+        text = data.decode(encoding)
+    except (UnicodeDecodeError, LookupError) as e:
+        offset = e.start if isinstance(e, UnicodeDecodeError) else -1
+        raise ListingDecodeError(path, offset, f"invalid {encoding} (per-file override): {e}") from None
+    return _checked(text, path, encoding), encoding
+
+
+def _decode_after_bom(data: bytes, path: str) -> tuple[str, str] | None:
+    """Rule 2 of :func:`decode_listing`: ``(text, codec)`` when the bytes start with a BOM (removed), else
+    None.
+
+    Raises:
+        ListingDecodeError: bytes after the BOM invalid in its codec (offset counts the BOM).
+    """
     for bom, codec in _BOMS:
         if data.startswith(bom):
             try:
@@ -119,14 +147,17 @@ def decode_listing(
                     path, len(bom) + e.start, f"invalid {codec} after its BOM: {e.reason}"
                 ) from None
             return _checked(text, path, codec, len(bom)), codec
-    try:
-        utf8 = data.decode("utf-8")
-    except UnicodeDecodeError as e:
-        first_bad, utf8_reason = e.start, e.reason
-    else:
-        if stray_nul_ok and 0 < utf8.count("\x00") <= MAX_STRAY_NULS:
-            return normalise_line_ends(utf8), "utf-8"
-        return _checked(utf8, path, "utf-8"), "utf-8"
+    return None
+
+
+def _decode_not_utf8(data: bytes, path: str, first_bad: int, utf8_reason: str) -> tuple[str, str]:
+    """Rules 4 and 5 of :func:`decode_listing` for bytes that are not UTF-8 (``first_bad``: offset of the
+    first invalid byte, ``utf8_reason``: the UTF-8 codec's reason).
+
+    Raises:
+        ListingDecodeError: damaged UTF-8, no acceptable detected codec, or the detected codec's strict
+            decode fails.
+    """
     n_valid = len(_UTF8_MULTIBYTE.findall(data))
     n_invalid = _count_invalid_utf8(data)
     n_cut = len(_UTF8_CUT.findall(data))

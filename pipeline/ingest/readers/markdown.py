@@ -151,6 +151,64 @@ def read_table(
     return None, records
 
 
+def _paper_level(heads: list[tuple[int, int, str]]) -> tuple[int, str | None]:
+    """The heading level of the papers (the most frequent level, the deeper on a tie) and the listing's
+    header: the first heading above that level before the first paper heading, else None."""
+    levels = [lv for _, lv, _ in heads]
+    paper_level = max(set(levels), key=lambda lv: (levels.count(lv), lv))
+    header = None
+    first_paper = next(i for i, lv, _ in heads if lv == paper_level)
+    top = [t for i, lv, t in heads if lv < paper_level and i < first_paper]
+    if top:
+        header = top[0]
+    return paper_level, header
+
+
+def _paper_fields(body: list[str]) -> tuple[list[str], str | None, list[str], list[str]]:
+    """The lines under one paper heading read as ``(authors, status, urls, rest)``: labelled fields
+    (``**Authors:**``, a status or decision, code/paper links) are taken out; ``rest`` is every other line,
+    stripped, an ``Abstract:`` label removed (fields inside ``<details>`` stay text)."""
+    authors: list[str] = []
+    status: str | None = None
+    urls: list[str] = []
+    rest: list[str] = []
+    in_details = False
+    for x in body:
+        s = x.strip()
+        if re.search(r"<details", s, re.I):
+            in_details = True
+        m = _FIELD.match(s.replace("**<details>", "<details>")) if not in_details else None
+        if m and len(m["label"].split()) <= 4 and not s.lower().startswith(("abstract", "**abstract")):
+            label, value = m["label"].strip().lower(), m["value"].strip().strip("*").strip()
+            if label.startswith("author"):
+                authors = split_authors(_strip_markup(value))
+                continue
+            if _status_of(label) or label in ("status", "decision", "type", "presentation"):
+                status = _status_of(label) if _status_of(label) else clean_field(value)
+                continue
+            if label in (
+                "paper",
+                "code",
+                "project",
+                "links",
+                "link",
+                "url",
+                "pdf",
+                "openreview",
+                "arxiv",
+            ):
+                urls += [
+                    u for t, u in _LINK.findall(value) if _CODE_LINK.search(t) or label in ("code", "project")
+                ]
+                if not _LINK.search(value) and label in ("code", "project") and value.startswith("http"):
+                    urls.append(value.split()[0])
+                continue
+        if re.match(r"^\s*(?:\*\*|__)?abstract(?:\*\*|__)?\s*[:：]", s, re.I):
+            s = re.sub(r"^\s*(?:\*\*|__)?abstract(?:\*\*|__)?\s*[:：]\s*(?:\*\*|__)?", "", s, flags=re.I)
+        rest.append(s)
+    return authors, status, urls, rest
+
+
 def read(text: str, name: str = "") -> tuple[str | None, list[Record]]:
     """Read a markdown paper list (see the module docstring); returns ``(header, records)``: ``header`` is the
     first top-level heading when it comes before every paper heading; ``position`` = ``line`` = the paper
@@ -165,13 +223,7 @@ def read(text: str, name: str = "") -> tuple[str | None, list[Record]]:
     heads = [(i, len(m.group(1)), m.group(2)) for i, x in enumerate(lines) if (m := HEADING.match(x))]
     if not heads:
         raise ReaderError(name, "markdown without headings: no paper headings (### Title) found")
-    levels = [lv for _, lv, _ in heads]
-    paper_level = max(set(levels), key=lambda lv: (levels.count(lv), lv))
-    header = None
-    first_paper = next(i for i, lv, _ in heads if lv == paper_level)
-    top = [t for i, lv, t in heads if lv < paper_level and i < first_paper]
-    if top:
-        header = top[0]
+    paper_level, header = _paper_level(heads)
     records: list[Record] = []
     section_status = None
     section_text = header
@@ -182,43 +234,7 @@ def read(text: str, name: str = "") -> tuple[str | None, list[Record]]:
             section_text = title
             continue
         body = lines[i + 1 : end]
-        authors, status, urls, rest = [], None, [], []
-        in_details = False
-        for x in body:
-            s = x.strip()
-            if re.search(r"<details", s, re.I):
-                in_details = True
-            m = _FIELD.match(s.replace("**<details>", "<details>")) if not in_details else None
-            if m and len(m["label"].split()) <= 4 and not s.lower().startswith(("abstract", "**abstract")):
-                label, value = m["label"].strip().lower(), m["value"].strip().strip("*").strip()
-                if label.startswith("author"):
-                    authors = split_authors(_strip_markup(value))
-                    continue
-                if _status_of(label) or label in ("status", "decision", "type", "presentation"):
-                    status = _status_of(label) if _status_of(label) else clean_field(value)
-                    continue
-                if label in (
-                    "paper",
-                    "code",
-                    "project",
-                    "links",
-                    "link",
-                    "url",
-                    "pdf",
-                    "openreview",
-                    "arxiv",
-                ):
-                    urls += [
-                        u
-                        for t, u in _LINK.findall(value)
-                        if _CODE_LINK.search(t) or label in ("code", "project")
-                    ]
-                    if not _LINK.search(value) and label in ("code", "project") and value.startswith("http"):
-                        urls.append(value.split()[0])
-                    continue
-            if re.match(r"^\s*(?:\*\*|__)?abstract(?:\*\*|__)?\s*[:：]", s, re.I):
-                s = re.sub(r"^\s*(?:\*\*|__)?abstract(?:\*\*|__)?\s*[:：]\s*(?:\*\*|__)?", "", s, flags=re.I)
-            rest.append(s)
+        authors, status, urls, rest = _paper_fields(body)
         abstract = _strip_markup("\n".join(rest))
         raw_body = "\n".join(raw_lines[i:end])
         records.append(

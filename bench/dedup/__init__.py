@@ -1,0 +1,1 @@
+"""The near-duplicate benchmark (``make bench-dedup``)."""
