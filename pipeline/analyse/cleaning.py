@@ -35,7 +35,8 @@ its reason and examples); :func:`explain` says which steps changed a text. The r
 7. **Whitespace** collapsed to single spaces, no space before ``,.;:!?)`` or between a digit and ``%`` (so
    ``54 %`` and ``54%`` clean to the same text), stripped.
 
-Cost per abstract is measured by ``bench/corpus_profile.py`` and ``make bench`` (README "Speed and memory").
+Cost per abstract is measured by ``bench/corpus_profile.py`` and ``make bench`` (docs/benchmarks.md, "Speed
+and memory").
 """
 
 from __future__ import annotations

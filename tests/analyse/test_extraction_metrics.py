@@ -67,7 +67,7 @@ def test_seed_rows_shape_offsets_and_sentence():
 
 
 _KNOWN_FIXTURE_CONFLICTS = {
-    # fixture expectation that contradicts GUIDELINES/gold_dev or the data contract (see README "Extraction")
+    # fixture expectation that contradicts GUIDELINES/gold_dev or the data contract (see docs/extraction.md)
     "M24": "GUIDELINES/gold_dev label a % range as kind 'range'; the fixture says 'delta'",
     "M27": "GUIDELINES/gold_dev label a × range as kind 'range'; the fixture says 'multiplier'",
     "M25": "unit 'orders of magnitude' is not one of the table's units (%, pp, x, null)",
