@@ -2,18 +2,18 @@
 
 Three rules, each a named constant with its source:
 
-1. Exact duplicates share :func:`content_hash` (xxh3-128 of the normalised text: NFKC, casefold, every run
-   of non-alphanumerics folded to one space). LaTeX/Unicode/whitespace variants are already equal after
-   cleaning (measured on the dev corpus, docs/design.md "Dedup and identity").
+1. Exact duplicates share :func:`pipeline.analyse.hashing.content_hash` (xxh3-128 of the normalised text:
+   NFKC, casefold, every run of non-alphanumerics folded to one space). LaTeX/Unicode/whitespace variants are
+   already equal after cleaning (measured on the dev corpus, docs/design.md "Dedup and identity").
 2. Near duplicates: MinHash over word 3-gram shingles, LSH banding for candidates, then the exact Jaccard of
    the shingle sets must reach :data:`JACCARD_THRESHOLD`.
 3. Truncated copies: a candidate pair whose shingle containment |A∩B|/min(|A|,|B|) reaches
    :data:`CONTAINMENT_THRESHOLD` (a prefix key makes truncated copies candidates: LSH alone misses them).
 
-Candidates are generated per listing (:func:`lsh_keys`, stored with each abstract) so the global step only
-joins on keys (vectorised polars); exact verification runs in Python on candidate pairs only (no all-pairs
-comparison). Measured precision/recall and scaling: ``make bench-dedup`` (bench/dedup/, docs/benchmarks.md,
-"Duplicates").
+Candidates are generated per listing (:func:`pipeline.analyse.hashing.lsh_keys`, stored with each abstract) so
+the global step only joins on keys (vectorised polars); exact verification runs in Python on candidate pairs
+only (no all-pairs comparison). Measured precision/recall and scaling: ``make bench-dedup`` (bench/dedup/,
+docs/benchmarks.md, "Duplicates").
 
 Identity (:func:`cluster`): a cluster inherits the ``paper_id`` a member's raw text or content hash had in
 the previous release; failing that, the id of a previous paper that left the dataset (its listing removed
@@ -23,25 +23,13 @@ or re-scraped) whose canonical text is a verified near or truncated copy of the 
 from __future__ import annotations
 
 import hashlib
-import re
-import unicodedata
 
-import numpy as np
 import polars as pl
-import xxhash
-from datasketch import MinHash
+
+from pipeline.analyse.hashing import lsh_keys, normalise_for_hash, shingles
 
 RULES_VERSION = "1"  # bump when outputs change (docs/execution.md)
 
-#: Word n-gram size of shingles: 3, the setting measured on the dev corpus (docs/design.md, "Dedup and
-#: identity").
-SHINGLE_WORDS = 3
-#: MinHash permutations and LSH bands × rows: (14, 9) over 128 permutations gives P(candidate) 0.87 at
-#: J=0.8 and 0.97 at J=0.85 (datasketch threshold=0.7, "tuned for recall": docs/design.md, "Dedup and
-#: identity").
-NUM_PERM = 128
-LSH_BANDS = 14
-LSH_ROWS = 9
 #: Verified near duplicate: exact Jaccard of word 3-gram sets (one edited word gives 0.91, a different
 #: abstract on the same topic 0.02, measured on the dev corpus).
 JACCARD_THRESHOLD = 0.8
@@ -56,65 +44,9 @@ MIN_CONTAINMENT_SHINGLES = 20
 #: canonical row of a cluster is never an incomplete one when a complete one exists (docs/design.md, "Dedup
 #: and identity").
 INCOMPLETE_RATIO = 0.97
-#: Words of the normalised text that form the prefix key (truncated copies keep their beginning).
-PREFIX_WORDS = 12
 #: Candidate buckets larger than this are boilerplate (a template sentence shared by many papers); their
 #: pairs are not generated. Real duplicate groups in the dev corpus are far smaller.
 MAX_BUCKET = 64
-MINHASH_SEED = 1
-
-_NON_ALNUM = re.compile(r"[\W_]+")
-
-
-def normalise_for_hash(text: str) -> str:
-    """NFKC, casefold, and every run of non-alphanumeric characters folded to one space."""
-    text = unicodedata.normalize("NFKC", text).casefold().replace("×", "x")
-    return _NON_ALNUM.sub(" ", text).strip()
-
-
-def content_hash(text: str) -> str:
-    """32 hex digits: xxh3-128 of :func:`normalise_for_hash` (stable across versions and platforms)."""
-    return xxhash.xxh3_128_hexdigest(normalise_for_hash(text).encode("utf-8"))
-
-
-def shingles(normalised: str) -> set[int]:
-    """Word 3-gram shingles of a normalised text as 64-bit hashes (a shorter text is one shingle)."""
-    words = normalised.split()
-    if len(words) < SHINGLE_WORDS:
-        return {xxhash.xxh3_64_intdigest(" ".join(words).encode())} if words else set()
-    return {
-        xxhash.xxh3_64_intdigest(" ".join(words[i : i + SHINGLE_WORDS]).encode())
-        for i in range(len(words) - SHINGLE_WORDS + 1)
-    }
-
-
-def _identity(x):
-    return x
-
-
-#: datasketch derives its permutations from (NUM_PERM, MINHASH_SEED); computed once, not per abstract.
-_TEMPLATE = MinHash(num_perm=NUM_PERM, seed=MINHASH_SEED, hashfunc=_identity)
-_PERMUTATIONS, _SCHEME = _TEMPLATE.permutations, _TEMPLATE.scheme
-
-
-def lsh_keys(normalised: str) -> list[int]:
-    """LSH_BANDS band keys of the MinHash signature plus one prefix key, as unsigned 64-bit ints."""
-    sh = shingles(normalised)
-    if not sh:
-        return []
-    mh = MinHash(
-        num_perm=NUM_PERM, seed=MINHASH_SEED, hashfunc=_identity, permutations=_PERMUTATIONS, scheme=_SCHEME
-    )
-    mh.update_batch(np.fromiter(sh, dtype=np.uint64, count=len(sh)) & np.uint64(0xFFFFFFFF))
-    sig = mh.hashvalues.astype(np.uint64)
-    keys = [
-        xxhash.xxh3_64_intdigest(sig[b * LSH_ROWS : (b + 1) * LSH_ROWS].tobytes(), seed=b)
-        for b in range(LSH_BANDS)
-    ]
-    keys.append(
-        xxhash.xxh3_64_intdigest(" ".join(normalised.split()[:PREFIX_WORDS]).encode(), seed=LSH_BANDS)
-    )
-    return keys
 
 
 def paper_id_for(content_hash_hex: str) -> str:
