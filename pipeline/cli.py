@@ -15,11 +15,14 @@ the traceback and Dagster's log.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import errno
 import json
+import os
 import shutil
 import sys
 import traceback
+from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from pipeline.ingest import rawfiles
@@ -401,6 +404,23 @@ def describe(err: BaseException) -> str:
     return f"{type(root).__name__}: {msg}"
 
 
+@contextlib.contextmanager
+def _progress(quiet: bool) -> Iterator[None]:
+    """The steps' progress output (pipeline.runtime.progress) off for ``--quiet``, as before afterwards;
+    a bad ``PIPELINE_PROGRESS`` raises ValueError naming it here, before the run starts."""
+    before = os.environ.get("PIPELINE_PROGRESS")
+    if not quiet:
+        config.progress_mode()
+    os.environ["PIPELINE_PROGRESS"] = "off" if quiet else (before or "auto")
+    try:
+        yield
+    finally:
+        if before is None:
+            os.environ.pop("PIPELINE_PROGRESS", None)
+        else:
+            os.environ["PIPELINE_PROGRESS"] = before
+
+
 def main(argv: list[str] | None = None) -> int:
     """Parse ``argv`` (default: sys.argv) and run ``run`` or ``verify``; returns the exit status.
 
@@ -420,6 +440,9 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="publish even if the release removes more than half of the latest release's papers",
     )
+    p_run.add_argument(
+        "-q", "--quiet", action="store_true", help="no progress lines or bars (PIPELINE_PROGRESS=off)"
+    )
     p_verify = sub.add_parser("verify", help="re-check a release's files against its manifest")
     p_verify.add_argument("release", nargs="?", type=int, help="release number (default: LATEST)")
     p_verify.add_argument("--all", action="store_true", help="check every committed release")
@@ -432,7 +455,7 @@ def main(argv: list[str] | None = None) -> int:
             except ValueError as err:
                 print(f"error: {err}", file=sys.stderr)
                 return 2
-            with parallel.started(workers, WARM_UPS):
+            with parallel.started(workers, WARM_UPS), _progress(args.quiet):
                 return run(args.verbose, args.allow_removal)
         return verify(args.release, args.all)
     except KeyboardInterrupt:

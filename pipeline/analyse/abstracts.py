@@ -23,6 +23,7 @@ from pipeline.analyse.extraction import extract_metrics, extract_urls
 from pipeline.analyse.extraction.rows import AbstractResult
 from pipeline.ingest.records import RECORD_DESCRIPTIONS, RECORD_SCHEMA
 from pipeline.runtime import parallel, versions
+from pipeline.runtime.progress import SILENT, Reporter, Step
 
 if TYPE_CHECKING:
     from polars._typing import PolarsDataType  # the dtype union polars' own signatures use
@@ -318,8 +319,8 @@ class _RangeRun:
     ``(pos, key, recs, todo, chunks, futures, done here)``), and the analysis rows of texts a later listing
     of the range still needs (``shared``, with the position of their ``last`` listing)."""
 
-    def __init__(self, plan: pl.DataFrame, pool: Any, helpers: int, size: int) -> None:
-        self.plan, self.pool, self.helpers, self.size = plan, pool, helpers, size
+    def __init__(self, plan: pl.DataFrame, pool: Any, helpers: int, size: int, step: Step) -> None:
+        self.plan, self.pool, self.helpers, self.size, self.step = plan, pool, helpers, size, step
         self.shared = pl.DataFrame(schema={"raw_sha256": pl.String, "last": pl.Int64, **_ANALYSIS_COLUMNS})
         self.pending: deque = deque()
         self.queued = 0  # chunks submitted to the pool and not yet finished
@@ -354,8 +355,9 @@ class _RangeRun:
 
     def results(self, todo: pl.DataFrame, chunks: list, futures: list, here: dict) -> list:
         """The ``(frame, timings)`` of each chunk of the first pending listing, in order."""
-        if not self.helpers:
-            return [_analyse_chunk(todo["abstract_raw"].to_list())] if todo.height else []
+        if not self.helpers:  # in pieces of CHUNK_SIZE only to count progress
+            pieces = _cut(todo["abstract_raw"].to_list(), CHUNK_SIZE) if todo.height else []
+            return [self._counted(_analyse_chunk(c), len(c)) for c in pieces]
         # this process takes each chunk no helper has picked up yet, and while it waits for one that a
         # helper is analysing, the chunks of the next listings: no process idles at a listing boundary
         results = []
@@ -364,8 +366,12 @@ class _RangeRun:
                 here[i] = _analyse_chunk(c)
             while i not in here and not f.done() and self.steal():
                 pass
-            results.append(here[i] if i in here else f.result())
+            results.append(self._counted(here[i] if i in here else f.result(), len(c)))
         return results
+
+    def _counted(self, result: tuple[pl.DataFrame, dict], n: int) -> tuple[pl.DataFrame, dict]:
+        self.step.advance(n)
+        return result
 
     def finish(self) -> tuple[str, pl.DataFrame, dict]:
         """The first pending listing done: ``(key, frame, stats)`` as :func:`iter_abstracts` yields them."""
@@ -384,6 +390,7 @@ class _RangeRun:
         )
         mine = self.plan.filter(pl.col("raw_sha256").is_in(recs["raw_sha256"].implode()))
         cached = _read_cached(mine.filter(pl.col("first") == pos, pl.col("source").is_not_null()))
+        self.step.advance(cached.height)
         earlier = self.shared.join(mine.filter(pl.col("first") < pos), on="raw_sha256", how="semi")
         analysed = pl.concat([fresh, cached, earlier.drop("last")])
         # rows a later listing of the range needs too stay until their last listing is done
@@ -402,6 +409,7 @@ def iter_abstracts(
     record_hashes: pl.LazyFrame,
     cache: dict[str, Path] | None = None,
     workers: int = 1,
+    progress: Reporter = SILENT,
 ) -> Iterator[tuple[str, pl.DataFrame, dict]]:
     """Per-abstract work for a range of listings, one listing at a time, in ``keys`` order.
 
@@ -416,6 +424,7 @@ def iter_abstracts(
         workers: processes for the analysis (see :func:`analyse_texts`); one pool serves the whole range,
             and the chunks of the next listings are queued while a listing is finished, so the helpers keep
             working across listing boundaries.
+        progress: counts ``abstracts`` n/N (N: the range's distinct readable abstracts, analysed or reused).
 
     Yields ``(key, frame, stats)`` as soon as a listing's chunks are done: ``frame`` has
     :data:`ABSTRACT_SCHEMA` plus ``analysis_version`` (the same rows whatever the range), ``stats`` the
@@ -430,8 +439,8 @@ def iter_abstracts(
     # chunk size as for one batch of the whole range (4 chunks per process), cut at listing boundaries
     size = max(1, min(CHUNK_SIZE, -(-fresh_total // (4 * (helpers + 1))))) if helpers else 0
     ahead = CHUNKS_AHEAD * (helpers + 1)
-    with pool_context as pool:
-        run = _RangeRun(plan, pool, helpers, size)
+    with pool_context as pool, progress.step("abstracts", plan.height, "abstracts") as step:
+        run = _RangeRun(plan, pool, helpers, size, step)
         for pos, key in enumerate(keys):
             run.queue(pos, key, load(key))
             # serially each listing is finished at once; with a pool, while too many chunks or listings wait

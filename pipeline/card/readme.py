@@ -16,7 +16,9 @@ import polars as pl
 from pipeline.card import summary
 from pipeline.card.charts import CHARTS
 from pipeline.card.dictionary import dictionary_markdown
+from pipeline.card.hub import hub_metadata
 from pipeline.ingest.readers.venues import UNKNOWN_VENUE
+from pipeline.runtime import config
 
 DATASET_NAME = "ml-conference-abstracts"
 DATASET_TITLE = "ML-conference paper abstracts"
@@ -48,6 +50,16 @@ pl_n = pl.read_parquet("warehouse/release=1/papers/", hive_partitioning=True)
 pd_latest = pd.read_parquet(f"warehouse/release={latest}/papers")
 pd_n = pd.read_parquet("warehouse/release=1/papers")
 """
+
+
+def licence_text() -> str:
+    """The card's licence paragraph: with the default ``license: other``
+    (pipeline.runtime.config.dataset_license) why there is none (:data:`LICENSE_TEXT`), else the licence
+    the maintainers declared."""
+    declared = config.dataset_license()
+    if declared == "other":
+        return f"The metadata says `license: other` because {LICENSE_TEXT[0].lower()}{LICENSE_TEXT[1:]}"
+    return f"Licence: `{declared}`, declared by the maintainers who published this release."
 
 
 def read_lines(number: int) -> str:
@@ -254,6 +266,12 @@ def _reading_lines(manifest: dict, dictionary: dict) -> list[str]:
         "`croissant.json` describes the same tables for Croissant tools "
         '(`mlcroissant.Dataset("croissant.json").records("papers")`).',
         "",
+        "The metadata block at the top of this file is the Hugging Face dataset-card format: "
+        '`datasets.load_dataset("warehouse/release=' + str(n) + '", "papers")` (or `paper_urls`, '
+        "`paper_metrics`, `listing_lineage`) reads one table as split `train`. It gives the columns stored "
+        "in the files, without `venue` and `year`: `datasets` does not read Hive folder names (the readers "
+        "above, and Spark, do); `papers.source_listing` and `listing_lineage.listing` name each row's listing.",
+        "",
         "## Data dictionary",
         "",
         "Generated from the Pandera models in `schemas/models.py` that validate every release (blocking checks); "
@@ -262,7 +280,7 @@ def _reading_lines(manifest: dict, dictionary: dict) -> list[str]:
         dictionary_markdown(dictionary, "###"),
         "## Licence and provenance",
         "",
-        LICENSE_TEXT,
+        licence_text(),
         "",
         "Cite as: " + cite_as(manifest),
         "",
@@ -319,11 +337,12 @@ def card_markdown(
         dictionary: :func:`pipeline.card.dictionary.data_dictionary`.
 
     Returns:
-        markdown text (str), ending in a newline.
+        markdown text (str), ending in a newline, opening with the Hugging Face metadata block
+        (:func:`pipeline.card.hub.hub_metadata`). Raises ValueError for a bad ``PIPELINE_DATASET_LICENSE``.
     """
     papers = tables["papers"]
     by_v = summary.code_share_by_venue(papers)
-    out = _overview_lines(papers, manifest, by_v)
+    out = [hub_metadata(tables, DATASET_TITLE)] + _overview_lines(papers, manifest, by_v)
     out += _contents_lines(tables, by_v)
     out += _changes_lines(manifest, changes)
     out += _reading_lines(manifest, dictionary)

@@ -39,6 +39,7 @@ from pipeline.release import dataset
 from pipeline.release.writer import TableParts
 from pipeline.runtime import config, versions
 from pipeline.runtime import config as pipeline_config  # inside release_asset, ``config`` is its run config
+from pipeline.runtime.progress import Reporter
 from schemas import MODELS
 
 OWNERS = ["team:data"]
@@ -80,9 +81,11 @@ def listing_records(context: dg.AssetExecutionContext) -> dg.MaterializeResult:
     folder, a FIFO, a device...: never opened). Raises dagster.Failure when a partition's file is gone.
     """
     total, frame, out = 0, None, None
-    for key in context.partition_keys:
-        frame, out = _read_listing(context, key)
-        total += frame.height
+    with Reporter(context.log.info).step("listings", len(context.partition_keys), "listings") as step:
+        for key in context.partition_keys:
+            frame, out = _read_listing(context, key)
+            total += frame.height
+            step.advance()
     context.log.info(f"{len(context.partition_keys)} listings decoded: {total} paragraphs")
     one = len(context.partition_keys) == 1 and frame is not None
     meta = table_metadata(frame, analysis.COLUMN_DESCRIPTIONS, out) if one and frame is not None else {}
@@ -137,7 +140,9 @@ def abstracts(context: dg.AssetExecutionContext) -> dg.MaterializeResult:
     # read when its turn comes, and its frame is written as soon as it is done
     record_hashes = analysis.record_hashes({k: work_file("listing_records", k) for k in keys})
     load = lambda k: pl.read_parquet(work_file("listing_records", k))  # noqa: E731
-    stream = analysis.iter_abstracts(keys, load, record_hashes, _analysed(keys), workers=config.workers())
+    stream = analysis.iter_abstracts(
+        keys, load, record_hashes, _analysed(keys), config.workers(), Reporter(context.log.info)
+    )
     total_q, frame, out, lines = 0, None, None, []
     stats: dict = {"analysed": 0, "reused": 0, "seconds": {}}
     for key, frame, listing_stats in stream:
@@ -306,7 +311,9 @@ def dataset_tables(context: dg.AssetExecutionContext):
     build = release.build_dir(config.work_dir(), context.run.run_id)
     shutil.rmtree(build, ignore_errors=True)  # a re-executed step starts clean; the plan is written last
     with _as_failure():
-        result = dataset.build_dataset(abstract_files, config.warehouse_dir(), build)
+        result = dataset.build_dataset(
+            abstract_files, config.warehouse_dir(), build, Reporter(context.log.info)
+        )
     for name, table in result.tables.items():
         yield _table_result(name, table, build)
     checks = [_check_result(name, result.failures[name], t.rows) for name, t in result.tables.items()]
@@ -419,6 +426,7 @@ def release_asset(context: dg.AssetExecutionContext, config: ReleaseConfig) -> d
             keep_last=pipeline_config.keep_releases(),
             plan=plan,
             allow_removal=config.allow_removal,
+            progress=Reporter(context.log.info),
         )
     release.build_files.clean(work, build, lambda run_id: _run_active(context, run_id))
     for w in result.warnings:

@@ -26,6 +26,7 @@ from pipeline.release.build_files import BuildWriter
 from pipeline.release.layout import PARTITION_COLUMNS, TABLES
 from pipeline.release.plan import ReleasePlan
 from pipeline.release.writer import TableParts
+from pipeline.runtime.progress import SILENT, Reporter
 from schemas import MODELS, validate
 
 #: Abstract rows one batch of whole partitions gathers (a partition larger than this is a batch alone): the
@@ -165,17 +166,18 @@ def _narrow(abstract_files: list[Path], scan: pl.LazyFrame) -> tuple[list[str], 
     return narrow_columns, narrow
 
 
-def build_dataset(abstract_files: list[Path], warehouse: Path, build: Path) -> Built:
+def build_dataset(
+    abstract_files: list[Path], warehouse: Path, build: Path, progress: Reporter = SILENT
+) -> Built:
     """Build the four tables of the next release of ``warehouse`` into the empty folder ``build``.
 
     Args:
         abstract_files: every listing's ``abstracts`` work file (pipeline.analyse.abstracts.ABSTRACT_SCHEMA),
-        in
-            listing order.
+            in listing order.
         warehouse: the warehouse (its LATEST release is the parent: pipeline.release.plan_release).
         build: the build folder (pipeline.release.build_files.build_dir); tables.json is written last here,
-        the
-            plan is the caller's to write.
+            the plan is the caller's to write.
+        progress: counts ``partitions`` n/N, the (venue, year) partitions built.
 
     Returns:
         a :class:`Built`. Raises ReleaseError (LATEST, releases.json or the parent unreadable or damaged)
@@ -204,11 +206,8 @@ def build_dataset(abstract_files: list[Path], warehouse: Path, build: Path) -> B
     )
     del clusters, notices, where, placed
     order = {str(p): i for i, p in enumerate(abstract_files)}
-    groups = (
-        narrow.group_by(PARTITION_COLUMNS)
-        .agg(pl.col(_FILE).unique(), pl.len().alias("rows"))
-        .sort(PARTITION_COLUMNS)
-    )
+    groups = narrow.group_by(PARTITION_COLUMNS).agg(pl.col(_FILE).unique(), pl.len().alias("rows"))
+    groups = groups.sort(PARTITION_COLUMNS)
     del narrow
     pinned = {
         name: release.table_schema(warehouse, name, plan.parent) if plan.parent is not None else {}
@@ -217,7 +216,7 @@ def build_dataset(abstract_files: list[Path], warehouse: Path, build: Path) -> B
     differ = plan.differ()
     writer = BuildWriter(build)
     checks = {name: _Checks(name) for name in TABLES}
-    lineage = []
+    lineage, step = [], progress.step("partitions", groups.height, "partitions")
     for batch in _batches(groups.iter_rows()):
         keys = [(venue, year) for venue, year, _, _ in batch]
         files = sorted({f for _, _, fs, _ in batch for f in fs}, key=order.__getitem__)
@@ -238,6 +237,8 @@ def build_dataset(abstract_files: list[Path], warehouse: Path, build: Path) -> B
             df = release.conform(df, name, pinned[name])
             writer.add(name, df)
         lineage.append(built["listing_lineage"].select("listing", "status"))
+        step.advance(len(batch))
+    step.close()
     return Built(
         tables=writer.finish(),
         failures={name: checks[name].result() for name in TABLES},

@@ -48,6 +48,7 @@ from pipeline.release.read import scan_verified, sha256_file, table_schema
 from pipeline.release.verify import verify_tree
 from pipeline.release.writer import TableParts
 from pipeline.runtime import versions
+from pipeline.runtime.progress import SILENT, Reporter
 from schemas import SCHEMA_VERSION
 
 CHANGE_KINDS = ("added", "removed", "changed")
@@ -81,6 +82,7 @@ def publish(
     now: dt.datetime | None = None,
     plan: ReleasePlan | None = None,
     allow_removal: bool = False,
+    progress: Reporter = SILENT,
 ) -> PublishResult:
     """Publish ``tables`` as the next release unless their content equals the latest release.
 
@@ -98,6 +100,7 @@ def publish(
             ``changes``); re-checked under the lock. ``None``: planned here, under the lock.
         allow_removal: publish even when the removal guard (:func:`pipeline.release.plan.removal_guard`)
             would refuse.
+        progress: counts the ``files written`` of the tables (pipeline.release.writer.write_tables).
 
     Returns:
         a :class:`PublishResult`.
@@ -120,7 +123,7 @@ def publish(
             plan = plan_release(warehouse, read_previous=False)
         check_current(plan, warehouse, index)
         try:
-            result = _stage_and_commit(warehouse, plan, tables, inputs, index, now, allow_removal)
+            result = _stage_and_commit(warehouse, plan, tables, inputs, index, now, allow_removal, progress)
         finally:
             shutil.rmtree(warehouse / STAGING_DIR, ignore_errors=True)
         if keep_last and result.created:
@@ -166,6 +169,7 @@ def _stage_and_commit(
     index: list[dict],
     now: dt.datetime | None,
     allow_removal: bool,
+    progress: Reporter = SILENT,
 ) -> PublishResult:
     """Steps 2-6 of the commit protocol (module docstring), under the lock; see :func:`publish`. No new
     release (the parent's result) when the content equals the parent's."""
@@ -186,7 +190,7 @@ def _stage_and_commit(
         plan = replace(plan, previous_papers=previous).with_changes(tables["papers"].scan().collect())
     if not allow_removal:
         removal_guard(plan, warehouse, tables["papers"].rows, tables["listing_lineage"].scan())
-    staged = _stage(warehouse, plan, tables, fingerprint, inputs, now)
+    staged = _stage(warehouse, plan, tables, fingerprint, inputs, now, progress)
     if isinstance(staged, str):  # same files as the parent's (the fingerprint's polars version differed)
         return _unchanged(warehouse, plan, staged)
     return _commit(warehouse, index, staged)
@@ -222,6 +226,7 @@ def _stage(
     fingerprint: str,
     inputs: list[dict],
     now: dt.datetime | None,
+    progress: Reporter = SILENT,
 ) -> Staged | str:
     """Steps 2-3: write the release into ``_staging/release=N`` (table files, changelog, card, manifest
     last; fsync) and verify it against its manifest. Returns the :class:`Staged` release, or the parent's
@@ -242,7 +247,9 @@ def _stage(
     parent_root = release_dir(warehouse, parent) if parent is not None else None
     parent_files = parent_manifest.table_files() if parent_manifest is not None else {}
     parts = {name: list(tables[name].partitions) for name in TABLES}
-    written, warnings, linked = writer.write_tables(parts, stage, parent_root, parent_files, plan.verified)
+    written, warnings, linked = writer.write_tables(
+        parts, stage, parent_root, parent_files, plan.verified, progress
+    )
     release_id = writer.content_digest(written)[:16]
     if parent is not None and parent_manifest is not None and parent_manifest.release_id == release_id:
         return release_id

@@ -30,6 +30,7 @@ import pyarrow.parquet as pq
 from pipeline.release.layout import IO_THREADS, PARTITION_COLUMNS, SORT_KEYS, TABLES, fsync_path
 from pipeline.release.manifest import FileEntry
 from pipeline.release.read import FileIdentity, file_identity, sha256_file
+from pipeline.runtime.progress import SILENT, Reporter, Step
 
 #: The (venue, year) of an empty table's one file.
 EMPTY_PARTITION = ("unknown", 0)
@@ -182,18 +183,25 @@ def write_partition(
     return FileEntry(rel, part.rows, path.stat().st_size, sha256_file(path), part.fingerprint), warning
 
 
+def _counted(result: tuple[FileEntry, str | None], step: Step) -> tuple[FileEntry, str | None]:
+    step.advance()
+    return result
+
+
 def write_tables(
     parts: dict[str, list[Partition]],
     stage: Path,
     parent: Path | None,
     parent_files: dict[str, FileEntry],
     trusted: dict[str, FileIdentity] | None = None,
+    progress: Reporter = SILENT,
 ) -> tuple[dict[str, list[FileEntry]], list[str], dict[str, FileIdentity]]:
     """Write every table's partitions into ``stage`` (threads: pyarrow and hashlib release the GIL).
 
     ``trusted``: parent files checked by the plan (path → identity then; see :func:`write_partition`).
     Returns the file entries per table (in partition order), the warnings of :func:`write_partition`, and
-    the hard-linked files (path → identity after the link) for the verification of the staged release."""
+    the hard-linked files (path → identity after the link) for the verification of the staged release.
+    ``progress`` counts ``files written`` n/N (a file linked from the parent counts as written)."""
     trusted = trusted or {}
     linked: dict[str, FileIdentity] = {}
     with ThreadPoolExecutor(max_workers=IO_THREADS) as pool:
@@ -212,7 +220,8 @@ def write_tables(
             ]
             for name in TABLES
         }
-        done = {name: [job.result() for job in jobs[name]] for name in TABLES}
+        with progress.step("files written", sum(map(len, jobs.values())), "files") as step:
+            done = {name: [_counted(job.result(), step) for job in jobs[name]] for name in TABLES}
     written = {name: [entry for entry, _ in done[name]] for name in TABLES}
     warnings = [w for name in TABLES for _, w in done[name] if w]
     return written, warnings, linked

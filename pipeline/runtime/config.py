@@ -14,6 +14,9 @@ pipeline anywhere by setting a variable:
 - ``PIPELINE_SCHEDULE_CRON``, ``PIPELINE_SCHEDULE_TIMEZONE``  the daily schedule (default 03:00 UTC)
 - ``PIPELINE_INSTANCE``, ``DAGSTER_PG_URL``  the instance's storage: SQLite (default) or Postgres
   (pipeline.runtime.scaleout)
+- ``PIPELINE_PROGRESS``       progress of long steps: ``auto`` (default), ``bar``, ``plain`` or ``off``
+  (pipeline.runtime.progress; ``python -m pipeline run --quiet`` sets ``off``)
+- ``PIPELINE_DATASET_LICENSE`` the licence the dataset card declares (default ``other``)
 
 Relative paths are resolved against the current working directory (the project root for ``make`` and
 ``dagster dev -w workspace.yaml``).
@@ -203,3 +206,30 @@ def workers() -> int:
     if not value.isdigit() or int(value) < 1:
         raise ValueError(f"PIPELINE_WORKERS must be a positive integer, got {value!r}")
     return int(value)
+
+
+#: Values of ``PIPELINE_PROGRESS`` (pipeline.runtime.progress): ``auto`` is a bar on a terminal, else
+#: plain lines.
+PROGRESS_MODES = ("auto", "bar", "plain", "off")
+
+
+def progress_mode() -> str:
+    """``PIPELINE_PROGRESS`` (default ``auto``), one of :data:`PROGRESS_MODES`. Raises ValueError naming the
+    variable for any other value."""
+    value = os.environ.get("PIPELINE_PROGRESS", "").strip().lower() or "auto"
+    if value not in PROGRESS_MODES:
+        raise ValueError(f"PIPELINE_PROGRESS must be one of {', '.join(PROGRESS_MODES)}, got {value!r}")
+    return value
+
+
+def dataset_license() -> str:
+    """The licence identifier the dataset card's metadata declares (``PIPELINE_DATASET_LICENSE``, default
+    ``other``: the project grants no licence of its own; see pipeline.card.readme.LICENSE_TEXT). Any Hugging
+    Face licence identifier (``cc-by-4.0``, ``mit``, ...); raises ValueError for a value with spaces or
+    control characters, which would break the card's YAML."""
+    value = os.environ.get("PIPELINE_DATASET_LICENSE", "").strip() or "other"
+    if not value.isprintable() or any(c.isspace() for c in value) or value[0] in "-#&*!|>'\"%@`{[":
+        raise ValueError(
+            f"PIPELINE_DATASET_LICENSE must be one licence identifier such as cc-by-4.0, got {value!r}"
+        )
+    return value

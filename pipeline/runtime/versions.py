@@ -31,7 +31,7 @@ RECORDS_VERSION = "1"
 #: How a release's files are written from the tables: partitioning and Parquet settings
 #: (pipeline/release/writer.py, schema.py), dataset card and documents (pipeline/card/). Bump with a
 #: change of the files written.
-RELEASE_VERSION = "1"
+RELEASE_VERSION = "2"
 
 
 @dataclass(frozen=True)

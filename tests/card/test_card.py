@@ -17,7 +17,7 @@ import pytest
 from PIL import Image
 
 from pipeline import card, cli, release
-from pipeline.card import summary
+from pipeline.card import readme, summary
 from pipeline.card.charts import CHARTS
 from schemas import MODELS
 from schemas import models as contract
@@ -270,3 +270,25 @@ def test_top_benchmarks_group_spellings_and_provenance_names_every_venue():
         ("AISTATS, ICLR, ICML, +1 more", "2023–2024"),
         ("ICML", "2026"),
     ]
+
+
+@pytest.mark.filterwarnings("ignore::DeprecationWarning", "ignore::FutureWarning")
+def test_hub_card_metadata_and_load_dataset_offline(rel, tmp_path, monkeypatch):
+    """The card's YAML block parses with huggingface_hub; ``datasets.load_dataset`` reads every table offline
+    with polars' rows and the files' columns (venue and year are Hive folders, which datasets does not read)."""
+    hub = pytest.importorskip("huggingface_hub")
+    datasets = pytest.importorskip("datasets")
+    for var, value in (("HF_DATASETS_OFFLINE", "1"), ("HF_HUB_OFFLINE", "1"), ("HF_HOME", str(tmp_path))):
+        monkeypatch.setenv(var, value)
+    meta = hub.DatasetCard.load(rel / "README.md").data.to_dict()
+    papers = _read(rel, "papers")
+    assert meta["pretty_name"] == readme.DATASET_TITLE and meta["license"] == "other"
+    assert meta["language"] == sorted(set(papers["language"]) - {"und"})
+    assert meta["size_categories"] == ["n<1K"] and papers.height < 1000
+    assert [c["config_name"] for c in meta["configs"]] == list(MODELS)
+    for table in MODELS:
+        ds = datasets.load_dataset(str(rel), table, split="train", cache_dir=str(tmp_path / "cache"))
+        df = _read(rel, table)
+        assert ds.num_rows == df.height > 0, table
+        assert ds.column_names == [c for c in df.columns if c not in ("venue", "year")], table
+    assert "because no licence is granted by this project" in (rel / "README.md").read_text()
