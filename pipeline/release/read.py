@@ -45,6 +45,14 @@ def read_table(
     )
 
 
+def scan_table(warehouse: Path, table: str, number: int) -> pl.LazyFrame:
+    """A lazy scan of ``table`` in release ``number``'s folder (every Parquet file under it, Hive columns
+    from the paths), unverified: for reads of a few columns, e.g. the lineage a changelog summarises."""
+    return pl.scan_parquet(
+        release_dir(warehouse, number) / table / "**" / "*.parquet", hive_partitioning=True
+    )
+
+
 def sha256_file(path: Path) -> str:
     """sha256 (hex) of a file's bytes, read in 1 MiB chunks."""
     h = hashlib.sha256()
