@@ -126,9 +126,8 @@ def scan_verified(
         raise ReleaseError(
             f"release {number} is damaged: {path} {why} ({len(bad)} damaged {table} files), so paper ids and "
             f"history cannot be carried over from it. Restore the release folder from a backup, or roll "
-            "back: "
-            f"write the number of an intact release into {Path(warehouse) / 'LATEST'} "
-            "(`python -m pipeline verify --all` shows which are intact)."
+            "back to an intact release: `python -m pipeline rollback N` (`python -m pipeline verify --all` "
+            "shows which are intact)."
         )
     columns = info.column_names
     hive = [pl.col(c).cast(t) for c, t in HIVE_DTYPES.items() if c in columns]
