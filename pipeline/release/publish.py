@@ -281,7 +281,8 @@ def _stage(
             for name in TABLES
         },
     )
-    manifest, lineage = _write_documents(warehouse, stage, plan, manifest, tables, card_tables, pngs)
+    manifest, lineage, note = _write_documents(warehouse, stage, plan, manifest, tables, card_tables, pngs)
+    warnings = [*warnings, *([note] if note else [])]
     problems = verify_tree(stage, manifest, linked)
     if problems:
         raise ReleaseVerifyError(
@@ -301,10 +302,11 @@ def _write_documents(
     tables: dict[str, TableParts],
     card_tables: dict[str, pl.DataFrame],
     pngs,
-) -> tuple[Manifest, list[dict]]:
+) -> tuple[Manifest, list[dict], str | None]:
     """Write the changelog (``changelog.parquet``, ``CHANGELOG.md``), the dataset card's documents and
-    ``manifest.json`` (last) into ``stage``, fsync it; returns the manifest with its extra files and the
-    lineage changes against the parent the changelog lists."""
+    ``manifest.json`` (last) into ``stage``, fsync it; returns the manifest with its extra files, the
+    lineage changes against the parent the changelog lists, and a warning when the parent's lineage could
+    not be read (the changelog then says so instead of listing them)."""
     parent, changes = plan.parent, plan.changes
     assert changes is not None
     changes.write_parquet(stage / "changelog.parquet", compression="zstd")
@@ -313,10 +315,17 @@ def _write_documents(
         previous = scan_verified(
             warehouse, parent, "papers", plan.parent_manifest
         )  # names the removed papers
-    lineage = lineage_changes(_parent_lineage(warehouse, plan), tables["listing_lineage"].scan())
-    (stage / "CHANGELOG.md").write_text(
-        changelog_markdown(plan.number, parent, changes, tables["papers"].scan(), previous, lineage)
-    )
+    note = None
+    try:
+        lineage = lineage_changes(_parent_lineage(warehouse, plan), tables["listing_lineage"].scan())
+    except (OSError, pl.exceptions.PolarsError) as err:  # a damaged parent file (written anew by the writer)
+        lineage = []
+        note = (
+            f"the changes of the lineage against release {parent} are not listed in CHANGELOG.md: its "
+            f"listing_lineage could not be read ({str(err).splitlines()[0]})"
+        )
+    text = changelog_markdown(plan.number, parent, changes, tables["papers"].scan(), previous, lineage)
+    (stage / "CHANGELOG.md").write_text(text + (f"Lineage: {note}.\n" if note else ""))
     files = [
         FileEntry(extra, rows, (stage / extra).stat().st_size, sha256_file(stage / extra))
         for extra, rows in (("changelog.parquet", changes.height), ("CHANGELOG.md", None))
@@ -329,7 +338,7 @@ def _write_documents(
     manifest = replace(manifest, files=tuple(files))
     write_manifest(stage, manifest)
     writer.fsync_tree(stage)
-    return manifest, lineage
+    return manifest, lineage, note
 
 
 def _parent_lineage(warehouse: Path, plan: ReleasePlan) -> pl.DataFrame | pl.LazyFrame | None:
