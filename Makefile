@@ -10,7 +10,7 @@ LOCK := requirements.lock
 UV_VERSION := 0.13.9
 export DAGSTER_HOME ?= $(CURDIR)/.dagster_home
 
-.PHONY: help run test test-fast lint lock dev verify clean clean-releases versions-golden
+.PHONY: help run test test-fast lint lock dev verify releases diff rollback show clean clean-releases versions-golden
 .DEFAULT_GOAL := help
 
 help: ## list the targets with one line each (the default goal)
@@ -70,6 +70,19 @@ dev: $(VENV)/.installed ## the Dagster UI on 127.0.0.1:3000 with sensor, schedul
 
 verify: $(VENV)/.installed ## re-check the latest release (RELEASE=N: release N) against its manifest
 	$(PY) -m pipeline verify $(RELEASE)
+
+releases: $(VENV)/.installed ## one line per release: number, created, parent, papers, changes, LATEST
+	$(PY) -m pipeline releases
+
+diff: $(VENV)/.installed ## papers added, removed and changed from release A to release B (A=1 B=2)
+	$(PY) -m pipeline diff $(A) $(B)
+
+# Under the publish lock: release N verified, then LATEST replaced atomically (docs/releases.md, "Rollback").
+rollback: $(VENV)/.installed ## make release N the latest (RELEASE=N); newer releases stay
+	$(PY) -m pipeline rollback $(RELEASE)
+
+show: $(VENV)/.installed ## one paper: row, URLs, metrics, lineage, releases (PAPER=p0123456789abcdef)
+	$(PY) -m pipeline show $(PAPER)
 
 # Work files only: the per-listing work files, an unfinished publish and Dagster's instance. Releases stay.
 clean: ## delete the work files and .dagster_home; releases stay

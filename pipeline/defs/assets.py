@@ -14,6 +14,7 @@ from pydantic import Field
 
 from pipeline import card, release
 from pipeline.analyse import abstracts as analysis
+from pipeline.card.changelog import changes_sentence
 from pipeline.defs.io import (
     PREVIEW_ROWS,
     abstracts_data_version,
@@ -408,9 +409,10 @@ def release_asset(context: dg.AssetExecutionContext, config: ReleaseConfig) -> d
     another publish holds the lock, LATEST moved since the tables were built, the removal guard refuses
     (run config ``allow_removal``), or the staged release fails verification. UI metadata: release
     number, created, release_id, ``path`` (the release folder), manifest path, changelog counts
-    (``changes`` and ``changes/<kind>``), rows per table; an observation of each table with its ``path`` in
-    the release; the asset's table is the release's changelog (``dagster/row_count``, column schema and
-    a preview of changelog.parquet). Check ``manifest``: the files verified before the commit.
+    (``changes`` and ``changes/<kind>``), ``lineage_changes`` (listings whose records changed status,
+    pipeline.card.changelog.lineage_changes), rows per table; an observation of each table with its
+    ``path`` in the release; the asset's table is the release's changelog (``dagster/row_count``, column
+    schema and a preview of changelog.parquet). Check ``manifest``: the files verified before the commit.
     """
     wh, work = pipeline_config.warehouse_dir(), pipeline_config.work_dir()
     with _as_failure():
@@ -431,12 +433,12 @@ def release_asset(context: dg.AssetExecutionContext, config: ReleaseConfig) -> d
     release.build_files.clean(work, build, lambda run_id: _run_active(context, run_id))
     for w in result.warnings:
         context.log.warning(w)
-    msg = (
-        f"release {result.release} published"
+    # the changes only beside a new release: an unchanged run has none (result.changes are LATEST's own)
+    context.log.info(
+        f"release {result.release} published: {changes_sentence(result.changes, list(result.lineage))}"
         if result.created
         else f"content unchanged: no new release, latest is {result.release}"
     )
-    context.log.info(f"{msg}; changes {result.changes}")
     for name in TABLE_DESCRIPTIONS:  # where each published table now is: its folder in this release
         context.log_event(dg.AssetObservation(asset_key=name, metadata=published_metadata(result.path, name)))
     return _release_result(result, built)
@@ -453,6 +455,7 @@ def _release_result(result: release.PublishResult, built: dict[str, TableParts])
             "path": dg.MetadataValue.path(str(result.path)),
             "manifest": dg.MetadataValue.path(str(result.path / "manifest.json")),
             "changes": dg.MetadataValue.json(result.changes),
+            "lineage_changes": dg.MetadataValue.json(list(result.lineage)),
             **{f"changes/{k}": dg.MetadataValue.int(v) for k, v in result.changes.items()},
             **{f"rows/{k}": v.rows for k, v in built.items()},
             **table_metadata(changelog, CHANGELOG_DESCRIPTIONS),

@@ -18,9 +18,11 @@ One module per job (the commit protocol is stated in :mod:`~pipeline.release.pub
 decides and where its tests are: docs/design.md, "Where each rule lives"; operating and reading releases:
 docs/releases.md.
 
-A rollback (writing an older number into ``LATEST`` by hand) is safe: newer releases stay, are hidden
-from :func:`read_all`, and the next release gets the next unused number with the rolled-back release as
-parent. Publishing content equal to the latest release (same ``release_id``) makes no new release.
+A rollback (:func:`rollback`, ``python -m pipeline rollback N``: under the publish lock, verified, LATEST
+replaced atomically) keeps newer releases, hidden from :func:`read_all`, and the next release gets the next
+unused number with the rolled-back release as parent. :mod:`~pipeline.release.history` lists the releases,
+diffs any two and shows one paper across them. Publishing content equal to the latest release (same
+``release_id``) makes no new release.
 """
 
 from pipeline.release import build_files
@@ -50,7 +52,13 @@ from pipeline.release.plan import (
     diff_papers,
     plan_release,
 )
-from pipeline.release.publish import PublishResult, ReleaseVerifyError, publish
+from pipeline.release.publish import (
+    PublishResult,
+    ReleaseVerifyError,
+    RollbackRefusedError,
+    publish,
+    rollback,
+)
 from pipeline.release.read import read_all, read_table, read_verified, table_schema
 from pipeline.release.retention import prune
 from pipeline.release.verify import verify, verify_all, verify_targets
@@ -72,6 +80,7 @@ __all__ = [
     "ReleasePlan",
     "ReleaseVerifyError",
     "RemovalGuardError",
+    "RollbackRefusedError",
     "SchemaDriftError",
     "TableEntry",
     "build_files",
@@ -90,6 +99,7 @@ __all__ = [
     "read_table",
     "read_verified",
     "release_dir",
+    "rollback",
     "table_schema",
     "verify",
     "verify_all",

@@ -139,12 +139,14 @@ def read_manifest(root: Path) -> Manifest:
     except FileNotFoundError:
         raise ReleaseError(
             f"{path} is missing: {root} is not a complete release. Run "
-            "`python -m pipeline verify --all`, and point LATEST at an intact release."
+            "`python -m pipeline verify --all`, and roll back to an intact release (`python -m pipeline "
+            "rollback N`)."
         ) from None
     except (ValueError, KeyError, TypeError) as err:
         raise ReleaseError(
             f"{path} is damaged ({type(err).__name__}: {err}). Restore the release folder from "
-            "a backup, or point LATEST at an intact release (`python -m pipeline verify --all`)."
+            "a backup, or roll back to an intact release (`python -m pipeline rollback N`; `python -m "
+            "pipeline verify --all` shows which are intact)."
         ) from None
 
 

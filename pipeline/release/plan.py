@@ -7,9 +7,9 @@ columns with :meth:`ReleasePlan.stamp`, which computes the diff against the pare
 takes the same plan (number, parent, diff) and re-checks it under the publish lock (:func:`check_current`).
 
 Numbering: the next number is one above every number ever committed (the ``releases.json`` index, LATEST;
-every release folder when there is no index), so after a rollback (an older number written into LATEST)
-the next release gets a fresh number, its parent is the rolled-back-to release, and every new or changed
-paper is stamped with the new number.
+every release folder when there is no index), so after a rollback (an older number in LATEST,
+:func:`pipeline.release.publish.rollback`) the next release gets a fresh number, its parent is the
+rolled-back-to release, and every new or changed paper is stamped with the new number.
 
 Removal guard: a release that would remove more than :data:`MAX_REMOVAL_SHARE` of the parent's papers, or
 every one of them, is refused (:class:`RemovalGuardError`, naming the listings that vanished or became

@@ -14,6 +14,10 @@ Under the publish lock:
 5. add N to ``releases.json`` (atomic replace), so the index holds every release before it can be LATEST;
 6. replace ``LATEST`` with N: the commit point;
 7. retention (:func:`pipeline.release.retention.prune`), when configured.
+
+:func:`rollback` makes an existing release the latest under the same protocol: under the lock, the index
+repaired first (so it holds every release that was ever LATEST before LATEST moves), the release verified,
+then ``LATEST`` replaced atomically.
 """
 
 from __future__ import annotations
@@ -28,9 +32,10 @@ from pathlib import Path
 import polars as pl
 
 from pipeline import card
-from pipeline.card.changelog import changelog_markdown
+from pipeline.card.changelog import changelog_markdown, lineage_changes
 from pipeline.release import layout, retention, writer
 from pipeline.release.conform import conform
+from pipeline.release.history import release_manifest
 from pipeline.release.layout import (
     PARTITION_COLUMNS,
     STAGING_DIR,
@@ -44,8 +49,8 @@ from pipeline.release.layout import (
 from pipeline.release.lock import publish_lock
 from pipeline.release.manifest import FileEntry, Manifest, TableEntry, read_manifest, write_manifest
 from pipeline.release.plan import ReleasePlan, check_current, plan_release, removal_guard
-from pipeline.release.read import scan_verified, sha256_file, table_schema
-from pipeline.release.verify import verify_tree
+from pipeline.release.read import scan_table, scan_verified, sha256_file, table_schema
+from pipeline.release.verify import verify, verify_tree
 from pipeline.release.writer import TableParts
 from pipeline.runtime import versions
 from pipeline.runtime.progress import SILENT, Reporter
@@ -58,12 +63,18 @@ class ReleaseVerifyError(ReleaseError):
     """The staged release does not match its own manifest; nothing was committed."""
 
 
+class RollbackRefusedError(ReleaseError):
+    """The release to roll back to fails verification; LATEST was not changed."""
+
+
 @dataclass(frozen=True)
 class PublishResult:
     """What :func:`publish` did: ``release`` is the number now in LATEST; ``created`` is False when the
     content equalled the latest release; ``path`` the release folder; ``changes`` counts by kind;
     ``files_verified`` the files checked against the manifest before the commit (0 when nothing was
-    written); ``warnings`` e.g. damaged parent files that were written anew instead of reused."""
+    written); ``warnings`` e.g. damaged parent files that were written anew instead of reused; ``lineage``
+    the listings whose records changed status against the parent
+    (:func:`pipeline.card.changelog.lineage_changes`; empty when nothing was written)."""
 
     release: int
     created: bool
@@ -72,6 +83,7 @@ class PublishResult:
     changes: dict
     files_verified: int = 0
     warnings: tuple[str, ...] = field(default=())
+    lineage: tuple[dict, ...] = field(default=())
 
 
 def publish(
@@ -153,12 +165,14 @@ def _repaired_index(warehouse: Path) -> list[dict]:
 @dataclass(frozen=True)
 class Staged:
     """A release written and verified in ``folder`` (``_staging/release=N``), ready to commit: its
-    ``manifest``, the ``warnings`` of the table writes, and ``files_verified`` (table files + extra files)."""
+    ``manifest``, the ``warnings`` of the table writes, ``files_verified`` (table files + extra files) and
+    the ``lineage`` changes its changelog lists."""
 
     folder: Path
     manifest: Manifest
     warnings: tuple[str, ...]
     files_verified: int
+    lineage: tuple[dict, ...] = ()
 
 
 def _stage_and_commit(
@@ -274,7 +288,8 @@ def _stage(
             for name in TABLES
         },
     )
-    manifest = _write_documents(warehouse, stage, plan, manifest, tables, card_tables, pngs)
+    manifest, lineage, note = _write_documents(warehouse, stage, plan, manifest, tables, card_tables, pngs)
+    warnings = [*warnings, *([note] if note else [])]
     problems = verify_tree(stage, manifest, linked)
     if problems:
         raise ReleaseVerifyError(
@@ -283,7 +298,7 @@ def _stage(
             "and the parent release (`python -m pipeline verify --all`), then run again."
         )
     n_files = sum(len(t.files) for t in manifest.tables.values()) + len(manifest.files)
-    return Staged(stage, manifest, tuple(warnings), n_files)
+    return Staged(stage, manifest, tuple(warnings), n_files, tuple(lineage))
 
 
 def _write_documents(
@@ -294,9 +309,11 @@ def _write_documents(
     tables: dict[str, TableParts],
     card_tables: dict[str, pl.DataFrame],
     pngs,
-) -> Manifest:
+) -> tuple[Manifest, list[dict], str | None]:
     """Write the changelog (``changelog.parquet``, ``CHANGELOG.md``), the dataset card's documents and
-    ``manifest.json`` (last) into ``stage``, fsync it; returns the manifest with its extra files."""
+    ``manifest.json`` (last) into ``stage``, fsync it; returns the manifest with its extra files, the
+    lineage changes against the parent the changelog lists, and a warning when the parent's lineage could
+    not be read (the changelog then says so instead of listing them)."""
     parent, changes = plan.parent, plan.changes
     assert changes is not None
     changes.write_parquet(stage / "changelog.parquet", compression="zstd")
@@ -305,9 +322,17 @@ def _write_documents(
         previous = scan_verified(
             warehouse, parent, "papers", plan.parent_manifest
         )  # names the removed papers
-    (stage / "CHANGELOG.md").write_text(
-        changelog_markdown(plan.number, parent, changes, tables["papers"].scan(), previous)
-    )
+    note = None
+    try:
+        lineage = lineage_changes(_parent_lineage(warehouse, plan), tables["listing_lineage"].scan())
+    except (OSError, pl.exceptions.PolarsError) as err:  # a damaged parent file (written anew by the writer)
+        lineage = []
+        note = (
+            f"the changes of the lineage against release {parent} are not listed in CHANGELOG.md: its "
+            f"listing_lineage could not be read ({str(err).splitlines()[0]})"
+        )
+    text = changelog_markdown(plan.number, parent, changes, tables["papers"].scan(), previous, lineage)
+    (stage / "CHANGELOG.md").write_text(text + (f"Lineage: {note}.\n" if note else ""))
     files = [
         FileEntry(extra, rows, (stage / extra).stat().st_size, sha256_file(stage / extra))
         for extra, rows in (("changelog.parquet", changes.height), ("CHANGELOG.md", None))
@@ -320,7 +345,17 @@ def _write_documents(
     manifest = replace(manifest, files=tuple(files))
     write_manifest(stage, manifest)
     writer.fsync_tree(stage)
-    return manifest
+    return manifest, lineage, note
+
+
+def _parent_lineage(warehouse: Path, plan: ReleasePlan) -> pl.DataFrame | pl.LazyFrame | None:
+    """The parent's ``listing_lineage`` (listing, status, reason) for the changelog's lineage section: the
+    plan's verified scan, else read from the parent's folder; None for a first release."""
+    if plan.parent is None:
+        return None
+    if plan.previous_lineage is not None:
+        return plan.previous_lineage
+    return scan_table(warehouse, "listing_lineage", plan.parent)
 
 
 def _commit(warehouse: Path, index: list[dict], staged: Staged) -> PublishResult:
@@ -338,4 +373,35 @@ def _commit(warehouse: Path, index: list[dict], staged: Staged) -> PublishResult
         staged.manifest.changes,
         staged.files_verified,
         staged.warnings,
+        staged.lineage,
     )
+
+
+def rollback(warehouse: Path, number: int) -> tuple[int | None, int]:
+    """Make release ``number`` the latest: under the publish lock, repair the index (every release that was
+    ever LATEST in ``releases.json``, as :func:`publish` does), check that ``number`` is a release of the
+    index and that it verifies against its manifest (:func:`pipeline.release.verify.verify`), then replace
+    ``LATEST`` atomically (:func:`pipeline.release.layout.write_atomic`). Newer releases stay (hidden from
+    all-release reads); the next publish takes the next unused number with ``number`` as its parent
+    (:func:`pipeline.release.plan.next_number`).
+
+    Returns (the release LATEST named before, ``number``); nothing is written when it already named it.
+    Raises PublishInProgressError while a publish (or another rollback) holds the lock; UnknownReleaseError
+    (pipeline.release.history) when ``number`` is no release; RollbackRefusedError naming the first problem
+    when it fails verification; ReleaseError when LATEST or releases.json is unreadable. LATEST is unchanged
+    on every error."""
+    warehouse = Path(warehouse)
+    with publish_lock(warehouse):
+        _repaired_index(warehouse)
+        release_manifest(warehouse, number)
+        before = latest_release(warehouse)
+        problems = verify(warehouse, number)
+        if problems:
+            raise RollbackRefusedError(
+                f"release {number} fails verification ({len(problems)} problems, first: {problems[0]}); "
+                f"LATEST still names {before}. `python -m pipeline verify --all` shows which releases are "
+                "intact."
+            )
+        if before != number:
+            layout.write_atomic(warehouse / layout.LATEST_FILE, str(number))
+        return before, number

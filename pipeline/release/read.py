@@ -45,6 +45,14 @@ def read_table(
     )
 
 
+def scan_table(warehouse: Path, table: str, number: int) -> pl.LazyFrame:
+    """A lazy scan of ``table`` in release ``number``'s folder (every Parquet file under it, Hive columns
+    from the paths), unverified: for reads of a few columns, e.g. the lineage a changelog summarises."""
+    return pl.scan_parquet(
+        release_dir(warehouse, number) / table / "**" / "*.parquet", hive_partitioning=True
+    )
+
+
 def sha256_file(path: Path) -> str:
     """sha256 (hex) of a file's bytes, read in 1 MiB chunks."""
     h = hashlib.sha256()
@@ -118,9 +126,8 @@ def scan_verified(
         raise ReleaseError(
             f"release {number} is damaged: {path} {why} ({len(bad)} damaged {table} files), so paper ids and "
             f"history cannot be carried over from it. Restore the release folder from a backup, or roll "
-            "back: "
-            f"write the number of an intact release into {Path(warehouse) / 'LATEST'} "
-            "(`python -m pipeline verify --all` shows which are intact)."
+            "back to an intact release: `python -m pipeline rollback N` (`python -m pipeline verify --all` "
+            "shows which are intact)."
         )
     columns = info.column_names
     hive = [pl.col(c).cast(t) for c, t in HIVE_DTYPES.items() if c in columns]

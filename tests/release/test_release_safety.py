@@ -48,7 +48,7 @@ def test_a_release_that_was_ever_latest_is_never_deleted(tmp_path, point):
     ever_latest = {1, release.latest_release(wh)}
     r3 = release.publish(wh, make_tables(3), INPUTS)
     ever_latest.add(r3.release)
-    (wh / "LATEST").write_text("1")  # the rollback of docs/releases.md
+    release.rollback(wh, 1)  # the rollback of docs/releases.md
     r4 = release.publish(wh, make_tables(4), INPUTS)
     ever_latest.add(r4.release)
     indexed = {e["release"] for e in release.read_index(wh)}
@@ -82,7 +82,8 @@ def test_rollback_then_a_new_listing_stamps_the_new_release_number(project):
     assert cli.run() == 0
     shutil.move(project / SEEDS[1].name, raw / SEEDS[1].name)
     assert cli.run() == 0 and release.latest_release(wh) == 2
-    (wh / "LATEST").write_text("1")  # the rollback of docs/releases.md
+    assert cli.main(["rollback", "1"]) == 0  # the rollback of docs/releases.md
+    assert release.latest_release(wh) == 1
     shutil.copy(DATA / "listings" / "NeurIPS_2023_sample.txt", raw / "NeurIPS_2023_sample.txt")
     assert cli.run() == 0
     assert release.latest_release(wh) == 3

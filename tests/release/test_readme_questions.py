@@ -1,0 +1,82 @@
+"""The README's one-line answers to the questions users ask (between ``<!-- questions -->`` markers), run
+from the project root of a real warehouse: release 1 from the two seed listings and the ICLR 2017 listing of
+tests/data/readers (papercopilot JSON with decisions), release 2 after adding the NeurIPS 2023 sample."""
+
+import re
+import shutil
+
+import polars as pl
+import pytest
+
+from pipeline import cli, release
+from tests.conftest import DATA, ROOT, SEEDS
+
+pytestmark = pytest.mark.integration
+
+
+@pytest.fixture(scope="module")
+def answers(tmp_path_factory):
+    root = tmp_path_factory.mktemp("questions")
+    raw = root / "raw"
+    raw.mkdir()
+    for f in [*SEEDS, DATA / "readers" / "iclr2017.json"]:
+        shutil.copy(f, raw / f.name)
+    block = re.search(
+        r"<!-- questions:start -->\s*```python\n(.*?)```\s*<!-- questions:end -->",
+        (ROOT / "README.md").read_text(),
+        re.S,
+    ).group(1)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("PIPELINE_RAW_DIR", str(raw))
+        mp.setenv("PIPELINE_WAREHOUSE_DIR", str(root / "warehouse"))
+        mp.setenv("DAGSTER_HOME", str(root / ".dagster_home"))
+        mp.delenv("PIPELINE_KEEP_RELEASES", raising=False)
+        mp.chdir(root)
+        assert cli.run() == 0
+        shutil.copy(DATA / "listings" / "NeurIPS_2023_sample.txt", raw / "NeurIPS_2023_sample.txt")
+        assert cli.run() == 0
+        scope: dict = {}
+        exec(block, scope)  # the README's lines, run from the project root
+        yield root / "warehouse", scope
+
+
+def test_papers_with_code_by_venue(answers):
+    wh, scope = answers
+    # the ICLR listing's third record has no abstract (quarantined: empty)
+    assert scope["code_by_venue"].rows() == [("ICLR", 2, 0), ("ICML", 38, 7), ("NeurIPS", 6, 2)]
+    urls = release.read_table(wh, "paper_urls", 2).filter(pl.col("kind").is_in(["code", "anonymous_code"]))
+    assert urls["paper_id"].n_unique() == 9
+
+
+def test_results_on_a_benchmark_and_the_best(answers):
+    wh, scope = answers
+    top = scope["benchmarks"].row(0, named=True)
+    assert (top["dataset_key"], top["metric_key"], top["unit"], top["results"], top["best"]) == (
+        "npbench",
+        "qualityratio",
+        "%",
+        4,
+        43.9,
+    )
+    metrics = release.read_table(wh, "paper_metrics", 2)
+    best = metrics.filter(pl.col("dataset_key") == "npbench", pl.col("metric_key") == "qualityratio")
+    assert best.filter(pl.col("value") == 43.9)["paper_id"].to_list() == [top["best_paper"]]
+
+
+def test_accepted_papers_only(answers):
+    _, scope = answers
+    accepted = scope["accepted"]
+    assert accepted.height == 1 and accepted["source_status"].to_list() == ["Poster"]
+    assert accepted["title"].to_list() == ["Machine Comprehension Using Match-LSTM and Answer Pointer"]
+    assert scope["papers"].filter(pl.col("source_status") == "Reject").height == 1
+
+
+def test_what_changed_between_two_releases(answers):
+    wh, scope = answers
+    changed = scope["changed"]
+    assert changed["from"] == 1 and changed["to"] == 2
+    assert changed["counts"] == {"added": 6, "removed": 0, "changed": 1}
+    table = pl.read_parquet(wh / "release=2" / "changelog.parquet")
+    assert sorted(p["paper_id"] for p in changed["added"]) == sorted(
+        table.filter(pl.col("change") == "added")["paper_id"]
+    )
