@@ -7,12 +7,19 @@ import pytest
 
 
 def _rebuild_definitions() -> None:
-    """Re-import ``pipeline.definitions`` when this process has imported it: its ``defs`` (the executor
-    above all: ``PIPELINE_EXECUTOR``, ``PIPELINE_CELERY_BROKER``) are built from the environment at import
-    time and kept for the life of the process."""
-    module = sys.modules.get("pipeline.definitions")
-    if module is not None:
-        importlib.reload(module)
+    """Import the code location afresh when this process has imported it: its ``defs`` (the executor above
+    all: ``PIPELINE_EXECUTOR``, ``PIPELINE_CELERY_BROKER``) are built from the environment when it loads and
+    kept for the life of the process.
+
+    Every module of ``pipeline.defs`` is imported again with it, not ``pipeline.definitions`` alone: a test
+    that reloads one of them (tests/defs/test_versions_dagster.py reloads the assets to see new code versions)
+    leaves new asset objects beside jobs and sensors that target the old ones, and a code location loaded
+    from that mix is refused ("a different asset with the same key was provided")."""
+    if "pipeline.definitions" not in sys.modules:
+        return
+    for name in [n for n in sys.modules if n == "pipeline.definitions" or n.startswith("pipeline.defs")]:
+        del sys.modules[name]
+    importlib.import_module("pipeline.definitions")
 
 
 @pytest.fixture

@@ -94,6 +94,10 @@ def test_two_celery_workers_share_the_steps_and_publish_stays_single(
     monkeypatch.setenv("PIPELINE_CELERY_BROKER", broker.url)
     worker_yaml = project / "celery.yaml"
     worker_yaml.write_text(scaleout.celery_worker_yaml())
+    # the instance's tables, created once before the workers start: two workers that create them at the same
+    # moment on a fresh database race ('type "secondary_indexes" already exists'; docs/scale-out.md)
+    with dg.DagsterInstance.get():
+        pass
     app = make_app(CeleryExecutor.for_cli(**scaleout.celery_config()).app_args())
     # the worker CLI starts `celery` from PATH: the virtualenv's bin first, as in an activated venv
     env = {**os.environ, "PATH": f"{BIN}{os.pathsep}{os.environ.get('PATH', '')}"}
