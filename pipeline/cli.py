@@ -512,11 +512,10 @@ def _progress(quiet: bool) -> Iterator[None]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Parse ``argv`` (default: sys.argv) and run ``run`` or ``verify``; returns the exit status.
-
-    Any error is reported as one ``error:`` line (:func:`describe`) with status 1; ``-v`` adds the traceback.
-    """
-    parser = argparse.ArgumentParser(prog="python -m pipeline", description=__doc__.splitlines()[0])
+    """Parse ``argv`` (default: sys.argv) and run its command; returns the exit status. Any error is reported
+    as one ``error:`` line (:func:`describe`) with status 1; ``-v`` adds the traceback."""
+    summary = " ".join(__doc__.split("\n\n")[0].split())  # the module docstring's first paragraph
+    parser = argparse.ArgumentParser(prog="python -m pipeline", description=summary)
     sub = parser.add_subparsers(dest="command", required=True)
     p_run = sub.add_parser("run", help="materialise every asset over the raw folder into the warehouse")
     p_run.add_argument(
