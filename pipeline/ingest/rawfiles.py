@@ -111,10 +111,11 @@ def check(raw_dir: Path, rel: str) -> tuple[str, str | None]:
     return path, None
 
 
-def read(raw_dir: Path, rel: str) -> tuple[bytes | None, str | None]:
+def read(raw_dir: Path, rel: str, max_bytes: int | None = None) -> tuple[bytes | None, str | None]:
     """The bytes of the entry ``rel`` of ``raw_dir`` as ``(data, None)``, or ``(None, reason)`` when it is
     refused (:func:`check`, then ``O_NOFOLLOW | O_NONBLOCK`` open and ``fstat``: never follows a link it was
-    not meant to, never blocks on a FIFO, never reads a device). Raises nothing for a bad entry."""
+    not meant to, never blocks on a FIFO, never reads a device). With ``max_bytes``, a file larger than that
+    is refused ``too_large`` with its size, before it is read. Raises nothing for a bad entry."""
     path, reason = check(raw_dir, rel)
     if reason is not None:
         return None, reason
@@ -128,8 +129,13 @@ def read(raw_dir: Path, rel: str) -> tuple[bytes | None, str | None]:
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode):
             return None, f"{_kind(st.st_mode)}, not a regular file; not read"
+        if max_bytes is not None and st.st_size > max_bytes:
+            return None, f"too_large: {st.st_size} bytes, over the limit of {max_bytes}; not read"
         with os.fdopen(fd, "rb", closefd=False) as f:
-            return f.read(), None
+            data = f.read() if max_bytes is None else f.read(max_bytes + 1)
+        if max_bytes is not None and len(data) > max_bytes:
+            return None, f"too_large: over the limit of {max_bytes} bytes (grew while read); not read"
+        return data, None
     except OSError as e:
         return None, f"could not be read: {e.strerror}"
     finally:

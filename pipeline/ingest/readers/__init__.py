@@ -58,7 +58,7 @@ from pipeline.ingest.readers.venues import (
     venue_year_from_path,
     venue_year_in_text,
 )
-from pipeline.ingest.settings import Settings, SettingsError, parse_settings
+from pipeline.ingest.settings import Settings, SettingsError, SettingsSource, parse_settings
 
 RULES_VERSION = "2"  # all of readers/ but decoding; bump when outputs change (docs/execution.md)
 
@@ -138,7 +138,7 @@ def gunzip(data: bytes, name: str) -> bytes:
 def read_listing(
     data: bytes,
     name: str,
-    settings: Settings | list[tuple[str, bytes]] | None = None,
+    settings: Settings | list[SettingsSource] | None = None,
     today: _dt.date | None = None,
     stray_nul_ok: bool = True,
 ) -> ListingRead:
