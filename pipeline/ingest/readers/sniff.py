@@ -96,7 +96,7 @@ def choose(text: str, name: str) -> str | None:
     table_rows = markdown._table_rows(lines[:400])
     if table_rows and "abstract" in map_columns(table_rows[1]):
         return markdown.NAME_TABLE
-    levels = [len(m.group(1)) for x in lines if (m := markdown.HEADING.match(x))]
+    levels = [h[0] for x in lines if (h := markdown.heading(x))]
     if levels:
         top = max(set(levels), key=levels.count)
         if levels.count(top) >= 2 and (_MD_FIELD.search(text) or low_name.endswith((".md", ".markdown"))):
