@@ -30,6 +30,9 @@ CASES = {
     "bibtex_quotes": '@article{k,\n  abstract = "' + "\\" * MB + '"}\n',
     "authors_spaces": '[{"abstract": "We study x.", "authors": "Ann' + " " * MB + 'Lee"}]',
     "abstract_spaces": "Abstract" + " " * MB + "x\n",
+    "xml_comments": "<!-- a -->" * (MB // 10) + "x",  # the XML prolog pattern
+    "xml_doctype": "<!DOCTYPE x " + "[a]" * (MB // 3),
+    "xml_declarations": "<?" * (MB // 2),
 }
 
 SCRIPT = """
