@@ -149,6 +149,14 @@ def _print_scan_notes(scan: rawfiles.RawScan, shown: int = 10) -> None:
             f"warning: {len(scan.refused) - shown} more refused entries (see listing_lineage)",
             file=sys.stderr,
         )
+    if scan.control_names:
+        names = ", ".join(repr(n) for n in scan.control_names[:shown])
+        more = " ..." if len(scan.control_names) > shown else ""
+        print(
+            f"warning: {len(scan.control_names)} raw entries have a control character in their name "
+            f"(shown escaped): {names}{more}",
+            file=sys.stderr,
+        )
     if scan.hidden:
         names = ", ".join(repr(n) for n in scan.hidden[:shown]) + (" ..." if len(scan.hidden) > shown else "")
         print(

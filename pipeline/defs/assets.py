@@ -3,7 +3,6 @@
 Each asset calls pure functions from ``pipeline`` and writes its output under ``<warehouse>/_work``.
 """
 
-import os
 import shutil
 from contextlib import contextmanager
 from pathlib import Path
@@ -32,7 +31,7 @@ from pipeline.defs.io import (
     write_work_info,
 )
 from pipeline.defs.partitions import listings_partitions, raw_listing
-from pipeline.ingest import listings
+from pipeline.ingest import listings, rawfiles
 from pipeline.ingest import records as ingest_records
 from pipeline.ingest.listings import listing_name, listing_path
 from pipeline.release import dataset
@@ -97,7 +96,7 @@ def _read_listing(context: dg.AssetExecutionContext, key: str) -> tuple[pl.DataF
     write its work file and sidecar; returns the frame and the work file. Raises dagster.Failure when the
     partition's file is gone."""
     name, path = listing_name(key), listing_path(key)
-    if not os.path.lexists(config.raw_dir() / path):
+    if rawfiles.is_gone(config.raw_dir(), path):
         raise dg.Failure(
             f"listing {name!r}: partition exists but {config.raw_dir() / name} is missing; the "
             "sensor or `python -m pipeline run` removes partitions of deleted files"

@@ -15,6 +15,10 @@ Rules (what is read, what is refused, what is skipped):
   with the system's reason; one bad entry never stops the others.
 - **Hidden entries** (a name starting with ``.``: ``.DS_Store``, editor swap files, ``.git/``) are skipped,
   by the convention of every file tool, and listed in :attr:`RawScan.hidden` so the user is told.
+- **Nothing is skipped silently**: a folder that cannot be listed (a path over the system's limit, 4,096
+  bytes on Linux; no permission) is a refused entry with the system's reason; a listing whose name holds a
+  control character (a newline, an escape) is read and named in :attr:`RawScan.control_names` so the run
+  warns about it in one line (names are always shown escaped).
 """
 
 from __future__ import annotations
@@ -39,11 +43,13 @@ class RawScan:
             of the file's bytes, or for a refused entry the sha256 of ``refused: <reason>``; sorted by path.
         refused: relative path → reason, for the refused entries (also in ``listings``).
         hidden: display names (:func:`display_name`) of the hidden files and folders skipped, sorted.
+        control_names: display names of the listings read whose path holds a control character, sorted.
     """
 
     listings: dict[str, str] = field(default_factory=dict)
     refused: dict[str, str] = field(default_factory=dict)
     hidden: list[str] = field(default_factory=list)
+    control_names: list[str] = field(default_factory=list)
 
 
 def display_name(name: str) -> str:
@@ -111,6 +117,19 @@ def check(raw_dir: Path, rel: str) -> tuple[str, str | None]:
     return path, None
 
 
+def is_gone(raw_dir: Path, rel: str) -> bool:
+    """True when the entry ``rel`` of ``raw_dir`` no longer exists (deleted since the scan); an entry that
+    exists but cannot be looked at (a path over the system's limit, no permission) is not gone: :func:`read`
+    refuses it with the reason."""
+    try:
+        os.lstat(os.path.join(raw_dir, rel))
+    except FileNotFoundError:
+        return True
+    except OSError:
+        return False
+    return False
+
+
 def read(raw_dir: Path, rel: str, max_bytes: int | None = None) -> tuple[bytes | None, str | None]:
     """The bytes of the entry ``rel`` of ``raw_dir`` as ``(data, None)``, or ``(None, reason)`` when it is
     refused (:func:`check`, then ``O_NOFOLLOW | O_NONBLOCK`` open and ``fstat``: never follows a link it was
@@ -151,7 +170,15 @@ def scan(raw_dir: Path) -> RawScan:
         return out
     root = os.path.realpath(raw_dir)
     found: dict[str, str] = {}
-    for folder, dirs, files in os.walk(root, followlinks=False):
+
+    def unlisted(error: OSError) -> None:  # a folder os.walk cannot list: refused, never skipped
+        rel = os.path.relpath(str(error.filename), root).replace(os.sep, "/")
+        # the reason read() gives, so that reading the entry later refuses it with the same digest
+        reason = read(raw_dir, rel)[1] or f"a folder that could not be listed: {error.strerror}"
+        out.refused[rel] = reason
+        found[rel] = refusal_sha256(reason)
+
+    for folder, dirs, files in os.walk(root, followlinks=False, onerror=unlisted):
         rel_folder = os.path.relpath(folder, root)
         prefix = "" if rel_folder == "." else rel_folder.replace(os.sep, "/") + "/"
         for d in list(dirs):
@@ -167,6 +194,8 @@ def scan(raw_dir: Path) -> RawScan:
                 out.hidden.append(display_name(rel))
                 continue
             data, reason = read(raw_dir, rel)
+            if any(ord(c) < 32 or ord(c) == 127 for c in rel):
+                out.control_names.append(display_name(rel))
             if reason is None:
                 assert data is not None  # read() gives exactly one of data and reason
                 found[rel] = hashlib.sha256(data).hexdigest()
@@ -175,4 +204,5 @@ def scan(raw_dir: Path) -> RawScan:
                 found[rel] = refusal_sha256(reason)
     out.listings.update(sorted(found.items(), key=lambda kv: os.fsencode(kv[0])))
     out.hidden.sort()
+    out.control_names.sort()
     return out
