@@ -303,9 +303,14 @@ def dataset_tables(context: dg.AssetExecutionContext):
     abstract_files, records_df = _current_abstracts(context)
     # this run's own build folder: the release step of the same run publishes exactly these tables
     build = release.build_dir(config.work_dir(), context.run.run_id)
+    release.build_files.clean_unfinished(config.work_dir(), lambda run_id: _run_active(context, run_id))
     shutil.rmtree(build, ignore_errors=True)  # a re-executed step starts clean; the plan is written last
-    with _as_failure():
-        result = dataset.build_dataset(abstract_files, config.warehouse_dir(), build)
+    try:
+        with _as_failure():
+            result = dataset.build_dataset(abstract_files, config.warehouse_dir(), build)
+    except BaseException:
+        shutil.rmtree(build, ignore_errors=True)  # a failed build (a full disk) leaves no debris
+        raise
     for name, table in result.tables.items():
         yield _table_result(name, table, build)
     checks = [_check_result(name, result.failures[name], t.rows) for name, t in result.tables.items()]
