@@ -32,6 +32,11 @@ from pathlib import Path
 
 #: Prefix of the ``decode_error`` (and so the quarantine reason) of a refused entry.
 REFUSED = "refused: "
+#: Largest listing read, in bytes (as stored; a gzip listing's decoded size has the same cap,
+#: pipeline.ingest.readers.gunzip): a larger file is refused ``too_large`` with its size before it is read
+#: (its digest is not its bytes'). Reading costs a multiple of the file in memory (records, then analysis):
+#: 64 MiB holds about 30,000 abstracts, more than any conference listing of the shared corpus.
+MAX_LISTING_BYTES = 64 << 20
 
 
 @dataclass(frozen=True)
@@ -174,7 +179,8 @@ def scan(raw_dir: Path) -> RawScan:
     def unlisted(error: OSError) -> None:  # a folder os.walk cannot list: refused, never skipped
         rel = os.path.relpath(str(error.filename), root).replace(os.sep, "/")
         # the reason read() gives, so that reading the entry later refuses it with the same digest
-        reason = read(raw_dir, rel)[1] or f"a folder that could not be listed: {error.strerror}"
+        reason = read(raw_dir, rel, max_bytes=MAX_LISTING_BYTES)[1]
+        reason = reason or f"a folder that could not be listed: {error.strerror}"
         out.refused[rel] = reason
         found[rel] = refusal_sha256(reason)
 
@@ -193,7 +199,7 @@ def scan(raw_dir: Path) -> RawScan:
             if name.startswith("."):
                 out.hidden.append(display_name(rel))
                 continue
-            data, reason = read(raw_dir, rel)
+            data, reason = read(raw_dir, rel, max_bytes=MAX_LISTING_BYTES)
             if any(ord(c) < 32 or ord(c) == 127 for c in rel):
                 out.control_names.append(display_name(rel))
             if reason is None:

@@ -3,6 +3,7 @@ one listing or its settings files quarantines that listing, with the error's cla
 named, and every other listing is read and published."""
 
 import shutil
+import zlib
 
 import polars as pl
 import pytest
@@ -101,3 +102,21 @@ def test_settings_files_follow_the_raw_folder_rules(tmp_path):
         assert rows[0][2].startswith(f"unreadable: settings file {name}.listing.toml: refused: {why}"), rows
     fine = got["fine.txt"].frame
     assert fine.height > 1 and set(fine["venue"]) == {"CVPR"} and set(fine["year"]) == {2001}
+
+
+def test_a_listing_over_the_size_limit_is_refused_too_large_before_it_is_read(tmp_path):
+    limit = rawfiles.MAX_LISTING_BYTES
+    shutil.copy(SEEDS[0], tmp_path / "seed.txt")
+    with open(tmp_path / "huge.txt", "wb") as f:  # sparse: no disk, and never read
+        f.truncate(limit + 1)
+    bomb = zlib.compressobj(wbits=31)
+    chunks = [bomb.compress(b"\0" * (1 << 20)) for _ in range(limit // (1 << 20) + 1)]
+    (tmp_path / "bomb.txt.gz").write_bytes(b"".join(chunks) + bomb.flush())
+    scan = rawfiles.scan(tmp_path)
+    assert scan.refused == {"huge.txt": f"too_large: {limit + 1} bytes, over the limit of {limit}; not read"}
+    got = _read_all(tmp_path)
+    assert got["huge.txt"].frame["decode_error"].to_list() == [f"refused: {scan.refused['huge.txt']}"]
+    assert got["bomb.txt.gz"].frame["decode_error"].to_list() == [
+        f"undecodable: too_large: gzip: more than {limit} bytes decompressed (byte offset -1)"
+    ]
+    assert got["seed.txt"].frame["decode_error"].null_count() == got["seed.txt"].frame.height > 1

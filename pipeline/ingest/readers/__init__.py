@@ -34,6 +34,7 @@ import re
 import zlib
 from dataclasses import dataclass, field
 
+from pipeline.ingest.rawfiles import MAX_LISTING_BYTES
 from pipeline.ingest.readers import (
     bibtex,
     feed,
@@ -76,8 +77,10 @@ READERS = {
     feed.NAME: lambda text, name, columns: feed.read(text, name),
     xml_records.NAME: xml_records.read,
 }
-#: Decompressed size above which a ``.gz`` listing is refused (a gzip bomb, not a paper list).
-MAX_GUNZIPPED_BYTES = 2 << 30
+#: Decompressed size above which a ``.gz`` listing is refused (a gzip bomb, or a listing over the size every
+#: listing is held to: pipeline.ingest.rawfiles.MAX_LISTING_BYTES); decompression stops there, so at most
+#: this much is ever held.
+MAX_GUNZIPPED_BYTES = MAX_LISTING_BYTES
 _UNICODE_CODECS = ("utf-8", "utf-16-le", "utf-16-be", "utf-32-le", "utf-32-be", "gb18030")
 
 
@@ -120,7 +123,7 @@ def gunzip(data: bytes, name: str) -> bytes:
             out += d.decompress(rest, MAX_GUNZIPPED_BYTES + 1 - len(out))
             if len(out) > MAX_GUNZIPPED_BYTES:
                 raise ListingDecodeError(
-                    name, -1, f"gzip: more than {MAX_GUNZIPPED_BYTES} bytes decompressed"
+                    name, -1, f"too_large: gzip: more than {MAX_GUNZIPPED_BYTES} bytes decompressed"
                 )
             if d.unconsumed_tail:
                 continue
