@@ -123,6 +123,12 @@ eval-listings: $(VENV)/.installed ## the listing readers on real files (needs ..
 
 # Reliability trial (docs/operations.md, "Reliability"): hostile raw entries, kill -9 of runs, concurrent first runs, a full
 # disk under DAGSTER_HOME (the last needs root for a small tmpfs); real processes, about 5 minutes.
+# Read time against file size per reader (BibTeX 50k -> 100k entries, JSON 100k -> 200k records, markdown);
+# docs/benchmarks.md "Reader scaling". Synthetic files, no corpus needed; about 1 min.
+.PHONY: bench-readers
+bench-readers: $(VENV)/.installed ## read time of BibTeX/JSON/markdown listings at a size and twice it, ~1 min
+	$(PY) -m bench.reader_scaling $(ARGS)
+
 .PHONY: reliability
 reliability: $(VENV)/.installed ## hostile raw entries, kill -9, concurrent runs, a full disk; about 5 min
 	$(PY) -m bench.reliability

@@ -9,7 +9,10 @@ tests/data/seeds as raw/) and prints its figure:
      processes still alive 5 s later;
   3. first runs at once on fresh DAGSTER_HOMEs (3 processes per trial): counts unusable instances;
   4. full disk under DAGSTER_HOME (a 32 MiB tmpfs, root only): counts runs whose exit status disagrees with
-     what LATEST shows, and tracebacks shown.
+     what LATEST shows, and tracebacks shown;
+  5. listing files that fail, hang or balloon (deep JSON/TOML, a huge CSV field, backtracking markdown,
+     an XML DOCTYPE with entities, broken CSV quoting, a linked settings file, an oversize file, a gzip bomb,
+     a path over 4,096 bytes): counts those quarantined alone with their reason while the seeds publish.
 
 usage: python bench/reliability.py [--kills 10] [--concurrent 7] [--seed 0] [--only PART]
 """
@@ -187,6 +190,93 @@ def concurrent(tmp: Path, n: int) -> None:
     )
 
 
+def _deep_folder(raw: Path, levels: int = 22) -> None:
+    """A seed listing 22 folders of 200 bytes deep: a path over Linux's 4,096-byte limit."""
+    fd = os.open(raw, os.O_RDONLY)
+    try:
+        for level in range(levels):
+            name = f"{level:02d}" + "d" * 198
+            os.mkdir(name, dir_fd=fd)
+            inner = os.open(name, os.O_RDONLY, dir_fd=fd)
+            os.close(fd)
+            fd = inner
+        out = os.open("deep.txt", os.O_WRONLY | os.O_CREAT, 0o644, dir_fd=fd)
+        os.write(out, SEEDS[0].read_bytes())
+        os.close(out)
+    finally:
+        os.close(fd)
+
+
+def listings(tmp: Path) -> None:
+    """5. listing files that used to fail, hang or balloon a whole run: each must be quarantined alone with
+    its reason (or read as what it is) while the seeds publish, in one run."""
+    import polars as pl
+
+    from pipeline.ingest.rawfiles import MAX_LISTING_BYTES
+
+    root, env = project(tmp, "listings")
+    raw = root / "raw"
+    (raw / "settings_deep").mkdir()
+    (raw / "settings_deep" / "listing.toml").write_text("venue = " + "[" * 3000 + "]" * 3000 + "\n")
+    shutil.copy(SAMPLE, raw / "settings_deep" / "a.txt")
+    outside = root / "cvpr.toml"
+    outside.write_text('venue = "CVPR"\nyear = 2001\n')
+    shutil.copy(SAMPLE, raw / "linked_settings.txt")
+    (raw / "linked_settings.txt.listing.toml").symlink_to(outside)
+    gz = __import__("zlib").compressobj(wbits=31)
+    bomb = b"".join(gz.compress(b"\0" * (1 << 20)) for _ in range(MAX_LISTING_BYTES // (1 << 20) + 1))
+    cases = {  # listing -> what its lineage reason must start with (None: read, no quarantine of the file)
+        "deep.json": ("[" * 3000 + "]" * 3000, "reader_failed: RecursionError"),
+        "big_field.csv": ('title,abstract\nA,"' + "x" * 140_000 + '"\n', "reader_failed: _csv.Error"),
+        "settings_deep/a.txt": (None, "unreadable: settings file settings_deep/listing.toml: nested deeper"),
+        "linked_settings.txt": (None, "unreadable: settings file linked_settings.txt.listing.toml: refused"),
+        "heading_spaces.txt": ("# x" + " " * 20_000 + "y\n\n" + SAMPLE.read_text(), None),
+        "brackets.md": ("# NeurIPS 2023\n\n### A\n" + "[" * 1_000_000 + "\n", None),
+        "doctype.xml": (
+            '<?xml version="1.0"?>\n<!DOCTYPE p [\n<!ENTITY e "x">\n]>\n<p><a><abstract>&e;</abstract></a></p>',
+            "unreadable: XML declares entities",
+        ),
+        "quote.csv": ('title,abstract\n"Broken,We propose a method.\n"Good",We propose another.\n', None),
+        "huge.txt": (None, f"refused: too_large: {MAX_LISTING_BYTES + 1} bytes"),
+        "bomb.txt.gz": (None, "undecodable: too_large: gzip"),
+    }
+    for name, (text, _) in cases.items():
+        if text is not None:
+            (raw / name).write_text(text)
+    with open(raw / "huge.txt", "wb") as f:
+        f.truncate(MAX_LISTING_BYTES + 1)
+    (raw / "bomb.txt.gz").write_bytes(bomb + gz.flush())
+    _deep_folder(raw)
+    t0 = time.perf_counter()
+    proc = run(root, env)
+    seconds = time.perf_counter() - t0
+    if latest(root) is None:
+        print(f"5. failing listings: no release (exit {proc.returncode}): {proc.stderr[-500:]}")
+        return
+    rel = root / "warehouse" / f"release={latest(root)}"
+    lineage = pl.read_parquet(rel / "listing_lineage", hive_partitioning=True)
+    first = lineage.sort("paragraph").group_by("listing", maintain_order=True).first()
+    reasons = dict(first.select("listing", "reason").iter_rows())
+    readers = dict(first.select("listing", "reader").iter_rows())
+    held = [
+        n
+        for n, (_, want) in cases.items()
+        if n in reasons
+        and (readers[n] is not None if want is None else (reasons[n] or "").startswith(want))
+        and (n != "quote.csv" or (reasons[n] or "").startswith("malformed_row: broken quoting"))
+    ]
+    deep_path = any(
+        len(n) > 4000 and (r or "").startswith("refused: could not be read") for n, r in reasons.items()
+    )
+    seeds = {s.name for s in SEEDS} <= set(pl.read_parquet(rel / "papers")["source_listing"])
+    print(
+        f"5. failing listings: {len(cases) + 1} tried, {len(held) + deep_path} held (quarantined alone with "
+        f"the reason, or read as what they are), seeds published {seeds}, exit {proc.returncode}, run "
+        f"{seconds:.1f} s"
+        + (f"; not held: {sorted(set(cases) - set(held))}" if len(held) < len(cases) else "")
+    )
+
+
 def full_disk(tmp: Path) -> None:
     root, env = project(tmp, "full_disk")
     mnt = root / "mnt"
@@ -234,13 +324,16 @@ def main() -> None:
     ap.add_argument("--kills", type=int, default=10)
     ap.add_argument("--concurrent", type=int, default=7)
     ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--only", choices=["hostile", "kills", "concurrent", "full_disk"], help="run one part")
+    ap.add_argument(
+        "--only", choices=["hostile", "kills", "concurrent", "full_disk", "listings"], help="run one part"
+    )
     args = ap.parse_args()
     parts = {
         "hostile": lambda t: hostile(t),
         "kills": lambda t: kills(t, args.kills, random.Random(args.seed)),
         "concurrent": lambda t: concurrent(t, args.concurrent),
         "full_disk": lambda t: full_disk(t),
+        "listings": lambda t: listings(t),
     }
     with tempfile.TemporaryDirectory(prefix="reliability_") as tmp:
         for name, part in parts.items():

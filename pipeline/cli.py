@@ -18,7 +18,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import errno
-import json
 import os
 import shutil
 import sys
@@ -26,6 +25,7 @@ import traceback
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
+from pipeline import cli_releases
 from pipeline.ingest import rawfiles
 from pipeline.runtime import config, parallel
 
@@ -151,6 +151,14 @@ def _print_scan_notes(scan: rawfiles.RawScan, shown: int = 10) -> None:
     if len(scan.refused) > shown:
         print(
             f"warning: {len(scan.refused) - shown} more refused entries (see listing_lineage)",
+            file=sys.stderr,
+        )
+    if scan.control_names:
+        names = ", ".join(repr(n) for n in scan.control_names[:shown])
+        more = " ..." if len(scan.control_names) > shown else ""
+        print(
+            f"warning: {len(scan.control_names)} raw entries have a control character in their name "
+            f"(shown escaped): {names}{more}",
             file=sys.stderr,
         )
     if scan.hidden:
@@ -311,94 +319,6 @@ def verify(number: int | None, every: bool = False) -> int:
         return 1
 
 
-def releases(as_json: bool = False) -> int:
-    """Print one line per release (pipeline.release.history.release_rows: number, created, parent, papers,
-    added/changed/removed, release id, state; ``LATEST`` marks the latest), or with ``as_json`` the rows as
-    a JSON list. Returns 0, or 1 with one ``error:`` line when LATEST or releases.json is unreadable."""
-    from pipeline.release import history
-
-    rows = history.release_rows(config.warehouse_dir())
-    if as_json:
-        print(json.dumps(rows, indent=1))
-        return 0
-    if not rows:
-        print(f"no release in {config.warehouse_dir()}")
-        return 0
-    print(
-        f"{'release':>7}  {'created':<25}  {'parent':>6}  {'papers':>7}  {'added':>6}  {'changed':>7}  "
-        f"{'removed':>7}  {'release_id':<16}  state"
-    )
-    for r in rows:
-        cells = [str(r[k]) if r[k] is not None else "-" for k in ("papers", "added", "changed", "removed")]
-        parent = str(r["parent"]) if r["parent"] is not None else "-"
-        state = "LATEST" if r["latest"] else r["state"]
-        print(
-            f"{r['release']:>7}  {r['created_at'] or '-':<25}  {parent:>6}  {cells[0]:>7}  {cells[1]:>6}  "
-            f"{cells[2]:>7}  {cells[3]:>7}  {r['release_id'] or '-':<16}  {state}"
-        )
-    return 0
-
-
-def diff(old: int, new: int, as_json: bool = False) -> int:
-    """Print the papers added, removed and changed from release ``old`` to release ``new`` and the listings
-    whose records changed status, as ``CHANGELOG.md`` tells them (pipeline.release.history.diff_releases),
-    or with ``as_json`` as JSON. Returns 0; raises ReleaseError for an unknown release (:func:`main`)."""
-    from pipeline.release import history
-
-    result = history.diff_releases(config.warehouse_dir(), old, new)
-    print(json.dumps(result.to_json(), indent=1) if as_json else result.markdown())
-    return 0
-
-
-def rollback(number: int) -> int:
-    """Make release ``number`` the latest (pipeline.release.publish.rollback: under the publish lock, index
-    first, verified, LATEST replaced atomically). Returns 0; raises ReleaseError (:func:`main`) while a
-    publish runs, for an unknown release or one that fails verification: LATEST unchanged."""
-    from pipeline import release
-
-    wh = config.warehouse_dir()
-    before, after = release.rollback(wh, number)
-    if before == after:
-        print(f"release {after} is already the latest in {wh}; nothing changed")
-    else:
-        print(
-            f"LATEST now names release {after} (was {before}) in {wh}; newer releases stay, hidden from "
-            "all-release reads; the next run publishes the next unused number with "
-            f"release {after} as its parent"
-        )
-    return 0
-
-
-def show(paper_id: str, as_json: bool = False) -> int:
-    """Print one paper (pipeline.release.history.show_paper): its row, URLs, metrics, lineage and the
-    releases it appears in; ``as_json``: as JSON. Returns 0; raises ReleaseError (:func:`main`) for a bad or
-    unknown paper id."""
-    from pipeline.release import history
-
-    info = history.show_paper(config.warehouse_dir(), paper_id)
-    if as_json:
-        print(json.dumps(info, indent=1, default=str))
-        return 0
-    paper = info["paper"]
-    print(
-        f"paper {paper_id} (release {info['release']}; in releases {', '.join(map(str, info['releases']))})"
-    )
-    for k, v in paper.items():
-        if k not in ("abstract_raw",):
-            print(f"  {k}: {v}")
-    print(f"urls ({len(info['urls'])}):")
-    for u in info["urls"]:
-        print(f"  {u['url']} ({u['kind']}, {u['origin']})")
-    print(f"metrics ({len(info['metrics'])}):")
-    for m in info["metrics"]:
-        print(f"  {m['metric'] or '?'} on {m['dataset'] or '?'}: {m['value_text']} ({m['kind']})")
-    print(f"lineage ({len(info['lineage'])} records):")
-    for r in info["lineage"]:
-        dup = f" of {r['duplicate_of']} (similarity {r['similarity']})" if r["duplicate_of"] else ""
-        print(f"  {r['listing']} record {r['paragraph']} line {r['line']}: {r['status']}{dup}")
-    return 0
-
-
 def _print_step_failures(result, quiet: bool = False) -> list[str]:
     """One ``error:`` line per failed step of a Dagster run result: the step and its innermost cause (the
     Dagster instance's own errors told as :func:`describe` tells them). Returns the lines' text."""
@@ -536,7 +456,7 @@ def main(argv: list[str] | None = None) -> int:
     p_verify.add_argument("release", nargs="?", type=int, help="release number (default: LATEST)")
     p_verify.add_argument("--all", action="store_true", help="check every committed release")
     p_verify.add_argument("-v", "--verbose", action="store_true", help="show the traceback of an error")
-    _history_parsers(sub)
+    cli_releases.add_parsers(sub)
     args = parser.parse_args(argv)
     try:
         if args.command == "run":
@@ -549,7 +469,7 @@ def main(argv: list[str] | None = None) -> int:
                 return run(args.verbose, args.allow_removal)
         if args.command == "verify":
             return verify(args.release, args.all)
-        return _history_command(args)
+        return cli_releases.dispatch(args)
     except KeyboardInterrupt:
         print(
             "interrupted: nothing was published by this run unless it said so; run again to finish",
@@ -568,32 +488,3 @@ def main(argv: list[str] | None = None) -> int:
         else:
             print("(run again with -v for the traceback)", file=sys.stderr)
         return 1
-
-
-def _history_parsers(sub) -> None:
-    """The sub-commands on the releases: ``releases``, ``diff A B``, ``rollback N``, ``show PAPER_ID``."""
-    p = sub.add_parser("releases", help="one line per release: number, created, parent, papers, changes, id")
-    p.add_argument("--json", action="store_true", help="the releases as a JSON list")
-    p = sub.add_parser("diff", help="papers added, removed and changed between two releases")
-    p.add_argument("old", type=int, help="release number (from)")
-    p.add_argument("new", type=int, help="release number (to)")
-    p.add_argument("--json", action="store_true", help="the changes as JSON")
-    p = sub.add_parser(
-        "rollback", help="make release N the latest (publish lock, verified, LATEST atomically)"
-    )
-    p.add_argument("release", type=int, help="release number")
-    p = sub.add_parser("show", help="one paper: its row, URLs, metrics, lineage and releases")
-    p.add_argument("paper_id", help="a papers.paper_id: 'p' and 16 hex digits")
-    p.add_argument("--json", action="store_true", help="the paper as JSON")
-    for name in ("releases", "diff", "rollback", "show"):
-        sub.choices[name].add_argument("-v", "--verbose", action="store_true", help="traceback of an error")
-
-
-def _history_command(args: argparse.Namespace) -> int:
-    if args.command == "releases":
-        return releases(args.json)
-    if args.command == "diff":
-        return diff(args.old, args.new, args.json)
-    if args.command == "rollback":
-        return rollback(args.release)
-    return show(args.paper_id, args.json)

@@ -3,7 +3,6 @@
 Each asset calls pure functions from ``pipeline`` and writes its output under ``<warehouse>/_work``.
 """
 
-import os
 import shutil
 from contextlib import contextmanager
 from pathlib import Path
@@ -33,7 +32,7 @@ from pipeline.defs.io import (
     write_work_info,
 )
 from pipeline.defs.partitions import listings_partitions, raw_listing
-from pipeline.ingest import listings
+from pipeline.ingest import listings, rawfiles
 from pipeline.ingest import records as ingest_records
 from pipeline.ingest.listings import listing_name, listing_path
 from pipeline.release import dataset
@@ -101,7 +100,7 @@ def _read_listing(context: dg.AssetExecutionContext, key: str) -> tuple[pl.DataF
     write its work file and sidecar; returns the frame and the work file. Raises dagster.Failure when the
     partition's file is gone."""
     name, path = listing_name(key), listing_path(key)
-    if not os.path.lexists(config.raw_dir() / path):
+    if rawfiles.is_gone(config.raw_dir(), path):
         raise dg.Failure(
             f"listing {name!r}: partition exists but {config.raw_dir() / name} is missing; the "
             "sensor or `python -m pipeline run` removes partitions of deleted files"
@@ -310,11 +309,16 @@ def dataset_tables(context: dg.AssetExecutionContext):
     abstract_files, records_df = _current_abstracts(context)
     # this run's own build folder: the release step of the same run publishes exactly these tables
     build = release.build_dir(config.work_dir(), context.run.run_id)
+    release.build_files.clean_unfinished(config.work_dir(), lambda run_id: _run_active(context, run_id))
     shutil.rmtree(build, ignore_errors=True)  # a re-executed step starts clean; the plan is written last
-    with _as_failure():
-        result = dataset.build_dataset(
-            abstract_files, config.warehouse_dir(), build, Reporter(context.log.info)
-        )
+    try:
+        with _as_failure():
+            result = dataset.build_dataset(
+                abstract_files, config.warehouse_dir(), build, Reporter(context.log.info)
+            )
+    except BaseException:
+        shutil.rmtree(build, ignore_errors=True)  # a failed build (a full disk) leaves no debris
+        raise
     for name, table in result.tables.items():
         yield _table_result(name, table, build)
     checks = [_check_result(name, result.failures[name], t.rows) for name, t in result.tables.items()]

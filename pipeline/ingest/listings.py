@@ -81,11 +81,12 @@ def read_listing(raw_dir: Path, path: str) -> ListingRead:
     """The records of the listing ``path`` (relative to ``raw_dir``): decoded and split by
     pipeline.ingest.records.listing_records with the settings files that govern it
     (pipeline.ingest.settings). An entry pipeline.ingest.rawfiles refuses (a link out of the raw folder, a
-    FIFO, a device...: never opened) becomes one row with paragraph 0 and the reason, and its digest the
-    refusal's (rawfiles.refusal_sha256). For a readable listing the reader's first message names the
-    reader: it is a note, the others warnings. Raises nothing for a bad entry."""
+    FIFO, a device...: never opened; a file over rawfiles.MAX_LISTING_BYTES: ``too_large``, never read)
+    becomes one row with paragraph 0 and the reason, and its digest the refusal's
+    (rawfiles.refusal_sha256). For a readable listing the reader's first message names the reader: it is a
+    note, the others warnings. Raises nothing for a bad entry."""
     name = rawfiles.display_name(path)
-    data, refused = rawfiles.read(raw_dir, path)
+    data, refused = rawfiles.read(raw_dir, path, max_bytes=rawfiles.MAX_LISTING_BYTES)
     if refused is not None:
         frame = rawfiles.refused_records(name, refused)
         info = {

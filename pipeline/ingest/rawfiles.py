@@ -15,6 +15,10 @@ Rules (what is read, what is refused, what is skipped):
   with the system's reason; one bad entry never stops the others.
 - **Hidden entries** (a name starting with ``.``: ``.DS_Store``, editor swap files, ``.git/``) are skipped,
   by the convention of every file tool, and listed in :attr:`RawScan.hidden` so the user is told.
+- **Nothing is skipped silently**: a folder that cannot be listed (a path over the system's limit, 4,096
+  bytes on Linux; no permission) is a refused entry with the system's reason; a listing whose name holds a
+  control character (a newline, an escape) is read and named in :attr:`RawScan.control_names` so the run
+  warns about it in one line (names are always shown escaped).
 """
 
 from __future__ import annotations
@@ -28,6 +32,11 @@ from pathlib import Path
 
 #: Prefix of the ``decode_error`` (and so the quarantine reason) of a refused entry.
 REFUSED = "refused: "
+#: Largest listing read, in bytes (as stored; a gzip listing's decoded size has the same cap,
+#: pipeline.ingest.readers.gunzip): a larger file is refused ``too_large`` with its size before it is read
+#: (its digest is not its bytes'). Reading costs a multiple of the file in memory (records, then analysis):
+#: 64 MiB holds about 30,000 abstracts, more than any conference listing of the shared corpus.
+MAX_LISTING_BYTES = 64 << 20
 
 
 @dataclass(frozen=True)
@@ -39,11 +48,13 @@ class RawScan:
             of the file's bytes, or for a refused entry the sha256 of ``refused: <reason>``; sorted by path.
         refused: relative path → reason, for the refused entries (also in ``listings``).
         hidden: display names (:func:`display_name`) of the hidden files and folders skipped, sorted.
+        control_names: display names of the listings read whose path holds a control character, sorted.
     """
 
     listings: dict[str, str] = field(default_factory=dict)
     refused: dict[str, str] = field(default_factory=dict)
     hidden: list[str] = field(default_factory=list)
+    control_names: list[str] = field(default_factory=list)
 
 
 def display_name(name: str) -> str:
@@ -111,10 +122,24 @@ def check(raw_dir: Path, rel: str) -> tuple[str, str | None]:
     return path, None
 
 
-def read(raw_dir: Path, rel: str) -> tuple[bytes | None, str | None]:
+def is_gone(raw_dir: Path, rel: str) -> bool:
+    """True when the entry ``rel`` of ``raw_dir`` no longer exists (deleted since the scan); an entry that
+    exists but cannot be looked at (a path over the system's limit, no permission) is not gone: :func:`read`
+    refuses it with the reason."""
+    try:
+        os.lstat(os.path.join(raw_dir, rel))
+    except FileNotFoundError:
+        return True
+    except OSError:
+        return False
+    return False
+
+
+def read(raw_dir: Path, rel: str, max_bytes: int | None = None) -> tuple[bytes | None, str | None]:
     """The bytes of the entry ``rel`` of ``raw_dir`` as ``(data, None)``, or ``(None, reason)`` when it is
     refused (:func:`check`, then ``O_NOFOLLOW | O_NONBLOCK`` open and ``fstat``: never follows a link it was
-    not meant to, never blocks on a FIFO, never reads a device). Raises nothing for a bad entry."""
+    not meant to, never blocks on a FIFO, never reads a device). With ``max_bytes``, a file larger than that
+    is refused ``too_large`` with its size, before it is read. Raises nothing for a bad entry."""
     path, reason = check(raw_dir, rel)
     if reason is not None:
         return None, reason
@@ -128,8 +153,13 @@ def read(raw_dir: Path, rel: str) -> tuple[bytes | None, str | None]:
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode):
             return None, f"{_kind(st.st_mode)}, not a regular file; not read"
+        if max_bytes is not None and st.st_size > max_bytes:
+            return None, f"too_large: {st.st_size} bytes, over the limit of {max_bytes}; not read"
         with os.fdopen(fd, "rb", closefd=False) as f:
-            return f.read(), None
+            data = f.read() if max_bytes is None else f.read(max_bytes + 1)
+        if max_bytes is not None and len(data) > max_bytes:
+            return None, f"too_large: over the limit of {max_bytes} bytes (grew while read); not read"
+        return data, None
     except OSError as e:
         return None, f"could not be read: {e.strerror}"
     finally:
@@ -145,7 +175,16 @@ def scan(raw_dir: Path) -> RawScan:
         return out
     root = os.path.realpath(raw_dir)
     found: dict[str, str] = {}
-    for folder, dirs, files in os.walk(root, followlinks=False):
+
+    def unlisted(error: OSError) -> None:  # a folder os.walk cannot list: refused, never skipped
+        rel = os.path.relpath(str(error.filename), root).replace(os.sep, "/")
+        # the reason read() gives, so that reading the entry later refuses it with the same digest
+        reason = read(raw_dir, rel, max_bytes=MAX_LISTING_BYTES)[1]
+        reason = reason or f"a folder that could not be listed: {error.strerror}"
+        out.refused[rel] = reason
+        found[rel] = refusal_sha256(reason)
+
+    for folder, dirs, files in os.walk(root, followlinks=False, onerror=unlisted):
         rel_folder = os.path.relpath(folder, root)
         prefix = "" if rel_folder == "." else rel_folder.replace(os.sep, "/") + "/"
         for d in list(dirs):
@@ -160,7 +199,9 @@ def scan(raw_dir: Path) -> RawScan:
             if name.startswith("."):
                 out.hidden.append(display_name(rel))
                 continue
-            data, reason = read(raw_dir, rel)
+            data, reason = read(raw_dir, rel, max_bytes=MAX_LISTING_BYTES)
+            if any(ord(c) < 32 or ord(c) == 127 for c in rel):
+                out.control_names.append(display_name(rel))
             if reason is None:
                 assert data is not None  # read() gives exactly one of data and reason
                 found[rel] = hashlib.sha256(data).hexdigest()
@@ -169,4 +210,5 @@ def scan(raw_dir: Path) -> RawScan:
                 found[rel] = refusal_sha256(reason)
     out.listings.update(sorted(found.items(), key=lambda kv: os.fsencode(kv[0])))
     out.hidden.sort()
+    out.control_names.sort()
     return out

@@ -15,6 +15,7 @@ import polars as pl
 
 from pipeline.ingest.readers import ListingDecodeError, ReaderError, read_listing
 from pipeline.ingest.readers.venues import UNKNOWN_VENUE, UNKNOWN_YEAR
+from pipeline.ingest.settings import SettingsSource
 
 if TYPE_CHECKING:
     from polars._typing import PolarsDataType  # the dtype union polars' own signatures use
@@ -93,8 +94,27 @@ def unreadable_listing(name: str, sha256: str, why: str) -> pl.DataFrame:
     return pl.DataFrame([row], schema=RECORD_SCHEMA)
 
 
+#: Characters of an exception's message kept in a ``reader_failed`` reason (a parser may quote a whole field).
+MAX_FAILURE_MESSAGE = 300
+
+
+def reader_failure(error: BaseException) -> str:
+    """The ``decode_error`` (quarantine reason) of a listing whose reading raised an unexpected ``error``
+    (a ``RecursionError`` of a deeply nested JSON or TOML file, a ``csv.Error`` of a field over the parser's
+    limit, a ``MemoryError``, a reader's own bug): ``reader_failed: <error class>: <message>`` (the class
+    with its module unless built in: ``_csv.Error``), the message on
+    one line and cut to :data:`MAX_FAILURE_MESSAGE` characters."""
+    message = " ".join(str(error).split())
+    if len(message) > MAX_FAILURE_MESSAGE:
+        message = message[: MAX_FAILURE_MESSAGE - 1] + "…"
+    kind = type(error).__qualname__
+    module = type(error).__module__
+    head = f"reader_failed: {kind if module == 'builtins' else f'{module}.{kind}'}"
+    return f"{head}: {message}" if message else head
+
+
 def listing_records(
-    data: bytes, name: str, settings: list[tuple[str, bytes]] | None = None
+    data: bytes, name: str, settings: list[SettingsSource] | None = None
 ) -> tuple[pl.DataFrame, list[str]]:
     """Read one listing file into one row per record (pipeline.ingest.readers.read_listing).
 
@@ -104,7 +124,9 @@ def listing_records(
 
     Returns ``(frame, warnings)``: the frame has :data:`RECORD_SCHEMA`; a header is not a row. A file that
     cannot be read (undecodable bytes, no reader fits, its reader fails, a bad settings file) gives a single
-    row with ``paragraph`` 0 and ``decode_error`` set (it is quarantined whole downstream, never dropped). A
+    row with ``paragraph`` 0 and ``decode_error`` set (it is quarantined whole downstream, never dropped); so
+    does any other exception raised while reading it or its settings (:func:`reader_failure`): one file
+    fails alone, the others are read. A
     record that alone cannot be read (a control character, a malformed row) has ``decode_error`` set and is
     quarantined alone. ``warnings`` are messages for the run log; the first names the reader used.
     """
@@ -118,6 +140,9 @@ def listing_records(
             else f"unreadable: {e.reason}" + (f" (line {e.line})" if e.line else "")
         )
         return unreadable_listing(name, file_sha, why), [str(e)]
+    except Exception as e:  # any other failure of one file quarantines that file alone
+        why = reader_failure(e)
+        return unreadable_listing(name, file_sha, why), [f"{name}: {why}; the listing is quarantined"]
     recs = got.records
     n = len(recs)
     frame = pl.DataFrame(

@@ -21,18 +21,33 @@ files are not listings. Keys (all optional)::
     project = "Project Page"
 
 Unknown keys and bad values raise :class:`SettingsError` (the listing is quarantined with the reason).
+
+Settings files are read by the raw folder's rules (pipeline.ingest.rawfiles.read): a link out of ``raw/``, a
+FIFO or a device is never opened, a file over :data:`MAX_SETTINGS_BYTES` is not read, and TOML nested deeper
+than the parser can follow is refused; each refusal quarantines the listings it governs, with the reason
+naming the settings file (one ``listing_lineage`` row per listing).
 """
 
 from __future__ import annotations
 
 import hashlib
+import os
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
+from pipeline.ingest import rawfiles
+
 FOLDER_FILE = "listing.toml"
 FILE_SUFFIX = ".listing.toml"
 KEYS = {"venue": str, "year": int, "reader": str, "encoding": str, "columns": dict}
+#: Largest settings file read, in bytes: a settings file holds a handful of keys (well under 1 KiB); 64 KiB
+#: leaves room for comments and bounds what a wrong file (a listing renamed, a link) can cost.
+MAX_SETTINGS_BYTES = 64 << 10
+
+#: One settings file found for a listing: its path relative to the raw folder and its bytes, or the reason
+#: (str) it was refused by pipeline.ingest.rawfiles.read.
+SettingsSource = tuple[str, bytes | str]
 
 
 class SettingsError(ValueError):
@@ -66,25 +81,30 @@ def settings_paths(name: str) -> list[str]:
     return out + [p.with_name(p.name + FILE_SUFFIX).as_posix()]
 
 
-def find_settings(raw_dir: Path, name: str) -> list[tuple[str, bytes]]:
-    """``(relative path, bytes)`` of each settings file of :func:`settings_paths` that exists under
-    ``raw_dir``."""
-    found = []
+def find_settings(raw_dir: Path, name: str) -> list[SettingsSource]:
+    """``(relative path, bytes)`` of each settings file of :func:`settings_paths` present under ``raw_dir``
+    (a folder of that name is skipped), read by pipeline.ingest.rawfiles.read with at most
+    :data:`MAX_SETTINGS_BYTES`; a refused one (a link out of the raw folder, a FIFO, too large, unreadable)
+    gives ``(relative path, reason)`` instead. Raises nothing for a bad entry."""
+    found: list[SettingsSource] = []
     for rel in settings_paths(name):
         path = raw_dir / rel
-        if path.is_file():
-            found.append((rel, path.read_bytes()))
+        if not os.path.lexists(path) or (path.is_dir() and not path.is_symlink()):
+            continue
+        data, refused = rawfiles.read(raw_dir, rel, max_bytes=MAX_SETTINGS_BYTES)
+        found.append((rel, data) if data is not None else (rel, refused or "not read"))
     return found
 
 
-def fingerprint(sources: list[tuple[str, bytes]]) -> str:
+def fingerprint(sources: list[SettingsSource]) -> str:
     """sha256 (hex) over the settings files' paths and bytes ("" when none): a listing whose settings change
     is read again."""
     if not sources:
         return ""
     h = hashlib.sha256()
     for rel, data in sources:
-        h.update(rel.encode() + b"\0" + data + b"\0")
+        body = data if isinstance(data, bytes) else (rawfiles.REFUSED + data).encode("utf-8")
+        h.update(rel.encode() + b"\0" + body + b"\0")
     return h.hexdigest()
 
 
@@ -100,21 +120,33 @@ def with_settings_digest(raw_dir: Path, name: str, digest: str) -> str:
     return hashlib.sha256((digest + extra).encode()).hexdigest() if extra else digest
 
 
-def parse_settings(sources: list[tuple[str, bytes]], readers: tuple[str, ...] = ()) -> Settings:
+def _load(rel: str, data: bytes | str) -> dict:
+    """The TOML document of settings file ``rel``; SettingsError when refused, invalid or too deep."""
+    if isinstance(data, str):
+        raise SettingsError(f"settings file {rel}: {rawfiles.REFUSED}{data}")
+    try:
+        return tomllib.loads(data.decode("utf-8-sig"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
+        raise SettingsError(f"settings file {rel}: not valid TOML: {e}") from None
+    except RecursionError:
+        raise SettingsError(
+            f"settings file {rel}: nested deeper than the TOML parser can follow (Python's recursion limit)"
+        ) from None
+
+
+def parse_settings(sources: list[SettingsSource], readers: tuple[str, ...] = ()) -> Settings:
     """Merge settings files (farthest first, as :func:`find_settings` returns them) into :class:`Settings`.
 
     Raises:
-        SettingsError: invalid TOML, an unknown key, a value of the wrong type, an unknown ``reader`` (when
-            ``readers`` is given) or an unknown ``[columns]`` field.
+        SettingsError: a refused settings file (:func:`find_settings`), invalid TOML or TOML nested deeper
+            than the parser's recursion limit, an unknown key, a value of the wrong type, an unknown
+            ``reader`` (when ``readers`` is given) or an unknown ``[columns]`` field.
     """
     from pipeline.ingest.readers.fields import MAPPABLE
 
     merged: dict = {"columns": {}}
     for rel, data in sources:
-        try:
-            doc = tomllib.loads(data.decode("utf-8-sig"))
-        except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
-            raise SettingsError(f"settings file {rel}: not valid TOML: {e}") from None
+        doc = _load(rel, data)
         for key, value in doc.items():
             if key not in KEYS:
                 raise SettingsError(f"settings file {rel}: unknown key {key!r} (known: {sorted(KEYS)})")

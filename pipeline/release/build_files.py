@@ -21,7 +21,9 @@ failed checks), so it is never published, not even by a later publish-only run (
 publish step of the same run reads the same folder, so two runs that overlap never publish a mix of each
 other's tables; a publish run without a tables step takes the latest complete build (:func:`latest_complete`)
 unless a newer build failed its checks. After a publish, :func:`clean` removes the builds of runs that are
-no longer active, except the one just published.
+no longer active, except the one just published; a tables step that fails removes its own build, and before
+writing, every tables step removes the unfinished builds of runs no longer active
+(:func:`clean_unfinished`), so failed runs leave no debris.
 """
 
 from __future__ import annotations
@@ -161,6 +163,23 @@ def clean(work: Path, keep: Path | None, is_active: Callable[[str], bool]) -> li
         if keep is not None and p.resolve() == Path(keep).resolve():
             continue
         if p.is_dir() and not is_active(p.name):
+            shutil.rmtree(p, ignore_errors=True)
+            removed.append(p)
+    return removed
+
+
+def clean_unfinished(work: Path, is_active: Callable[[str], bool]) -> list[Path]:
+    """Remove the build folders of runs no longer active (``is_active(run_id)`` False) that are neither
+    complete (:func:`is_complete`) nor marked failed (:data:`FAILED_FILE`): the debris of a tables step that
+    died or failed while writing (a full disk, a kill). Called before a tables step writes, so retries do
+    not use up the space each failed run left. Complete and failed-checks builds are kept (a publish-only
+    run needs them: :func:`to_publish`). Returns the removed paths."""
+    root = Path(work) / BUILDS_DIR
+    if not root.is_dir():
+        return []
+    removed = []
+    for p in sorted(root.iterdir()):
+        if p.is_dir() and not is_complete(p) and not (p / FAILED_FILE).is_file() and not is_active(p.name):
             shutil.rmtree(p, ignore_errors=True)
             removed.append(p)
     return removed

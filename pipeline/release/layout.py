@@ -80,7 +80,8 @@ def committed_releases(warehouse: Path) -> list[int]:
 
 def read_index(warehouse: Path) -> list[dict]:
     """``releases.json``: one entry per committed release (release: int, release_id: str, parent: int or
-    None, created_at: ISO-8601 str), oldest first; ``[]`` when the file does not exist.
+    None, created_at: ISO-8601 str, manifest_sha256: hex str when recorded), oldest first; ``[]`` when the
+    file does not exist.
 
     Raises ReleaseError naming the file when it is not a list of such entries."""
     path = Path(warehouse) / INDEX_FILE
@@ -108,14 +109,18 @@ def _bad_index(path: Path, what: str) -> str:
     )
 
 
-def index_entry(manifest) -> dict:
-    """The ``releases.json`` entry of a release, from its :class:`~pipeline.release.manifest.Manifest`."""
-    return {
+def index_entry(manifest, manifest_sha256: str | None = None) -> dict:
+    """The ``releases.json`` entry of a release, from its :class:`~pipeline.release.manifest.Manifest` and
+    the sha256 (hex) of its ``manifest.json`` file when committed (``manifest_sha256``, checked by
+    pipeline.release.verify: a manifest edited after commit is detected; indexes written before this field
+    have none)."""
+    entry = {
         "release": manifest.release,
         "release_id": manifest.release_id,
         "parent": manifest.parent,
         "created_at": manifest.created_at,
     }
+    return entry if manifest_sha256 is None else {**entry, "manifest_sha256": manifest_sha256}
 
 
 def write_index(warehouse: Path, entries: list[dict]) -> None:

@@ -156,7 +156,13 @@ def _repaired_index(warehouse: Path) -> list[dict]:
         if n is not None and n not in known and (release_dir(warehouse, n) / layout.MANIFEST_FILE).exists()
     ]
     if missing:
-        index = index + [layout.index_entry(read_manifest(release_dir(warehouse, n))) for n in missing]
+        index = index + [
+            layout.index_entry(
+                read_manifest(release_dir(warehouse, n)),
+                sha256_file(release_dir(warehouse, n) / layout.MANIFEST_FILE),
+            )
+            for n in missing
+        ]
         layout.write_index(warehouse, index)
         index = read_index(warehouse)
     return index
@@ -363,7 +369,8 @@ def _commit(warehouse: Path, index: list[dict], staged: Staged) -> PublishResult
     index holds every release before it can be LATEST); replace ``LATEST`` with N, the commit point."""
     number = staged.manifest.release
     os.rename(staged.folder, release_dir(warehouse, number))
-    layout.write_index(warehouse, [*index, layout.index_entry(staged.manifest)])
+    manifest_sha = sha256_file(release_dir(warehouse, number) / layout.MANIFEST_FILE)
+    layout.write_index(warehouse, [*index, layout.index_entry(staged.manifest, manifest_sha)])
     layout.write_atomic(warehouse / layout.LATEST_FILE, str(number))
     return PublishResult(
         number,

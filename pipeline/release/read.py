@@ -86,6 +86,17 @@ def read_verified(
     return scan_verified(warehouse, number, table, manifest, verified).collect()
 
 
+def damaged_release(warehouse: Path, number: int, what: str) -> str:
+    """The one-line error of a release whose file is missing or damaged (``what``: the file and what is
+    wrong), and what to do: the same words whichever step finds it."""
+    return (
+        f"release {number} is damaged: {what}, so paper ids and history cannot be carried over from it. "
+        "Restore the release folder from a backup, or roll back to an intact release: "
+        f"`python -m pipeline rollback N` (`python -m pipeline verify --all` shows which are intact; "
+        f"warehouse {Path(warehouse)})."
+    )
+
+
 def scan_verified(
     warehouse: Path,
     number: int,
@@ -124,10 +135,7 @@ def scan_verified(
     if bad:
         path, why = bad[0]
         raise ReleaseError(
-            f"release {number} is damaged: {path} {why} ({len(bad)} damaged {table} files), so paper ids and "
-            f"history cannot be carried over from it. Restore the release folder from a backup, or roll "
-            "back to an intact release: `python -m pipeline rollback N` (`python -m pipeline verify --all` "
-            "shows which are intact)."
+            damaged_release(warehouse, number, f"{path} {why} ({len(bad)} damaged {table} files)")
         )
     columns = info.column_names
     hive = [pl.col(c).cast(t) for c, t in HIVE_DTYPES.items() if c in columns]
@@ -137,12 +145,19 @@ def scan_verified(
 def table_schema(warehouse: Path, table: str, number: int | None = None) -> dict[str, pl.DataType]:
     """The dtypes of ``table``'s data columns (Hive columns excluded) in release ``number`` (default LATEST),
     read from its first file's footer. Columns are only ever added, so LATEST's schema covers every
-    release."""
+    release. Raises ReleaseError (:func:`damaged_release`) when that file is missing or not Parquet."""
     number = latest_release(warehouse) if number is None else number
     if number is None:
         raise ReleaseError(f"{warehouse}: nothing published (no LATEST)")
     root = release_dir(warehouse, number)
-    return dict(pl.read_parquet_schema(root / read_manifest(root).tables[table].files[0].path))
+    path = root / read_manifest(root).tables[table].files[0].path
+    try:
+        return dict(pl.read_parquet_schema(path))
+    except FileNotFoundError:
+        raise ReleaseError(damaged_release(warehouse, number, f"{path} is missing")) from None
+    except (OSError, pl.exceptions.PolarsError) as err:
+        what = f"{path} cannot be read as Parquet ({' '.join(str(err).split())[:200]})"
+        raise ReleaseError(damaged_release(warehouse, number, what)) from None
 
 
 def read_all(warehouse: Path, table: str) -> pl.DataFrame:

@@ -96,8 +96,8 @@ def verify(warehouse: Path, number: int | None = None) -> list[str]:
     """Re-check release ``number`` (default: LATEST) against its manifest (see :func:`verify_tree`).
 
     Returns the list of problems (empty when the release is intact), each naming the file; a missing
-    release, a missing or unreadable manifest is one problem. Raises ReleaseError when LATEST is
-    unreadable."""
+    release, a missing or unreadable manifest is one problem; so is a manifest whose sha256 differs from the
+    one ``releases.json`` recorded at commit. Raises ReleaseError when LATEST is unreadable."""
     number = latest_release(warehouse) if number is None else number
     if number is None:
         return [f"{warehouse}: no LATEST, nothing published"]
@@ -108,7 +108,22 @@ def verify(warehouse: Path, number: int | None = None) -> list[str]:
         manifest = read_manifest(root)
     except ReleaseError as err:
         return [str(err)]
-    return verify_tree(root, manifest)
+    return _manifest_against_index(warehouse, number) + verify_tree(root, manifest)
+
+
+def _manifest_against_index(warehouse: Path, number: int) -> list[str]:
+    """A problem when ``releases.json`` recorded the sha256 of release ``number``'s ``manifest.json`` at
+    commit and the file's sha256 now differs (a manifest edited after commit, its files' digests with it);
+    nothing when the entry has no such field (an index written before it was recorded)."""
+    try:
+        entry = next((e for e in read_index(warehouse) if e["release"] == number), None)
+    except ReleaseError as err:
+        return [str(err)]
+    recorded = entry.get("manifest_sha256") if entry else None
+    path = release_dir(warehouse, number) / MANIFEST_FILE
+    if recorded is None or sha256_file(path) == recorded:
+        return []
+    return [f"{path}: sha256 differs from the one releases.json recorded when release {number} was committed"]
 
 
 def verify_targets(warehouse: Path) -> list[int]:

@@ -150,3 +150,49 @@ def test_a_file_swapped_for_a_fifo_after_the_scan_is_refused_without_blocking(tm
     os.mkfifo(tmp_path / "a.txt")
     data, reason = rawfiles.read(tmp_path, "a.txt")
     assert data is None and "named pipe" in reason
+
+
+def _deep_folder(raw, levels: int = 22) -> str:
+    """Folders 200 bytes long each, ``levels`` deep (over Linux's 4,096-byte path limit from 21 on), made
+    relative to open folders (an absolute path that long cannot be named); a seed listing at the bottom.
+    Returns the relative path of the first folder whose path is over the limit."""
+    fd = os.open(raw, os.O_RDONLY)
+    rel, over = [], None
+    try:
+        for level in range(levels):
+            name = f"{level:02d}" + "d" * 198
+            os.mkdir(name, dir_fd=fd)
+            rel.append(name)
+            if over is None and len(os.fsencode(os.path.realpath(raw))) + 201 * len(rel) >= 4096:
+                over = "/".join(rel)
+            inner = os.open(name, os.O_RDONLY, dir_fd=fd)
+            os.close(fd)
+            fd = inner
+        out = os.open("deep.txt", os.O_WRONLY | os.O_CREAT, 0o644, dir_fd=fd)
+        os.write(out, SEEDS[0].read_bytes())
+        os.close(out)
+    finally:
+        os.close(fd)
+    assert over is not None
+    return over
+
+
+def test_a_path_over_the_system_limit_and_control_names_are_never_skipped_silently(project):
+    raw = project / "raw"
+    over = _deep_folder(raw)
+    shutil.copy(SEEDS[1], raw / "tab\tname.txt")
+    scan = rawfiles.scan(raw)
+    assert scan.refused[over].startswith("could not be read: File name too long")
+    assert scan.control_names == ["tab\tname.txt"]
+    proc = _run(project)
+    assert proc.returncode == 0, proc.stderr
+    warnings = [x for x in proc.stderr.splitlines() if x.startswith("warning:")]
+    assert (
+        "warning: 1 raw entries have a control character in their name (shown escaped): 'tab\\tname.txt'"
+        in (warnings)
+    )
+    assert any(x.startswith(f"warning: {over!r} refused, quarantined") for x in warnings)
+    lineage = _lineage(project)
+    deep = lineage.filter(pl.col("listing") == over)
+    assert deep.select("status", "reason").rows() == [("quarantined", "refused: " + scan.refused[over])]
+    assert lineage.filter(pl.col("listing") == "tab\tname.txt")["status"].to_list().count("published") >= 1

@@ -282,6 +282,8 @@ def test_verify_checks_changelog_row_counts_and_unlisted_files(tmp_path, monkeyp
     (rel / "manifest.json").write_text(json.dumps(manifest))
     problems = release.verify(tmp_path, 1)
     assert [p.replace(str(rel), "R") for p in problems] == [
+        # the manifest edited after commit: releases.json recorded its sha256 then
+        "R/manifest.json: sha256 differs from the one releases.json recorded when release 1 was committed",
         "R/listing_lineage/venue=ICML/year=2026/part-0.parquet: 2 rows, manifest says 3",
         "listing_lineage: 2 rows in files, manifest says 3",
         f"R/CHANGELOG.md: {(rel / 'CHANGELOG.md').stat().st_size} bytes, manifest says "
@@ -292,7 +294,7 @@ def test_verify_checks_changelog_row_counts_and_unlisted_files(tmp_path, monkeyp
     capsys.readouterr()
     assert cli.main(["verify", "1"]) == 1 and cli.main(["verify", "--all"]) == 1 and cli.main(["verify"]) == 0
     out = capsys.readouterr().out
-    assert out.count("MISMATCH") == 10 and "release 2" in out
+    assert out.count("MISMATCH") == 12 and "release 2" in out
 
 
 def test_readme_all_releases_lines(tmp_path, cases, monkeypatch):

@@ -34,6 +34,7 @@ import re
 import zlib
 from dataclasses import dataclass, field
 
+from pipeline.ingest.rawfiles import MAX_LISTING_BYTES
 from pipeline.ingest.readers import (
     bibtex,
     feed,
@@ -58,7 +59,7 @@ from pipeline.ingest.readers.venues import (
     venue_year_from_path,
     venue_year_in_text,
 )
-from pipeline.ingest.settings import Settings, SettingsError, parse_settings
+from pipeline.ingest.settings import Settings, SettingsError, SettingsSource, parse_settings
 
 RULES_VERSION = "2"  # all of readers/ but decoding; bump when outputs change (docs/execution.md)
 
@@ -76,8 +77,10 @@ READERS = {
     feed.NAME: lambda text, name, columns: feed.read(text, name),
     xml_records.NAME: xml_records.read,
 }
-#: Decompressed size above which a ``.gz`` listing is refused (a gzip bomb, not a paper list).
-MAX_GUNZIPPED_BYTES = 2 << 30
+#: Decompressed size above which a ``.gz`` listing is refused (a gzip bomb, or a listing over the size every
+#: listing is held to: pipeline.ingest.rawfiles.MAX_LISTING_BYTES); decompression stops there, so at most
+#: this much is ever held.
+MAX_GUNZIPPED_BYTES = MAX_LISTING_BYTES
 _UNICODE_CODECS = ("utf-8", "utf-16-le", "utf-16-be", "utf-32-le", "utf-32-be", "gb18030")
 
 
@@ -120,7 +123,7 @@ def gunzip(data: bytes, name: str) -> bytes:
             out += d.decompress(rest, MAX_GUNZIPPED_BYTES + 1 - len(out))
             if len(out) > MAX_GUNZIPPED_BYTES:
                 raise ListingDecodeError(
-                    name, -1, f"gzip: more than {MAX_GUNZIPPED_BYTES} bytes decompressed"
+                    name, -1, f"too_large: gzip: more than {MAX_GUNZIPPED_BYTES} bytes decompressed"
                 )
             if d.unconsumed_tail:
                 continue
@@ -138,7 +141,7 @@ def gunzip(data: bytes, name: str) -> bytes:
 def read_listing(
     data: bytes,
     name: str,
-    settings: Settings | list[tuple[str, bytes]] | None = None,
+    settings: Settings | list[SettingsSource] | None = None,
     today: _dt.date | None = None,
     stray_nul_ok: bool = True,
 ) -> ListingRead:

@@ -87,6 +87,7 @@ def clean_field(value) -> str | None:
 
 
 _AUTHOR_SPLIT = re.compile(r"\s*;\s*|\s*\|\s*|\s+and\s+|\s*&\s*|\s*,\s*(?:and\s+)?")
+_SPACE_RUN = re.compile(r"\s+")
 _FOOTNOTE_MARKS = re.compile(r"[\*†‡§¶#∗⋆✉]+|(?<=[^\W\d])\d+(?:,\d+)*\b|\(\d+\)")
 
 
@@ -108,7 +109,9 @@ def split_authors(value) -> list[str]:
             for v in value
         ]
     else:
-        text = str(value)
+        # whitespace runs collapsed first: the separators' ``\s*`` on a long run of spaces is quadratic, and
+        # every name is whitespace-collapsed by clean_field anyway
+        text = _SPACE_RUN.sub(" ", str(value))
         names = re.split(r"\s*;\s*", text) if ";" in text else _AUTHOR_SPLIT.split(text)
     out = []
     for name in names:

@@ -14,6 +14,7 @@ from pipeline.ingest.readers.fields import map_columns, record_from_fields
 
 NAME = "bibtex"
 ENTRY = re.compile(r"^\s*@(?P<type>[A-Za-z]+)\s*[{(]\s*(?P<key>[^,\s]*)\s*,", re.MULTILINE)
+_BARE = re.compile(r"[^,}\s]*")
 _FIELD_NAME = re.compile(r"\s*,?\s*(?P<name>[A-Za-z][\w\-:.]*)\s*=\s*")
 
 
@@ -37,7 +38,7 @@ def _value(text: str, i: int) -> tuple[str, int]:
         while j < len(text) and (text[j] != '"' or text[j - 1] == "\\"):
             j += 1
         return text[i + 1 : j], j + 1
-    m = re.compile(r"[^,}\s]*").match(text, i)
+    m = _BARE.match(text, i)
     assert m is not None  # the pattern matches the empty string too
     return m.group(), m.end()
 
@@ -61,11 +62,14 @@ def read(text: str, name: str, columns: dict[str, str] | None = None) -> tuple[s
     """
     starts = [m for m in ENTRY.finditer(text) if m["type"].lower() not in ("string", "preamble", "comment")]
     entries = []
+    line, counted = 1, 0  # lines counted up to ``counted``: linear in the file, not in entries x size
     for k, m in enumerate(starts):
         end = starts[k + 1].start() if k + 1 < len(starts) else len(text)
         fields = _fields(text[m.end() : end])
         fields.setdefault("id", m["key"])
-        entries.append((text.count("\n", 0, m.start()) + 1, fields))
+        line += text.count("\n", counted, m.start())
+        counted = m.start()
+        entries.append((line, fields))
     names = list(dict.fromkeys(n for _, f in entries for n in f))
     mapping = map_columns(names, columns)
     if "abstract" not in mapping:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 
+from pipeline.ingest.readers import xml_records
 from pipeline.ingest.readers.base import (
     ReaderError,
     Record,
@@ -45,8 +46,10 @@ def read(text: str, name: str) -> tuple[str | None, list[Record]]:
     """Read an Atom or RSS feed; returns ``(feed title, records)``.
 
     Raises:
-        ReaderError: not well-formed XML (with the line), or no entries/items.
+        ReaderError: entities declared (pipeline.ingest.readers.xml_records.refuse_entities), not
+            well-formed XML (with the line), or no entries/items.
     """
+    xml_records.refuse_entities(text, name)
     try:
         root = ET.fromstring(text.lstrip("\ufeff"))
     except ET.ParseError as e:

@@ -22,16 +22,81 @@ from pipeline.ingest.readers.fields import map_columns, record_from_fields
 
 NAME = "markdown"
 NAME_TABLE = "markdown_table"
-HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
+# Every pattern here runs on raw lines of any text listing: none may backtrack super-linearly (a run of
+# spaces, ``[`` or ``<`` must cost time linear in its length). Possessive ``*+`` where a run could be split
+# between two quantifiers; headings, tags, summaries and links are scanned by the functions below.
+_HEADING_MARKS = re.compile(r"(#{1,6})\s+")
 _FIELD = re.compile(
-    r"^\s*(?:[*_]{2})?(?P<label>[A-Za-z][A-Za-z ()/\-]{0,40}?)\s*(?:[*_]{2})?\s*[:：]\s*(?:[*_]{2})?"
-    r"\s*(?P<value>.*)$"
+    r"^\s*+(?:[*_]{2})?(?P<label>[A-Za-z][A-Za-z ()/\-]{0,40}?)\s*+(?:[*_]{2})?\s*+[:：]\s*+(?:[*_]{2})?"
+    r"\s*+(?P<value>.*)$"
 )
 _SUMMARY = re.compile(r"<summary>.*?</summary>", re.IGNORECASE | re.DOTALL)
+_SUMMARY_END = re.compile(r"</summary>", re.IGNORECASE)
 _TAG = re.compile(
     r"</?(?:details|summary|br|p|div|span|b|i|em|strong|hr|sup|sub|font|center|small)\b[^>]*>", re.IGNORECASE
 )
-_LINK = re.compile(r"\[([^\]]*)\]\((https?://[^)\s]+)\)")
+_LINK_SCHEME = re.compile(r"\(https?://")
+_URL_RUN = re.compile(r"[^)\s]*")
+
+
+def heading(line: str) -> tuple[int, str] | None:
+    """A markdown heading line as ``(level, text)``, else None: 1-6 ``#`` then whitespace at the line
+    start; the text without the closing ``#``s and the whitespace around them (``### Title ##`` →
+    ``(3, "Title")``). The regular expression ``^(#{1,6})\\s+(.*?)\\s*#*\\s*$`` as a scan linear in the
+    line (that expression takes time cubic in a run of spaces)."""
+    m = _HEADING_MARKS.match(line)
+    if m is None:
+        return None
+    return len(m.group(1)), line[m.end() :].rstrip().rstrip("#").rstrip()
+
+
+def _sub_before_last(pattern: re.Pattern, end: re.Pattern, repl: str, text: str) -> str:
+    """``pattern.sub(repl, text)`` where every match of ``pattern`` ends with a match of ``end``: applied
+    only up to the last match of ``end`` (after it no match can end, and a start with no end after it is
+    what made the plain substitution quadratic)."""
+    cut = max((m.end() for m in end.finditer(text)), default=0)
+    return pattern.sub(repl, text[:cut]) + text[cut:] if cut else text
+
+
+_TAG_END = re.compile(">")
+
+
+def links(text: str) -> list[tuple[int, int, str, str]]:
+    """The markdown links ``[label](http(s)://url)`` of ``text``, left to right, as ``(start, end, label,
+    url)``: what ``re.finditer(r"\\[([^\\]]*)\\]\\((https?://[^)\\s]+)\\)", text)`` finds, in time linear in
+    ``text`` (the expression is quadratic on a run of ``[``). A label runs from a ``[`` to the first ``]``
+    after it, so every ``[`` before one ``]`` shares its fate: the first such ``[`` is the match. A URL runs
+    to the first ``)`` or whitespace: once a URL run ended without ``)``, every ``](http://`` before that end
+    fails the same way and is not scanned again."""
+    out: list[tuple[int, int, str, str]] = []
+    pos = failed_to = 0
+    while (start := text.find("[", pos)) >= 0:
+        close = text.find("]", start + 1)
+        if close < 0:
+            break
+        pos = close + 1
+        scheme = _LINK_SCHEME.match(text, close + 1) if close >= failed_to else None
+        if scheme is None:
+            continue
+        url_end = _URL_RUN.match(text, scheme.end()).end()  # type: ignore[union-attr]  # matches ""
+        if url_end == scheme.end() or text[url_end : url_end + 1] != ")":
+            failed_to = url_end
+            continue
+        out.append((start, url_end + 1, text[start + 1 : close], text[close + 2 : url_end]))
+        pos = url_end + 1
+    return out
+
+
+def sub_links(text: str, repl) -> str:
+    """``text`` with each link of :func:`links` replaced by ``repl(label, url)``."""
+    parts: list[str] = []
+    pos = 0
+    for start, end, label, url in links(text):
+        parts += [text[pos:start], repl(label, url)]
+        pos = end
+    return "".join(parts) + text[pos:]
+
+
 _STATUS_WORDS = ("oral", "spotlight", "poster", "highlight", "award", "workshop")
 _CODE_LINK = re.compile(r"\b(?:code|github|repo|repository|implementation|project|website|page|demo)\b", re.I)
 
@@ -57,9 +122,9 @@ def _title_tag_status(title: str) -> str | None:
 def _strip_markup(text: str) -> str:
     """Markdown/HTML residue out of an abstract: ``<summary>..</summary>``, layout tags, leading ``**`` of a
     broken ``**<details>`` line, ``>`` quote marks; link syntax ``[text](url)`` kept as ``text (url)``."""
-    text = _SUMMARY.sub(" ", text)
-    text = _TAG.sub(" ", text)
-    text = _LINK.sub(r"\1 (\2)", text)
+    text = _sub_before_last(_SUMMARY, _SUMMARY_END, " ", text)
+    text = _sub_before_last(_TAG, _TAG_END, " ", text)
+    text = sub_links(text, lambda label, url: f"{label} ({url})")
     lines = []
     for line in text.split("\n"):
         s = line.strip()
@@ -86,10 +151,10 @@ def list_papers(lines: list[str]) -> tuple[list[str], list[int]] | None:
     after it on a line of its own; indented lines dedented, their bullets dropped) and, per rewritten line,
     the index of the line of ``lines`` it comes from."""
     starts = sum(1 for x in lines if _LIST_PAPER.match(x))
-    per_level = Counter(len(m.group(1)) for x in lines if (m := HEADING.match(x)))
+    per_level = Counter(h[0] for x in lines if (h := heading(x)))
     # lines at the left margin other than headings: in a list of papers, mostly its items (an abstract
     # that holds a list, in a listing of other shape, gives a few items among many paragraphs)
-    margin = sum(1 for x in lines if x.strip() and x[:1] not in (" ", "\t") and not HEADING.match(x))
+    margin = sum(1 for x in lines if x.strip() and x[:1] not in (" ", "\t") and not heading(x))
     if starts < 2 or starts <= max(per_level.values(), default=0) or 2 * starts < margin:
         return None
     out: list[str] = []
@@ -104,7 +169,7 @@ def list_papers(lines: list[str]) -> tuple[list[str], list[int]] | None:
             if tail:
                 out.append(
                     f"Links: {tail}"
-                    if _LINK.search(tail) and not _LINK.sub("", tail).strip(" []|,;")
+                    if links(tail) and not sub_links(tail, lambda label, url: "").strip(" []|,;")
                     else tail
                 )
                 where.append(i)
@@ -197,10 +262,9 @@ def _paper_fields(body: list[str]) -> tuple[list[str], str | None, list[str], li
                 "openreview",
                 "arxiv",
             ):
-                urls += [
-                    u for t, u in _LINK.findall(value) if _CODE_LINK.search(t) or label in ("code", "project")
-                ]
-                if not _LINK.search(value) and label in ("code", "project") and value.startswith("http"):
+                found = links(value)
+                urls += [u for _, _, t, u in found if _CODE_LINK.search(t) or label in ("code", "project")]
+                if not found and label in ("code", "project") and value.startswith("http"):
                     urls.append(value.split()[0])
                 continue
         if re.match(r"^\s*(?:\*\*|__)?abstract(?:\*\*|__)?\s*[:：]", s, re.I):
@@ -220,7 +284,7 @@ def read(text: str, name: str = "") -> tuple[str | None, list[Record]]:
     if listed is not None:
         lines, where = listed
         raw_lines = [raw_lines[w] for w in where]
-    heads = [(i, len(m.group(1)), m.group(2)) for i, x in enumerate(lines) if (m := HEADING.match(x))]
+    heads = [(i, *h) for i, x in enumerate(lines) if (h := heading(x))]
     if not heads:
         raise ReaderError(name, "markdown without headings: no paper headings (### Title) found")
     paper_level, header = _paper_level(heads)
@@ -242,7 +306,7 @@ def read(text: str, name: str = "") -> tuple[str | None, list[Record]]:
                 position=where[i] + 1,
                 line=where[i] + 1,
                 abstract_raw=abstract,
-                title=clean_field(_strip_markup(_LINK.sub(r"\1", title)).strip("*_ ")),
+                title=clean_field(_strip_markup(sub_links(title, lambda label, url: label)).strip("*_ ")),
                 authors=authors,
                 source_status=status or _title_tag_status(title) or section_status,
                 source_urls=list(dict.fromkeys(urls)),

@@ -4,8 +4,9 @@ Rules, in order (the first that holds names the reader):
 
 1. starts with ``[`` or ``{``: JSON when the whole text parses, else JSON Lines when its first non-blank lines
    are objects;
-2. an Atom/RSS feed (``<?xml`` ... ``<feed``/``<rss``); an HTML document (``<!DOCTYPE html``, ``<html``): no
-   reader (a saved web page is not a listing); any other XML document: XML records
+2. an Atom/RSS feed (``<feed``/``<rss`` after an XML prolog: declaration, comments, a DOCTYPE); an HTML
+   document (``<!DOCTYPE html``, ``<html``): no reader (a saved web page is not a listing); any other XML
+   document (pipeline.ingest.readers.xml_records.PROLOG then a root element): XML records
    (pipeline.ingest.readers.xml_records, which says so when no element holds an abstract);
 3. BibTeX: an ``@type{key,`` entry line and an ``abstract =`` field;
 4. a markdown table whose header row names an abstract column; markdown paper headings: at least two
@@ -48,8 +49,8 @@ from pipeline.ingest.readers.fields import map_columns
 MAX_FRONT_LINES = 40
 #: Front-matter lines (title, authors, affiliations) are short; a longer line before the marker is prose.
 MAX_FRONT_WORDS = 30
-_FEED = re.compile(r"^(?:<\?xml[^>]*>\s*)?(?:<!--.*?-->\s*)*<(?:\w+:)?(?:feed|rss|rdf:RDF)\b", re.DOTALL)
-_XML = re.compile(r"^(?:<\?xml[^>]*>\s*)?(?:<!--.*?-->\s*)*<[A-Za-z_][\w.:\-]*[\s>]", re.DOTALL)
+_FEED = re.compile(rf"^{xml_records.PROLOG}<(?:\w+:)?(?:feed|rss|rdf:RDF)\b", re.DOTALL)
+_XML = re.compile(rf"^{xml_records.PROLOG}<[A-Za-z_][\w.:\-]*[\s>]", re.DOTALL)
 _HTML = re.compile(r"^\s*(?:<!doctype\s+html|<html\b)", re.IGNORECASE)
 _MD_FIELD = re.compile(r"^\s*(?:\*\*|__)?(?:authors?|abstract)\b|<details", re.IGNORECASE | re.MULTILINE)
 
@@ -96,7 +97,7 @@ def choose(text: str, name: str) -> str | None:
     table_rows = markdown._table_rows(lines[:400])
     if table_rows and "abstract" in map_columns(table_rows[1]):
         return markdown.NAME_TABLE
-    levels = [len(m.group(1)) for x in lines if (m := markdown.HEADING.match(x))]
+    levels = [h[0] for x in lines if (h := markdown.heading(x))]
     if levels:
         top = max(set(levels), key=levels.count)
         if levels.count(top) >= 2 and (_MD_FIELD.search(text) or low_name.endswith((".md", ".markdown"))):

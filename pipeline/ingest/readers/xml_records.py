@@ -12,6 +12,7 @@ joined by a space). Fields outside the records that name the venue or the year (
 
 from __future__ import annotations
 
+import re
 import xml.etree.ElementTree as ET
 from collections import Counter
 
@@ -19,6 +20,21 @@ from pipeline.ingest.readers.base import ReaderError, Record
 from pipeline.ingest.readers.fields import map_columns, record_from_fields
 
 NAME = "xml"
+#: What may come before an XML document's root element (XML 1.0, "Prolog and Document Type Declaration"): the
+#: ``<?xml ...?>`` declaration and other processing instructions, comments, and one ``<!DOCTYPE ...>`` with
+#: or without an internal subset ``[...]``, with whitespace between them. Possessive throughout: a prolog is
+#: read one way, and a long run of ``<!--`` or ``[`` costs linear time.
+PROLOG = r"(?:<\?[^>]*+>\s*+|<!--.*?-->\s*+|<!DOCTYPE\b(?:[^\[>]++|\[[^\]]*+\])*+>\s*+)*+"
+_PROLOG = re.compile(PROLOG, re.DOTALL)
+
+
+def refuse_entities(text: str, name: str) -> None:
+    """Raise ReaderError when the document's prolog (:data:`PROLOG`) declares an entity (``<!ENTITY``): an
+    entity would put text the records do not hold into them (or expand without bound), so such a document is
+    refused whole, like the expansion bombs expat refuses."""
+    prolog = _PROLOG.match(text.lstrip("\ufeff \t\n"))
+    if prolog is not None and "<!ENTITY" in prolog.group():
+        raise ReaderError(name, "XML declares entities (<!ENTITY> in its DOCTYPE): refused, not expanded")
 
 
 def _local(tag) -> str:
@@ -53,8 +69,10 @@ def read(text: str, name: str, columns: dict[str, str] | None = None) -> tuple[s
     """Read an XML document of paper records; returns ``(header or None, records)``.
 
     Raises:
-        ReaderError: not well-formed XML (with the line), or no element holds an abstract field.
+        ReaderError: entities declared (:func:`refuse_entities`), not well-formed XML (with the line), or no
+            element holds an abstract field.
     """
+    refuse_entities(text, name)
     try:
         root = ET.fromstring(text.lstrip("\ufeff"))
     except ET.ParseError as e:
