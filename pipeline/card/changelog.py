@@ -29,6 +29,14 @@ def _plain(text: str) -> str:
     return _MD_SPECIAL.sub(r"\\\1", text)
 
 
+def _code(text: str) -> str:
+    """One line for a markdown code span: control characters and line breaks become spaces and backticks
+    are dropped; nothing is escaped, since a code span shows backslashes as they are."""
+    return " ".join(
+        "".join(" " if ord(c) < 32 or 0x7F <= ord(c) < 0xA0 else c for c in text).split()
+    ).replace("`", "")
+
+
 def paper_label(title: str | None, abstract: str | None) -> str:
     """How the changelog names a paper: its title, else ``“first words …”`` of its abstract, else ``(no
     text)``."""
@@ -193,7 +201,7 @@ def changelog_markdown(
         for pid, cols in part.select("paper_id", "columns").iter_rows():
             label, listing = names.get(pid) or old.get(pid) or ("(unknown paper)", "?")
             extra = f"; {cols}" if cols else ""
-            lines.append(f"- {label} — `{_plain(listing).replace('`', '')}` ({pid}{extra})")
+            lines.append(f"- {label} — `{_code(listing)}` ({pid}{extra})")
         lines.append("")
     if lineage:
         lines += [f"## Lineage ({len(lineage)} listing{'s' if len(lineage) != 1 else ''})", ""]
