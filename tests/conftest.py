@@ -36,19 +36,27 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(getattr(pytest.mark, folder))
 
 
+def point_at(root: Path, mp: pytest.MonkeyPatch, files: list[Path] = SEEDS) -> Path:
+    """Make ``root`` a project: ``raw/`` holding copies of ``files``, the pipeline's environment variables
+    (raw folder, warehouse, ``DAGSTER_HOME``) pointing under it through ``mp``, and the cwd at it. Returns the
+    raw folder."""
+    raw = root / "raw"
+    raw.mkdir()
+    for f in files:
+        shutil.copy(f, raw / f.name)
+    mp.setenv("PIPELINE_RAW_DIR", str(raw))
+    mp.setenv("PIPELINE_WAREHOUSE_DIR", str(root / "warehouse"))
+    mp.setenv("DAGSTER_HOME", str(root / ".dagster_home"))
+    mp.delenv("PIPELINE_KEEP_RELEASES", raising=False)
+    mp.chdir(root)
+    return raw
+
+
 @pytest.fixture
 def project(tmp_path, monkeypatch):
     """A temporary project root holding ``raw/`` (copies of the two seed listings), ``warehouse/`` and
     ``.dagster_home/``; the pipeline's environment variables point there and the cwd is the root."""
-    raw = tmp_path / "raw"
-    raw.mkdir()
-    for f in SEEDS:
-        shutil.copy(f, raw / f.name)
-    monkeypatch.setenv("PIPELINE_RAW_DIR", str(raw))
-    monkeypatch.setenv("PIPELINE_WAREHOUSE_DIR", str(tmp_path / "warehouse"))
-    monkeypatch.setenv("DAGSTER_HOME", str(tmp_path / ".dagster_home"))
-    monkeypatch.delenv("PIPELINE_KEEP_RELEASES", raising=False)
-    monkeypatch.chdir(tmp_path)
+    point_at(tmp_path, monkeypatch)
     return tmp_path
 
 

@@ -21,7 +21,7 @@ from pipeline.card import readme, summary
 from pipeline.card.charts import CHARTS
 from schemas import MODELS
 from schemas import models as contract
-from tests.conftest import DATA, ROOT, SEEDS
+from tests.conftest import DATA, ROOT, SEEDS, point_at
 
 pytestmark = pytest.mark.integration
 
@@ -29,16 +29,8 @@ pytestmark = pytest.mark.integration
 @pytest.fixture(scope="module")
 def project(tmp_path_factory):
     root = tmp_path_factory.mktemp("card")
-    raw = root / "raw"
-    raw.mkdir()
-    for f in SEEDS:
-        shutil.copy(f, raw / f.name)
     with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("PIPELINE_RAW_DIR", str(raw))
-        mp.setenv("PIPELINE_WAREHOUSE_DIR", str(root / "warehouse"))
-        mp.setenv("DAGSTER_HOME", str(root / ".dagster_home"))
-        mp.delenv("PIPELINE_KEEP_RELEASES", raising=False)
-        mp.chdir(root)
+        raw = point_at(root, mp)
         assert cli.run() == 0
         shutil.copy(DATA / "listings" / "NeurIPS_2023_sample.txt", raw / "NeurIPS_2023_sample.txt")
         assert cli.run() == 0

@@ -9,7 +9,7 @@ import polars as pl
 import pytest
 
 from pipeline import cli, release
-from tests.conftest import DATA, ROOT, SEEDS
+from tests.conftest import DATA, ROOT, SEEDS, point_at
 
 pytestmark = pytest.mark.integration
 
@@ -17,21 +17,13 @@ pytestmark = pytest.mark.integration
 @pytest.fixture(scope="module")
 def answers(tmp_path_factory):
     root = tmp_path_factory.mktemp("questions")
-    raw = root / "raw"
-    raw.mkdir()
-    for f in [*SEEDS, DATA / "readers" / "iclr2017.json"]:
-        shutil.copy(f, raw / f.name)
     block = re.search(
         r"<!-- questions:start -->\s*```python\n(.*?)```\s*<!-- questions:end -->",
         (ROOT / "README.md").read_text(),
         re.S,
     ).group(1)
     with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("PIPELINE_RAW_DIR", str(raw))
-        mp.setenv("PIPELINE_WAREHOUSE_DIR", str(root / "warehouse"))
-        mp.setenv("DAGSTER_HOME", str(root / ".dagster_home"))
-        mp.delenv("PIPELINE_KEEP_RELEASES", raising=False)
-        mp.chdir(root)
+        raw = point_at(root, mp, [*SEEDS, DATA / "readers" / "iclr2017.json"])
         assert cli.run() == 0
         shutil.copy(DATA / "listings" / "NeurIPS_2023_sample.txt", raw / "NeurIPS_2023_sample.txt")
         assert cli.run() == 0

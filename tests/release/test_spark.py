@@ -14,7 +14,7 @@ import polars as pl
 import pytest
 
 from pipeline import cli
-from tests.conftest import SEEDS
+from tests.conftest import point_at
 
 pytestmark = pytest.mark.integration
 
@@ -65,15 +65,9 @@ def spark():
 def rel(tmp_path_factory):
     """Release 1 of the repository's seed listings, made by ``python -m pipeline run``'s code."""
     root = tmp_path_factory.mktemp("spark")
-    (root / "raw").mkdir()
-    for f in SEEDS:
-        shutil.copy(f, root / "raw" / f.name)
     with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("PIPELINE_RAW_DIR", str(root / "raw"))
-        mp.setenv("PIPELINE_WAREHOUSE_DIR", str(root / "warehouse"))
-        mp.setenv("DAGSTER_HOME", str(root / ".dagster_home"))
+        point_at(root, mp)
         mp.setenv("PIPELINE_PROGRESS", "off")
-        mp.delenv("PIPELINE_KEEP_RELEASES", raising=False)
         assert cli.run() == 0
     return root / "warehouse" / "release=1"
 
