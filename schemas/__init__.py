@@ -3,6 +3,8 @@
 from schemas.models import (
     MODELS,
     SCHEMA_VERSION,
+    BenchmarkResults,
+    Benchmarks,
     ListingLineage,
     PaperMetrics,
     Papers,
@@ -10,4 +12,14 @@ from schemas.models import (
     validate,
 )
 
-__all__ = ["MODELS", "SCHEMA_VERSION", "ListingLineage", "PaperMetrics", "Papers", "PaperUrls", "validate"]
+__all__ = [
+    "MODELS",
+    "BenchmarkResults",
+    "Benchmarks",
+    "SCHEMA_VERSION",
+    "ListingLineage",
+    "PaperMetrics",
+    "Papers",
+    "PaperUrls",
+    "validate",
+]

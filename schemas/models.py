@@ -17,7 +17,7 @@ import pandera.polars as pa
 import polars as pl
 from pandera.errors import SchemaErrors
 
-RULES_VERSION = "1"  # bump when outputs change (docs/execution.md)
+RULES_VERSION = "2"  # bump when outputs change (docs/execution.md)
 
 SCHEMA_VERSION = 1
 
@@ -34,6 +34,8 @@ METRIC_KINDS = ["score", "delta", "relative_change", "multiplier", "before_after
 SUBJECTS = ["ours", "baseline"]
 DIRECTIONS = ["increase", "decrease"]
 LINEAGE_STATUSES = ["published", "duplicate", "quarantined"]
+#: benchmarks.direction: which way is better for the metric (pipeline.build.metric_directions).
+BENCHMARK_DIRECTIONS = ["higher", "lower", "unknown"]
 #: A floor under every published abstract, below what pipeline.analyse.quarantine lets through (6 words, i.e. at
 #: least 11 characters, or 12 Han characters), so a shorter abstract here means a bug upstream.
 MIN_ABSTRACT_CHARS = 10
@@ -440,11 +442,114 @@ class ListingLineage(pa.DataFrameModel):
         )
 
 
+_BENCHMARK_KEY_DOC = {
+    "dataset_key": "The benchmark's dataset: paper_metrics.dataset_key of its results.",
+    "metric_key": "The benchmark's metric: paper_metrics.metric_key of its results.",
+    "unit": (
+        "The unit of its values: paper_metrics.unit ('%', 'pp', 'x'), else its unit_text case-folded ('ms'), "
+        "else null (a plain number). 85% and 0.85 are different benchmarks."
+    ),
+}
+
+
+class Benchmarks(pa.DataFrameModel):
+    """``benchmarks``: one row per benchmark, a (dataset_key, metric_key, unit) on which at least two papers
+    report a result of their own method (paper_metrics rows with subject ours and kind score; rules:
+    pipeline.build.benchmarks). One file, not Hive-partitioned: a benchmark spans venues and years."""
+
+    dataset_key: str = pa.Field(str_length={"min_value": 1}, description=_BENCHMARK_KEY_DOC["dataset_key"])
+    metric_key: str = pa.Field(str_length={"min_value": 1}, description=_BENCHMARK_KEY_DOC["metric_key"])
+    unit: str = pa.Field(nullable=True, description=_BENCHMARK_KEY_DOC["unit"])
+    dataset: str = pa.Field(description="The most frequent spelling of the dataset among its results.")
+    metric: str = pa.Field(description="The most frequent spelling of the metric among its results.")
+    direction: str = pa.Field(
+        isin=BENCHMARK_DIRECTIONS,
+        description="Which value is better: higher, lower, or unknown (the metric is in no rule of "
+        "pipeline.build.metric_directions; then nothing is ranked).",
+    )
+    papers: pl.Int64 = pa.Field(ge=2, description="Distinct papers with a result on it.")
+    results: pl.Int64 = pa.Field(ge=2, description="Its rows in benchmark_results.")
+    best_value: pl.Float64 = pa.Field(
+        nullable=True, description="The best value (rank 1); null when direction is unknown."
+    )
+    best_value_text: str = pa.Field(nullable=True, description="The best value as written.")
+    best_paper_id: str = pa.Field(
+        nullable=True,
+        str_matches=PAPER_ID_PATTERN,
+        description="The paper of the best value (ties: the earliest known year, then paper_id).",
+    )
+    best_title: str = pa.Field(nullable=True, description="That paper's title, when the listing gives one.")
+    best_venue: str = pa.Field(nullable=True, description="That paper's venue.")
+    best_year: pl.Int64 = pa.Field(
+        nullable=True, ge=0, le=2100, description="That paper's year (0: unknown)."
+    )
+    first_year: pl.Int64 = pa.Field(
+        nullable=True, ge=1980, le=2100, description="Earliest known year of a result."
+    )
+    last_year: pl.Int64 = pa.Field(
+        nullable=True, ge=1980, le=2100, description="Latest known year of a result."
+    )
+
+    class Config:
+        strict = True
+        unique = ["dataset_key", "metric_key", "unit"]
+
+    @pa.dataframe_check
+    @classmethod
+    def best_when_ranked(cls, data: pa.PolarsData) -> pl.LazyFrame:
+        """A best value and paper exactly when the direction is known; results >= papers; first <= last year."""
+        known = pl.col("direction") != "unknown"
+        return data.lazyframe.select(
+            (known == (pl.col("best_value").is_not_null() & pl.col("best_paper_id").is_not_null()))
+            & (pl.col("results") >= pl.col("papers"))
+            & (pl.col("first_year") <= pl.col("last_year")).fill_null(True)
+        )
+
+
+class BenchmarkResults(pa.DataFrameModel):
+    """``benchmark_results``: one row per result of a paper's own method on a benchmark of ``benchmarks``; each
+    is the paper_metrics row of the same release with the same paper_id, start and end (a blocking check
+    traces it) and span = papers.abstract[start:end]. One file, not Hive-partitioned (venue and year are
+    ordinary columns): ranks are global across venues."""
+
+    dataset_key: str = pa.Field(str_length={"min_value": 1}, description=_BENCHMARK_KEY_DOC["dataset_key"])
+    metric_key: str = pa.Field(str_length={"min_value": 1}, description=_BENCHMARK_KEY_DOC["metric_key"])
+    unit: str = pa.Field(nullable=True, description=_BENCHMARK_KEY_DOC["unit"])
+    rank: pl.Int64 = pa.Field(
+        nullable=True,
+        ge=1,
+        description="1 = best; equal values share a rank (1, 1, 3); null when the direction is unknown.",
+    )
+    paper_id: str = _paper_ref_field()
+    title: str = pa.Field(nullable=True, description="The paper's title (papers.title), when given.")
+    venue: str = _venue_field("The paper's venue (an ordinary column here, not a Hive partition).")
+    year: pl.Int64 = _year_field("The paper's year (0: unknown).")
+    value: pl.Float64 = pa.Field(description="The value as written in its unit (paper_metrics.value).")
+    value_text: str = pa.Field(str_length={"min_value": 1}, description="The number's text as written.")
+    unit_text: str = pa.Field(nullable=True, description="The unit as written (paper_metrics.unit_text).")
+    metric: str = pa.Field(description="The metric as this abstract names it (paper_metrics.metric).")
+    dataset: str = pa.Field(description="The dataset as this abstract names it (paper_metrics.dataset).")
+    qualifier: str = pa.Field(
+        nullable=True, description="Hedge before the number (about, nearly, ...), or null."
+    )
+    span: str = pa.Field(
+        str_length={"min_value": 1}, description="papers.abstract[start:end] (paper_metrics.span)."
+    )
+    start: pl.Int64 = pa.Field(ge=0, description="paper_metrics.start of the row it comes from.")
+    end: pl.Int64 = pa.Field(ge=1, description="paper_metrics.end of the row it comes from.")
+
+    class Config:
+        strict = True
+        unique = ["dataset_key", "metric_key", "unit", "paper_id", "start", "end"]
+
+
 MODELS: dict[str, type[pa.DataFrameModel]] = {
     "papers": Papers,
     "paper_urls": PaperUrls,
     "paper_metrics": PaperMetrics,
     "listing_lineage": ListingLineage,
+    "benchmarks": Benchmarks,
+    "benchmark_results": BenchmarkResults,
 }
 
 

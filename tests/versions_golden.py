@@ -89,8 +89,11 @@ def abstracts_frame() -> pl.DataFrame:
 def built_tables() -> dict[str, pl.DataFrame]:
     from pipeline.build import dedup, tables
 
+    from pipeline.build import benchmarks
+
     df = abstracts_frame()
-    return tables.build_tables(df, dedup.cluster(tables.publishable(df)))
+    built = tables.build_tables(df, dedup.cluster(tables.publishable(df)))
+    return {**built, **benchmarks.from_tables(built["paper_metrics"], built["papers"])}
 
 
 def _rows(df: pl.DataFrame) -> list:
@@ -251,9 +254,13 @@ PROBES: dict[str, Probe] = {
         ),
         probe_tables,
     ),
-    "schemas": Probe(("schemas", "tables", "dedup", *versions.ASSETS["abstracts"].rules), probe_schemas),
+    "schemas": Probe(
+        ("schemas", "tables", "benchmarks", "dedup", *versions.ASSETS["abstracts"].rules), probe_schemas
+    ),
     "release": Probe(
-        tuple(dict.fromkeys(("release", "tables", "dedup", *versions.ASSETS["abstracts"].rules))),
+        tuple(
+            dict.fromkeys(("release", "tables", "benchmarks", "dedup", *versions.ASSETS["abstracts"].rules))
+        ),
         probe_release,
     ),
 }

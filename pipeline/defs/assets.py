@@ -51,6 +51,11 @@ TABLE_DESCRIPTIONS = {
     "baseline, direction, qualifier, span and offsets in the clean abstract.",
     "listing_lineage": "One row per raw paragraph of every listing: published, duplicate (of what, how "
     "similar) or quarantined (why). Rows in = rows out.",
+    "benchmarks": "One row per benchmark (dataset_key, metric_key, unit) with results of at least two papers: "
+    "most frequent spellings, direction (higher/lower/unknown), papers, best value and its paper, first and "
+    "last year (pipeline.build.benchmarks; downstream of paper_metrics).",
+    "benchmark_results": "One row per result of a paper's own method on a benchmark: paper, title, venue, "
+    "year, value, unit, rank, and the paper_metrics row (paper_id, start, end) and span it comes from.",
 }
 #: The release asset's table: the release's changelog against its parent (changelog.parquet).
 CHANGELOG_DESCRIPTIONS = {
@@ -259,7 +264,8 @@ def _check_result(table: str, failures: pl.DataFrame | None, rows: int) -> dg.As
     specs=[
         dg.AssetSpec(
             name,
-            deps=[abstracts],
+            # the benchmark tables are computed from paper_metrics and the papers' titles, in the same step
+            deps=["paper_metrics", "papers"] if name in release.GLOBAL_TABLES else [abstracts],
             description=desc,
             group_name="dataset",
             kinds={"polars", "parquet"},
@@ -286,15 +292,23 @@ def _check_result(table: str, failures: pl.DataFrame | None, rows: int) -> dg.As
             blocking=True,
             description="For every listing: published + duplicate + quarantined = paragraphs read",
         ),
+        dg.AssetCheckSpec(
+            "traces",
+            asset="benchmark_results",
+            blocking=True,
+            description="Every result is a paper_metrics row of the same build (paper_id, start, end, value, "
+            "keys; kind score, subject ours) and its span is papers.abstract[start:end]",
+        ),
     ],
     pool="release",
 )
 def dataset_tables(context: dg.AssetExecutionContext):
-    """The four published tables, built together against the release plan (pipeline.release.plan_release:
+    """The published tables, built together against the release plan (pipeline.release.plan_release:
     parent, next number, the parent's papers and lineage checked) by pipeline.release.dataset.build_dataset:
     exact + near-duplicate clusters over every listing's abstracts (pipeline.build.dedup), stable paper ids
     inherited from the parent, then pipeline.build.tables one (venue, year) partition at a time, the papers'
-    history stamped and the diff against the parent computed on the way.
+    history stamped and the diff against the parent computed on the way; then the benchmark tables, global
+    across partitions, from the paper_metrics rows (pipeline.build.benchmarks).
 
     Writes this run's build folder (pipeline.release.build_files: ``<warehouse>/_work/builds/<run id>/``):
     each table's partitions (``<table>/venue=V/year=Y.arrow``) and ``tables.json``, the diff against the
@@ -304,7 +318,8 @@ def dataset_tables(context: dg.AssetExecutionContext):
     column schema and a preview of its first partition's first rows.
     Raises dagster.Failure naming the file when LATEST, releases.json or the parent release is unreadable,
     or a column would lose data against the parent's schema.
-    Blocking checks: one Pandera schema check per table and the lineage accounting check.
+    Blocking checks: one Pandera schema check per table, the lineage accounting check and the benchmark
+    results' ``traces`` check (each result is a paper_metrics row of the same build).
     """
     abstract_files, records_df = _current_abstracts(context)
     # this run's own build folder: the release step of the same run publishes exactly these tables
@@ -323,9 +338,10 @@ def dataset_tables(context: dg.AssetExecutionContext):
         yield _table_result(name, table, build)
     checks = [_check_result(name, result.failures[name], t.rows) for name, t in result.tables.items()]
     checks.append(_accounting_check(context, dataset.accounting(records_df, result.lineage)))
+    checks.append(_traces_check(result.untraced, result.tables["benchmark_results"].rows))
     failed = [
         f"{table}: {c.check_name}"
-        for table, c in zip([*result.tables, "listing_lineage"], checks)
+        for table, c in zip([*result.tables, "listing_lineage", "benchmark_results"], checks)
         if not c.passed
     ]
     release.build_files.complete(build, result.plan, failed)
@@ -370,6 +386,20 @@ def _accounting_check(context: dg.AssetExecutionContext, acct: pl.DataFrame) -> 
     )
 
 
+def _traces_check(untraced: pl.DataFrame, rows: int) -> dg.AssetCheckResult:
+    """The ``traces`` check of benchmark_results (pipeline.build.benchmarks.untraced)."""
+    return dg.AssetCheckResult(
+        asset_key="benchmark_results",
+        check_name="traces",
+        passed=untraced.height == 0,
+        metadata={
+            "results": rows,
+            "untraced": untraced.height,
+            "untraced_rows": dg.MetadataValue.md(markdown_table(untraced, 50)) if untraced.height else "none",
+        },
+    )
+
+
 class ReleaseConfig(dg.Config):
     """Run config of the release asset."""
 
@@ -401,7 +431,7 @@ class ReleaseConfig(dg.Config):
     ],
 )
 def release_asset(context: dg.AssetExecutionContext, config: ReleaseConfig) -> dg.MaterializeResult:
-    """Publish the four tables as an immutable, numbered release (pipeline.release.publish) with the plan
+    """Publish the tables as an immutable, numbered release (pipeline.release.publish) with the plan
     the tables were built with (re-checked under the publish lock).
 
     The tables and plan are this run's build (pipeline.release.build_files), or, in a run without the tables

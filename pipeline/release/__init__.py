@@ -29,7 +29,9 @@ from pipeline.release import build_files
 from pipeline.release.build_files import build_dir
 from pipeline.release.conform import SchemaDriftError, conform
 from pipeline.release.layout import (
+    GLOBAL_TABLES,
     PARTITION_COLUMNS,
+    PARTITIONED_TABLES,
     RELEASE_DIR_PREFIX,
     SORT_KEYS,
     TABLES,
@@ -67,7 +69,9 @@ __all__ = [
     "CHANGELOG_SCHEMA",
     "HISTORY_COLUMNS",
     "MAX_REMOVAL_SHARE",
+    "GLOBAL_TABLES",
     "PARTITION_COLUMNS",
+    "PARTITIONED_TABLES",
     "RELEASE_DIR_PREFIX",
     "SORT_KEYS",
     "TABLES",

@@ -42,7 +42,7 @@ import pyarrow as pa
 import pyarrow.ipc  # noqa: F401  (pa.ipc)
 
 from pipeline.release import writer
-from pipeline.release.layout import PARTITION_COLUMNS, TABLES, ReleaseError, write_atomic
+from pipeline.release.layout import TABLES, ReleaseError, partition_columns, write_atomic
 from pipeline.release.plan import ReleasePlan
 
 BUILDS_DIR = "builds"
@@ -223,7 +223,7 @@ class BuildWriter:
     def _entry(
         self, table: str, venue: object, year: object, file: str, batch: int | None, part: pl.DataFrame
     ) -> None:
-        rows = part.drop(PARTITION_COLUMNS)
+        rows = part.drop(partition_columns(table))
         self.index[table].append(
             {
                 "path": writer.partition_path(table, venue, year),
@@ -248,15 +248,15 @@ class BuildWriter:
         return read_tables(self.build)
 
 
-def _load(path: Path, batch: int | None) -> pl.DataFrame:
-    """One partition of a build (record batch ``batch`` of ``path``; None: the whole file), without
-    venue/year (as its release file holds it). Only that record batch is read."""
+def _load(table: str, path: Path, batch: int | None) -> pl.DataFrame:
+    """One partition of a build's ``table`` (record batch ``batch`` of ``path``; None: the whole file),
+    without its Hive columns (as its release file holds it). Only that record batch is read."""
     if batch is None:
-        return pl.read_ipc(path).drop(PARTITION_COLUMNS)
+        return pl.read_ipc(path).drop(partition_columns(table))
     with pa.OSFile(str(path), "rb") as source:
         frame = pl.from_arrow(pa.ipc.open_file(source).get_batch(batch))
     assert isinstance(frame, pl.DataFrame)
-    return frame.drop(PARTITION_COLUMNS)
+    return frame.drop(partition_columns(table))
 
 
 def _scan(files: list[Path]) -> pl.LazyFrame:
@@ -280,7 +280,10 @@ def read_tables(build: Path) -> dict[str, writer.TableParts]:
             sum(e["rows"] for e in entries),
             tuple(
                 writer.Partition(
-                    e["path"], e["rows"], e["fingerprint"], partial(_load, build / e["file"], e["batch"])
+                    e["path"],
+                    e["rows"],
+                    e["fingerprint"],
+                    partial(_load, table, build / e["file"], e["batch"]),
                 )
                 for e in entries
             ),

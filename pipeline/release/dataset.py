@@ -1,5 +1,5 @@
-"""The dataset tables step as one pure function: every listing's abstracts → the four tables of the next
-release, built, checked and written one Hive partition (venue, year) at a time into a build folder
+"""The dataset tables step as one pure function: every listing's abstracts → the tables of the next
+release: the four per-paper tables built, checked and written one Hive partition (venue, year) at a time into a build folder
 (pipeline.release.build_files), so its memory follows the largest partition, not the warehouse.
 
 What is global is computed once, on narrow columns: the duplicate clusters and paper ids
@@ -9,7 +9,9 @@ What is global is computed once, on narrow columns: the duplicate clusters and p
 the diff against the parent (pipeline.release.plan.PaperDiff: 64-bit hashes per column), and the
 uniqueness rules of the Pandera models (their key columns only). Everything else is a
 function of one partition's abstract rows: a paper's venue and year are its canonical row's, and its URLs
-and metrics come from that row.
+and metrics come from that row. The benchmark tables (pipeline.build.benchmarks) are global across
+partitions: each batch keeps only its narrow result rows (paper_metrics rows of the paper's own method, with
+the title), and both tables are computed from them once every partition is built, each one file.
 """
 
 from __future__ import annotations
@@ -21,9 +23,9 @@ import pandera.polars as pa
 import polars as pl
 
 from pipeline import release
-from pipeline.build import dedup, tables
+from pipeline.build import benchmarks, dedup, tables
 from pipeline.release.build_files import BuildWriter
-from pipeline.release.layout import PARTITION_COLUMNS, TABLES
+from pipeline.release.layout import PARTITION_COLUMNS, PARTITIONED_TABLES, TABLES
 from pipeline.release.plan import ReleasePlan
 from pipeline.release.writer import TableParts
 from pipeline.runtime.progress import SILENT, Reporter
@@ -41,13 +43,15 @@ _FILE = "__abstracts_file"
 class Built:
     """What :func:`build_dataset` made: ``tables`` (name → TableParts of the build), ``failures``
     (name → the failure cases of its Pandera model, schemas.validate's frame, or None), ``lineage``
-    (``listing``, ``status`` of every lineage row, for the accounting check) and ``plan`` (the release
-    plan, with ``changes``)."""
+    (``listing``, ``status`` of every lineage row, for the accounting check), ``plan`` (the release
+    plan, with ``changes``) and ``untraced`` (pipeline.build.benchmarks.untraced of the build: the
+    benchmark results that come from no paper_metrics row, for the ``traces`` check; empty when all do)."""
 
     tables: dict[str, TableParts]
     failures: dict[str, pl.DataFrame | None]
     lineage: pl.DataFrame
     plan: ReleasePlan
+    untraced: pl.DataFrame
 
 
 def _unique_keys(model: type[pa.DataFrameModel]) -> list[list[str]]:
@@ -169,7 +173,7 @@ def _narrow(abstract_files: list[Path], scan: pl.LazyFrame) -> tuple[list[str], 
 def build_dataset(
     abstract_files: list[Path], warehouse: Path, build: Path, progress: Reporter = SILENT
 ) -> Built:
-    """Build the four tables of the next release of ``warehouse`` into the empty folder ``build``.
+    """Build the tables of the next release of ``warehouse`` into the empty folder ``build``.
 
     Args:
         abstract_files: every listing's ``abstracts`` work file (pipeline.analyse.abstracts.ABSTRACT_SCHEMA),
@@ -216,7 +220,7 @@ def build_dataset(
     differ = plan.differ()
     writer = BuildWriter(build)
     checks = {name: _Checks(name) for name in TABLES}
-    lineage, step = [], progress.step("partitions", groups.height, "partitions")
+    lineage, results, step = [], [], progress.step("partitions", groups.height, "partitions")
     for batch in _batches(groups.iter_rows()):
         keys = [(venue, year) for venue, year, _, _ in batch]
         files = sorted({f for _, _, fs, _ in batch for f in fs}, key=order.__getitem__)
@@ -231,7 +235,8 @@ def build_dataset(
         )
         del rows
         built["papers"] = differ.stamp(built["papers"])
-        for name in TABLES:
+        results.append(benchmarks.candidates(built["paper_metrics"], built["papers"]))
+        for name in PARTITIONED_TABLES:
             df = built[name]
             checks[name].add(df)
             df = release.conform(df, name, pinned[name])
@@ -239,9 +244,18 @@ def build_dataset(
         lineage.append(built["listing_lineage"].select("listing", "status"))
         step.advance(len(batch))
     step.close()
+    # global across partitions (a benchmark spans venues): from the narrow result rows of every batch
+    for name, df in benchmarks.benchmark_tables(pl.concat(results)).items():
+        checks[name].add(df)
+        writer.add(name, release.conform(df, name, pinned[name]))
+    built_tables = writer.finish()
+    untraced = benchmarks.untraced(
+        *(built_tables[n].scan() for n in ("benchmark_results", "paper_metrics", "papers"))
+    )
     return Built(
-        tables=writer.finish(),
+        tables=built_tables,
         failures={name: checks[name].result() for name in TABLES},
         lineage=pl.concat(lineage),
         plan=replace(plan, changes=differ.changes()),
+        untraced=untraced,
     )

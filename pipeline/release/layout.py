@@ -11,7 +11,13 @@ import json
 import os
 from pathlib import Path
 
-TABLES = ("papers", "paper_urls", "paper_metrics", "listing_lineage")
+#: The per-paper tables, Hive-partitioned by :data:`PARTITION_COLUMNS` and built one batch of partitions
+#: at a time (pipeline.release.dataset).
+PARTITIONED_TABLES = ("papers", "paper_urls", "paper_metrics", "listing_lineage")
+#: The tables global across partitions (a benchmark spans venues and years; docs/design.md, "Benchmark
+#: tables"): one file each, ``<table>/part-0.parquet``, computed after the partitioned tables.
+GLOBAL_TABLES = ("benchmarks", "benchmark_results")
+TABLES = (*PARTITIONED_TABLES, *GLOBAL_TABLES)
 PARTITION_COLUMNS = ("venue", "year")
 #: Sort keys that make every file's row order (and so its bytes) deterministic.
 SORT_KEYS = {
@@ -19,7 +25,17 @@ SORT_KEYS = {
     "paper_urls": ["paper_id", "start", "end", "url"],
     "paper_metrics": ["paper_id", "start", "end", "kind", "value_text"],
     "listing_lineage": ["listing", "paragraph"],
+    "benchmarks": ["dataset_key", "metric_key", "unit"],
+    "benchmark_results": ["dataset_key", "metric_key", "unit", "rank", "paper_id", "start", "end"],
 }
+
+
+def partition_columns(table: str) -> tuple[str, ...]:
+    """The Hive columns of ``table``'s paths: :data:`PARTITION_COLUMNS`, or none for a global table (whose
+    ``venue``/``year``, where it has them, are ordinary columns inside its one file)."""
+    return () if table in GLOBAL_TABLES else PARTITION_COLUMNS
+
+
 RELEASE_DIR_PREFIX = "release="
 LATEST_FILE = "LATEST"
 INDEX_FILE = "releases.json"

@@ -32,17 +32,19 @@ from pathlib import Path
 import polars as pl
 
 from pipeline import card
+from pipeline.build import benchmarks
 from pipeline.card.changelog import changelog_markdown, lineage_changes
 from pipeline.release import layout, retention, writer
 from pipeline.release.conform import conform
 from pipeline.release.history import release_manifest
 from pipeline.release.layout import (
-    PARTITION_COLUMNS,
+    GLOBAL_TABLES,
     STAGING_DIR,
     TABLES,
     ReleaseError,
     latest_release,
     list_releases,
+    partition_columns,
     read_index,
     release_dir,
 )
@@ -219,8 +221,14 @@ def _stage_and_commit(
 def _conformed(
     warehouse: Path, plan: ReleasePlan, frames: Mapping[str, pl.DataFrame | TableParts]
 ) -> dict[str, TableParts]:
-    """Every table of :data:`TABLES` as TableParts; a DataFrame conformed to the parent's schema first.
-    Raises KeyError when a table is missing, SchemaDriftError when a column would lose data."""
+    """Every table of :data:`TABLES` as TableParts; a DataFrame conformed to the parent's schema first. The
+    global tables (:data:`GLOBAL_TABLES`), when ``frames`` lacks them, are computed from its paper_metrics
+    and papers (pipeline.build.benchmarks.from_tables, what the dataset step computes from its build).
+    Raises KeyError when a per-paper table is missing, SchemaDriftError when a column would lose data."""
+    frames = dict(frames)
+    if any(name not in frames for name in GLOBAL_TABLES):
+        derived = benchmarks.from_tables(*(_frame(frames[n]) for n in ("paper_metrics", "papers")))
+        frames = {**derived, **frames}
     tables: dict[str, TableParts] = {}
     for name in TABLES:
         t = frames[name]
@@ -229,6 +237,11 @@ def _conformed(
             t = TableParts.of_frame(conform(t, name, pinned), name)
         tables[name] = t
     return tables
+
+
+def _frame(t: pl.DataFrame | TableParts) -> pl.DataFrame:
+    """A table given as a DataFrame or as TableParts, collected."""
+    return t.scan().collect() if isinstance(t, TableParts) else t
 
 
 def _unchanged(warehouse: Path, plan: ReleasePlan, release_id: str) -> PublishResult:
@@ -287,7 +300,7 @@ def _stage(
         tables={
             name: TableEntry(
                 tables[name].rows,
-                PARTITION_COLUMNS,
+                partition_columns(name),
                 tuple((c, str(t)) for c, t in tables[name].schema.items()),
                 tuple(written[name]),
             )

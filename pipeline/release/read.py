@@ -12,10 +12,12 @@ import polars as pl
 
 from pipeline.release.layout import (
     IO_THREADS,
+    PARTITION_COLUMNS,
     RELEASE_DIR_PREFIX,
     ReleaseError,
     committed_releases,
     latest_release,
+    partition_columns,
     release_dir,
 )
 from pipeline.release.manifest import Manifest, read_manifest
@@ -145,12 +147,16 @@ def scan_verified(
 def table_schema(warehouse: Path, table: str, number: int | None = None) -> dict[str, pl.DataType]:
     """The dtypes of ``table``'s data columns (Hive columns excluded) in release ``number`` (default LATEST),
     read from its first file's footer. Columns are only ever added, so LATEST's schema covers every
-    release. Raises ReleaseError (:func:`damaged_release`) when that file is missing or not Parquet."""
+    release. ``{}`` when the release has no such table (one added to the dataset after that release).
+    Raises ReleaseError (:func:`damaged_release`) when that file is missing or not Parquet."""
     number = latest_release(warehouse) if number is None else number
     if number is None:
         raise ReleaseError(f"{warehouse}: nothing published (no LATEST)")
     root = release_dir(warehouse, number)
-    path = root / read_manifest(root).tables[table].files[0].path
+    tables = read_manifest(root).tables
+    if table not in tables:
+        return {}
+    path = root / tables[table].files[0].path
     try:
         return dict(pl.read_parquet_schema(path))
     except FileNotFoundError:
@@ -164,18 +170,20 @@ def read_all(warehouse: Path, table: str) -> pl.DataFrame:
     """Every committed release of ``table`` read together (one ``release=*`` glob, as the README shows).
 
     Returns the union of columns (a column added later is null in older releases) with one dtype per
-    column, plus the Hive columns ``release``, ``venue``, ``year`` (Int64, String, Int64); rows of
-    releases above LATEST (uncommitted) are left out. Empty frame when nothing is published.
+    column, plus the Hive columns ``release``, ``venue``, ``year`` (Int64, String, Int64; venue and year
+    only where the table has them); rows of releases above LATEST (uncommitted) are left out. Empty frame
+    when nothing is published.
     """
     committed = committed_releases(warehouse)
     if not committed:
         return pl.DataFrame()
     glob = str(Path(warehouse) / f"{RELEASE_DIR_PREFIX}*" / table / "**" / "*.parquet")
+    names = {*table_schema(warehouse, table), *(PARTITION_COLUMNS if partition_columns(table) else ())}
     return (
         pl.scan_parquet(
             glob, hive_partitioning=True, schema=table_schema(warehouse, table), missing_columns="insert"
         )
         .filter(pl.col("release").is_in(committed))
-        .with_columns(pl.col("venue").cast(pl.String), pl.col("year").cast(pl.Int64))
+        .with_columns(pl.col(c).cast(t) for c, t in HIVE_DTYPES.items() if c in names)
         .collect()
     )

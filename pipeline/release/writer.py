@@ -27,7 +27,7 @@ from pathlib import Path
 import polars as pl
 import pyarrow.parquet as pq
 
-from pipeline.release.layout import IO_THREADS, PARTITION_COLUMNS, SORT_KEYS, TABLES, fsync_path
+from pipeline.release.layout import IO_THREADS, SORT_KEYS, TABLES, fsync_path, partition_columns
 from pipeline.release.manifest import FileEntry
 from pipeline.release.read import FileIdentity, file_identity, sha256_file
 from pipeline.runtime.progress import SILENT, Reporter, Step
@@ -67,13 +67,19 @@ class TableParts:
 
 
 def partition_path(table: str, venue: object, year: object) -> str:
-    """``<table>/venue=<venue>/year=<year>/part-0.parquet`` (relative to the release folder)."""
+    """``<table>/venue=<venue>/year=<year>/part-0.parquet`` (relative to the release folder); a global
+    table's one file is ``<table>/part-0.parquet`` (venue and year ignored)."""
+    if not partition_columns(table):
+        return f"{table}/part-0.parquet"
     return (Path(table) / f"venue={venue}" / f"year={year}" / "part-0.parquet").as_posix()
 
 
 def sort_partition(df: pl.DataFrame, table: str) -> pl.DataFrame:
-    """``df`` (rows of one or more partitions) in file order: by venue, year, then the table's sort keys."""
-    return df.sort([*PARTITION_COLUMNS, *SORT_KEYS[table]])
+    """``df`` (rows of one or more partitions) in file order: by venue, year, then the table's sort keys (a
+    global table: its sort keys, nulls last)."""
+    if not partition_columns(table):
+        return df.sort(SORT_KEYS[table], nulls_last=True)
+    return df.sort([*partition_columns(table), *SORT_KEYS[table]])
 
 
 def fingerprint(rows: pl.DataFrame) -> str:
@@ -92,11 +98,14 @@ def _same(rows: pl.DataFrame) -> pl.DataFrame:
 
 def split(df: pl.DataFrame, table: str) -> list[tuple[object, object, pl.DataFrame]]:
     """``df``'s Hive partitions in path order: ``(venue, year, rows)``, each sorted by
-    :func:`sort_partition`, venue and year kept. An empty ``df`` is one partition ``venue=unknown/year=0``."""
+    :func:`sort_partition`, venue and year kept. An empty ``df`` is one partition ``venue=unknown/year=0``;
+    a global table is one partition (venue and year None)."""
+    if not partition_columns(table):
+        return [(None, None, sort_partition(df, table))]
     if not df.height:
         return [(*EMPTY_PARTITION, df)]
     groups = sort_partition(df, table).partition_by(
-        list(PARTITION_COLUMNS), as_dict=True, maintain_order=True
+        list(partition_columns(table)), as_dict=True, maintain_order=True
     )
     return [(venue, year, part) for (venue, year), part in sorted(groups.items())]
 
@@ -105,7 +114,7 @@ def partitions(df: pl.DataFrame, table: str) -> list[Partition]:
     """``df`` split into its Hive partitions (:class:`Partition`, in path order; :func:`split`)."""
     out = []
     for venue, year, part in split(df, table):
-        rows = part.drop(PARTITION_COLUMNS)
+        rows = part.drop(partition_columns(table))
         out.append(
             Partition(
                 partition_path(table, venue, year), rows.height, fingerprint(rows), partial(_same, rows)

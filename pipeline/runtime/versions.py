@@ -31,7 +31,7 @@ RECORDS_VERSION = "1"
 #: How a release's files are written from the tables: partitioning and Parquet settings
 #: (pipeline/release/writer.py, schema.py), dataset card and documents (pipeline/card/). Bump with a
 #: change of the files written.
-RELEASE_VERSION = "2"
+RELEASE_VERSION = "3"
 
 
 @dataclass(frozen=True)
@@ -109,6 +109,9 @@ RULE_SETS: dict[str, RuleSet] = {
     ),
     "dedup": RuleSet("pipeline.build.dedup", ("pipeline/build/dedup.py", "pipeline/analyse/hashing.py")),
     "tables": RuleSet("pipeline.build.tables", ("pipeline/build/tables.py",)),
+    "benchmarks": RuleSet(
+        "pipeline.build.benchmarks", ("pipeline/build/benchmarks.py", "pipeline/build/metric_directions.py")
+    ),
     "schemas": RuleSet("schemas.models", ("schemas/models.py", "schemas/__init__.py")),
     "release": RuleSet(
         "pipeline.runtime.versions",
@@ -151,7 +154,7 @@ ASSETS: dict[str, AssetVersion] = {
         ("langdetect", "ftfy", "pylatexenc", "url-normalize", "datasketch", "xxhash", "numpy", "polars"),
     ),
     "dataset_tables": AssetVersion(
-        ("dedup", "tables", "schemas", "quarantine", "readers", "urls", "vocabulary"),
+        ("dedup", "tables", "benchmarks", "schemas", "quarantine", "readers", "urls", "vocabulary"),
         ("datasketch", "xxhash", "numpy", "polars", "pandera"),
     ),
     "release": AssetVersion(("release",), ("polars",)),

@@ -12,7 +12,7 @@ import polars as pl
 import pytest
 
 from pipeline import release
-from pipeline.build import dedup, tables
+from pipeline.build import benchmarks, dedup, tables
 from pipeline.release import dataset, writer
 from pipeline.release.layout import TABLES
 from pipeline.release.plan import CHANGELOG_SCHEMA, HISTORY_COLUMNS, PaperDiff, diff_papers
@@ -33,10 +33,11 @@ def _work_files(frame: pl.DataFrame, folder) -> list:
 
 
 def _whole(frame: pl.DataFrame, number: int = 1) -> dict[str, pl.DataFrame]:
-    """The four tables built from the whole frame at once, stamped as a first release."""
+    """Every table built from the whole frame at once, stamped as a first release (the benchmark tables
+    from the whole paper_metrics and papers tables)."""
     built = tables.build_tables(frame, dedup.cluster(tables.publishable(frame)))
     built["papers"], _ = release.ReleasePlan(number, None).stamp(built["papers"])
-    return built
+    return {**built, **benchmarks.from_tables(built["paper_metrics"], built["papers"])}
 
 
 def _exact_diff(old: pl.DataFrame, new: pl.DataFrame) -> pl.DataFrame:
@@ -211,7 +212,9 @@ def test_the_publish_reads_only_the_partitions_that_changed(frame, tmp_path, mon
     loaded = []
     real = build_mod._load
     monkeypatch.setattr(
-        build_mod, "_load", lambda path, batch: loaded.append((path, batch)) or real(path, batch)
+        build_mod,
+        "_load",
+        lambda table, path, batch: loaded.append((path, batch)) or real(table, path, batch),
     )
     reread = build_mod.read_tables(tmp_path / "b2")  # its partitions load through the patched reader
     result = release.publish(tmp_path / "wh", reread, INPUTS, plan=second.plan, allow_removal=True)
