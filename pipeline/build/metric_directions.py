@@ -88,7 +88,7 @@ RULES: tuple[DirectionRule, ...] = (
         r"^(?:f1|f|f05|f2|fmeasure|microf1|macrof1|weightedf1|bleu\d*|sacrebleu|rouge\w*|meteor|cider\w*|"
         r"spice|chrf\+*|bertscore|bleurt|comet\w*|gleu|map\w*|ap\w*|auc\w*|auroc|auprc|aupr|roc\w*|"
         r"iou|miou|mious|dice|dsc|psnr|ssim|msssim|ndcg\w*|mrr|mota|motp|hota|idf1|pq|nds|kappa|r2|sdr|"
-        r"sisdr|sisnr|pesq|stoi|is|inceptionscore|clipscore|elo|mcc)$|^f1|precision|recall|fscore|^ap\d|"
+        r"sisdr|sisnr|pesq|stoi|is|inceptionscore|clipscore|elo|mcc)$|^f1|precision|recall|fscore|^ap\d|^ndcg|"
         r"iou$|intersectionoverunion|map$",
         "higher",
         "Overlap and agreement with references: F1 (van Rijsbergen, Information Retrieval, 1979), BLEU "
