@@ -47,19 +47,23 @@ def _json(obj) -> str:
     return json.dumps(obj, indent=2, ensure_ascii=False) + "\n"
 
 
-def chart_inputs(tables: dict[str, pl.DataFrame]) -> tuple[pl.DataFrame, pl.DataFrame, pl.DataFrame]:
-    """The small frames the charts are drawn from: papers by venue/year, the top benchmarks and the reported
-    improvements (pipeline.card.summary), computed from the four tables in polars."""
+def chart_inputs(
+    tables: dict[str, pl.DataFrame],
+) -> tuple[pl.DataFrame, pl.DataFrame, pl.DataFrame, pl.DataFrame]:
+    """The small frames the charts are drawn from: papers by venue/year, the top benchmarks, the reported
+    improvements and the best value by year of the most reported benchmarks (pipeline.card.summary),
+    computed from the tables in polars."""
     conformed = summary.conform(tables)
     return (
         summary.papers_by_venue_year(conformed["papers"]),
         summary.top_names(conformed["paper_metrics"], "dataset", "dataset_key", summary.TOP_BENCHMARKS),
         summary.improvements(conformed["paper_metrics"]),
+        summary.best_by_year(conformed["benchmarks"], conformed["benchmark_results"]),
     )
 
 
 def release_charts(tables: dict[str, pl.DataFrame]) -> dict[str, bytes]:
-    """The release's charts (file name → PNG bytes) from its four tables alone."""
+    """The release's charts (file name → PNG bytes) from its tables alone."""
     return charts.render_charts(*chart_inputs(tables))
 
 

@@ -39,6 +39,7 @@ CHARTS = {
     "code_release_rate.png": "Share of papers with a code link, per venue and year",
     "top_benchmarks.png": "Benchmarks with the most reported metrics",
     "improvements.png": "Changes the authors report for their method (pp and %)",
+    "best_by_year.png": "Best reported value by year, most reported benchmarks",
 }
 
 
@@ -221,8 +222,32 @@ def improvements(improv: pl.DataFrame) -> bytes:
     return _png(fig)
 
 
+def best_by_year(best: pl.DataFrame) -> bytes:
+    """One panel per benchmark (up to four, two by two): the best value reported each year, a line with
+    markers, the direction in the panel title. Input: summary.best_by_year."""
+    title = CHARTS["best_by_year.png"]
+    if best.is_empty():
+        return _empty(title)
+    fig = _figure(6.0)
+    _margins(fig, left_px=56, top_px=72, bottom_px=40, wspace=0.3, hspace=0.55)
+    axes = fig.subplots(2, 2).flatten()
+    panels = best.partition_by("order", maintain_order=True)
+    for ax, panel in zip(axes, panels):
+        years, values = panel["year"].to_list(), panel["best"].to_list()
+        ax.plot(years, values, marker="o", color=COLOR)
+        better = "higher" if panel["direction"][0] == "higher" else "lower"
+        ax.set_title(f"{panel['label'][0]}\n{better} is better", fontsize=FONT_SIZE - 1)
+        ax.xaxis.set_major_locator(_integer_locator())
+        ax.tick_params(labelsize=FONT_SIZE - 1)
+        ax.spines[["top", "right"]].set_visible(False)
+    for ax in axes[len(panels) :]:
+        ax.set_axis_off()
+    fig.suptitle(title, fontsize=FONT_SIZE + 2)
+    return _png(fig)
+
+
 def render_charts(
-    by_venue_year: pl.DataFrame, benchmarks: pl.DataFrame, improv: pl.DataFrame
+    by_venue_year: pl.DataFrame, benchmarks: pl.DataFrame, improv: pl.DataFrame, best: pl.DataFrame
 ) -> dict[str, bytes]:
     """Every chart of :data:`CHARTS`: file name → PNG bytes."""
     return {
@@ -230,6 +255,7 @@ def render_charts(
         "code_release_rate.png": code_release_rate(by_venue_year),
         "top_benchmarks.png": top_benchmarks(benchmarks),
         "improvements.png": improvements(improv),
+        "best_by_year.png": best_by_year(best),
     }
 
 

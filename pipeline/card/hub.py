@@ -54,7 +54,9 @@ def hub_metadata(tables: dict[str, pl.DataFrame], title: str) -> str:
 
     The licence is :func:`pipeline.runtime.config.dataset_license` (``PIPELINE_DATASET_LICENSE``, default
     ``other``: the card's licence section says why). Each table's config reads ``<table>/**/*.parquet`` as
-    split ``train``; ``venue`` and ``year`` are Hive folders (``venue=V/year=Y``), not columns of the files.
+    split ``train``; ``venue`` and ``year`` are Hive folders (``venue=V/year=Y``), not columns of the files
+    (the global tables, one file each, are not partitioned). A table without rows has no config: its one
+    file is empty, and ``datasets`` fails on an empty Parquet file ("BatchSize must be greater than 0").
     Raises ValueError for a bad ``PIPELINE_DATASET_LICENSE``.
     """
     papers = tables["papers"]
@@ -64,7 +66,7 @@ def hub_metadata(tables: dict[str, pl.DataFrame], title: str) -> str:
     out += _yaml_list("task_categories", TASK_CATEGORIES)
     out += _yaml_list("tags", TAGS)
     out.append("configs:")
-    for i, name in enumerate(tables):
+    for i, name in enumerate(n for n, t in tables.items() if n == "papers" or t.height):
         out += [f"- config_name: {json.dumps(name)}"] + (["  default: true"] if i == 0 else [])
         out += ["  data_files:", "  - split: train", f"    path: {json.dumps(f'{name}/**/*.parquet')}"]
     return "\n".join([*out, "---", ""])

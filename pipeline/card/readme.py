@@ -217,9 +217,39 @@ def _contents_lines(tables: dict[str, pl.DataFrame], by_v: pl.DataFrame) -> list
             summary.top_names(metrics, "dataset", "dataset_key"),
             "dataset",
         ),
+        *_benchmark_lines(tables["benchmarks"]),
         "## Charts",
         "",
         *[line for f, title in CHARTS.items() for line in (f"![{title}](charts/{f})", "")],
+    ]
+
+
+def _benchmark_lines(benchmarks: pl.DataFrame) -> list[str]:
+    """The most reported benchmarks (summary.most_reported) with their best result and its paper."""
+    rows = [
+        [
+            inline_code(str(r["dataset"])),
+            inline_code(str(r["metric"])),
+            r["unit"] or "–",
+            r["direction"],
+            r["papers"],
+            r["best_value_text"],
+            " ".join(str(r["best_title"] or "(no title)").split())[:120],
+            f"`{r['best_paper_id']}`",
+            r["best_year"] or "–",
+        ]
+        for r in summary.most_reported(benchmarks).iter_rows(named=True)
+    ]
+    return [
+        f"### Most reported benchmarks (top {summary.TOP_BENCHMARK_ROWS}, table `benchmarks`)",
+        "",
+        "A benchmark is a dataset, metric and unit on which at least two papers report a result of their "
+        "own method (`benchmark_results` lists them, ranked); the best is the highest or lowest value as "
+        "the metric's direction says. Values are as the abstracts state them, not verified.",
+        "",
+        *_table(
+            ["dataset", "metric", "unit", "better", "papers", "best", "best paper", "paper_id", "year"], rows
+        ),
     ]
 
 

@@ -35,7 +35,7 @@ def conform(tables: dict[str, pl.DataFrame]) -> dict[str, pl.DataFrame]:
     """
     out = {}
     for name, model in MODELS.items():
-        df = tables[name]
+        df = tables.get(name, pl.DataFrame())  # a table missing (partial tables of unit tests): all nulls
         cols = []
         for col, spec in model.to_schema().columns.items():
             dtype = spec.dtype.type
@@ -100,6 +100,57 @@ def top_names(df: pl.DataFrame, column: str, key: str, n: int = TOP_N) -> pl.Dat
         .agg(pl.col(column).first().alias("value"), pl.col("n").sum().cast(pl.UInt32).alias("rows"))
     )
     return spelling.select("value", "rows").sort(["rows", "value"], descending=[True, False]).head(n)
+
+
+#: How many benchmarks the card's benchmark table lists, and how many get a best-by-year panel.
+TOP_BENCHMARK_ROWS = 20
+BEST_BY_YEAR = 4
+
+
+def most_reported(benchmarks: pl.DataFrame, n: int = TOP_BENCHMARK_ROWS) -> pl.DataFrame:
+    """The ``n`` benchmarks (rows of the ``benchmarks`` table) with a known direction that the most papers
+    report (then the most results; ties by dataset_key, metric_key, unit): every ``benchmarks`` column, in
+    that order. A benchmark of unknown direction has no best result to show."""
+    return (
+        benchmarks.filter(pl.col("direction") != "unknown")
+        .sort(
+            ["papers", "results", "dataset_key", "metric_key", "unit"],
+            descending=[True, True, False, False, False],
+            nulls_last=True,
+        )
+        .head(n)
+    )
+
+
+def best_by_year(benchmarks: pl.DataFrame, results: pl.DataFrame, n: int = BEST_BY_YEAR) -> pl.DataFrame:
+    """For the first ``n`` of :func:`most_reported`: per known year (> 0), the best value reported that year
+    (the largest for direction higher, the smallest for lower). Columns ``label`` (str: "dataset, metric
+    (unit)"), ``direction``, ``year`` (Int64), ``best`` (Float64), ``order`` (Int64, the benchmark's place in
+    :func:`most_reported`); sorted by order, year."""
+    top = most_reported(benchmarks, n).with_row_index("order").with_columns(pl.col("order").cast(pl.Int64))
+    label = pl.concat_str(
+        pl.col("dataset"),
+        pl.lit(", "),
+        pl.col("metric"),
+        pl.lit(" ("),
+        pl.col("unit").fill_null("value"),
+        pl.lit(")"),
+    )
+    keys = ["dataset_key", "metric_key", "unit"]
+    rows = results.filter(pl.col("year") > 0).join(
+        top.select(*keys, "order", "direction", label.alias("label")), on=keys, nulls_equal=True
+    )
+    best = (
+        pl.when(pl.col("direction").first() == "lower")
+        .then(pl.col("value").min())
+        .otherwise(pl.col("value").max())
+    )
+    return (
+        rows.group_by("order", "label", "direction", "year")
+        .agg(best.alias("best"))
+        .select("label", "direction", "year", "best", "order")
+        .sort("order", "year")
+    )
 
 
 def improvements(metrics: pl.DataFrame) -> pl.DataFrame:
