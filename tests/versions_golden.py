@@ -87,9 +87,7 @@ def abstracts_frame() -> pl.DataFrame:
 
 @cache
 def built_tables() -> dict[str, pl.DataFrame]:
-    from pipeline.build import dedup, tables
-
-    from pipeline.build import benchmarks
+    from pipeline.build import benchmarks, dedup, tables
 
     df = abstracts_frame()
     built = tables.build_tables(df, dedup.cluster(tables.publishable(df)))

@@ -68,8 +68,8 @@ RULES: tuple[DirectionRule, ...] = (
         r"latency|runtime|inferencetime|^time$|memory(?:usage|footprint|consumption)?$|energy|^cost$|"
         r"falsepositiverate|^fpr(?:@?\d+)?$|missrate|hallucinationrate|toxicity|collisionrate|^mr$|^g?flops$",
         "lower",
-        "Resources spent (latency, run time, memory, energy, cost, FLOPs) and rates of failure (false positives, "
-        "misses, hallucinations, collisions): less is better by definition.",
+        "Resources spent (latency, run time, memory, energy, cost, FLOPs) and rates of failure (false "
+        "positives, misses, hallucinations, collisions): less is better by definition.",
         ("latency", "inferencetime", "memoryusage", "fpr95", "falsepositiverate", "hallucinationrate"),
         ("throughput", "recall"),
     ),
@@ -80,7 +80,17 @@ RULES: tuple[DirectionRule, ...] = (
         "higher",
         "Shares of right answers: accuracy, exact match (Rajpurkar et al., EMNLP 2016), pass@k (Chen et "
         "al., 2021), Hits@k and Recall@k, success, win and solve rates.",
-        ("accuracy", "top1accuracy", "acc", "exactmatch", "em", "pass@1", "hits@10", "successrate", "winrate"),
+        (
+            "accuracy",
+            "top1accuracy",
+            "acc",
+            "exactmatch",
+            "em",
+            "pass@1",
+            "hits@10",
+            "successrate",
+            "winrate",
+        ),
         ("top1error", "errorrate"),
     ),
     DirectionRule(

@@ -51,9 +51,9 @@ TABLE_DESCRIPTIONS = {
     "baseline, direction, qualifier, span and offsets in the clean abstract.",
     "listing_lineage": "One row per raw paragraph of every listing: published, duplicate (of what, how "
     "similar) or quarantined (why). Rows in = rows out.",
-    "benchmarks": "One row per benchmark (dataset_key, metric_key, unit) with results of at least two papers: "
-    "most frequent spellings, direction (higher/lower/unknown), papers, best value and its paper, first and "
-    "last year (pipeline.build.benchmarks; downstream of paper_metrics).",
+    "benchmarks": "One row per benchmark (dataset_key, metric_key, unit) with results of at least two "
+    "papers: most frequent spellings, direction (higher/lower/unknown), papers, best value and its "
+    "paper, first and last year (pipeline.build.benchmarks; downstream of paper_metrics).",
     "benchmark_results": "One row per result of a paper's own method on a benchmark: paper, title, venue, "
     "year, value, unit, rank, and the paper_metrics row (paper_id, start, end) and span it comes from.",
 }

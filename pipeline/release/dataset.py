@@ -1,6 +1,6 @@
 """The dataset tables step as one pure function: every listing's abstracts → the tables of the next
-release: the four per-paper tables built, checked and written one Hive partition (venue, year) at a time into a build folder
-(pipeline.release.build_files), so its memory follows the largest partition, not the warehouse.
+release: the four per-paper tables built, checked and written one Hive partition (venue, year) at a time
+into a build folder (pipeline.release.build_files), so its memory follows the largest partition, not the warehouse.
 
 What is global is computed once, on narrow columns: the duplicate clusters and paper ids
 (pipeline.build.dedup.cluster over the clean texts and LSH keys), the repeated-notice rule
@@ -170,6 +170,22 @@ def _narrow(abstract_files: list[Path], scan: pl.LazyFrame) -> tuple[list[str], 
     return narrow_columns, narrow
 
 
+def _global_tables(
+    results: list[pl.DataFrame], checks: dict[str, _Checks], pinned: dict, writer: BuildWriter
+) -> tuple[dict[str, TableParts], pl.DataFrame]:
+    """The benchmark tables, global across partitions (a benchmark spans venues), from the narrow result
+    rows of every batch (pipeline.build.benchmarks.candidates): checked, conformed and written; then the
+    build finished. Returns its tables and the untraced results (pipeline.build.benchmarks.untraced)."""
+    for name, df in benchmarks.benchmark_tables(pl.concat(results)).items():
+        checks[name].add(df)
+        writer.add(name, release.conform(df, name, pinned[name]))
+    built_tables = writer.finish()
+    untraced = benchmarks.untraced(
+        *(built_tables[n].scan() for n in ("benchmark_results", "paper_metrics", "papers"))
+    )
+    return built_tables, untraced
+
+
 def build_dataset(
     abstract_files: list[Path], warehouse: Path, build: Path, progress: Reporter = SILENT
 ) -> Built:
@@ -213,10 +229,8 @@ def build_dataset(
     groups = narrow.group_by(PARTITION_COLUMNS).agg(pl.col(_FILE).unique(), pl.len().alias("rows"))
     groups = groups.sort(PARTITION_COLUMNS)
     del narrow
-    pinned = {
-        name: release.table_schema(warehouse, name, plan.parent) if plan.parent is not None else {}
-        for name in TABLES
-    }
+    parent = plan.parent
+    pinned = {n: release.table_schema(warehouse, n, parent) if parent is not None else {} for n in TABLES}
     differ = plan.differ()
     writer = BuildWriter(build)
     checks = {name: _Checks(name) for name in TABLES}
@@ -244,14 +258,7 @@ def build_dataset(
         lineage.append(built["listing_lineage"].select("listing", "status"))
         step.advance(len(batch))
     step.close()
-    # global across partitions (a benchmark spans venues): from the narrow result rows of every batch
-    for name, df in benchmarks.benchmark_tables(pl.concat(results)).items():
-        checks[name].add(df)
-        writer.add(name, release.conform(df, name, pinned[name]))
-    built_tables = writer.finish()
-    untraced = benchmarks.untraced(
-        *(built_tables[n].scan() for n in ("benchmark_results", "paper_metrics", "papers"))
-    )
+    built_tables, untraced = _global_tables(results, checks, pinned, writer)
     return Built(
         tables=built_tables,
         failures={name: checks[name].result() for name in TABLES},

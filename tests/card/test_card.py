@@ -289,3 +289,30 @@ def test_hub_card_metadata_and_load_dataset_offline(rel, tmp_path, monkeypatch):
         assert ds.num_rows == df.height > 0, table
         assert ds.column_names == [c for c in df.columns if c not in ("venue", "year")], table
     assert "because no licence is granted by this project" in (rel / "README.md").read_text()
+
+
+def test_card_lists_the_most_reported_benchmarks_and_draws_their_best_by_year():
+    """On the dev-corpus benchmark sample (tests/build/test_benchmarks.py): the card's benchmark table is
+    summary.most_reported, first ImageNet top-1 accuracy with its best paper; the chart is deterministic."""
+    from pipeline.card import charts, summary
+    from tests.build.test_benchmarks import tables
+
+    out = tables()[2]
+    top = summary.most_reported(out["benchmarks"])
+    assert top.height == 20
+    assert top.row(0, named=True)["dataset_key"] == "imagenet" and top["best_value_text"][0] == "86.2"
+    lines = readme._benchmark_lines(out["benchmarks"])
+    assert sum(ln.startswith("| `") for ln in lines) == 20
+    assert "| `ImageNet` | `top-1 accuracy` | % | higher | 31 | 86.2 |" in "\n".join(lines)
+    best = summary.best_by_year(out["benchmarks"], out["benchmark_results"])
+    assert best["order"].unique().to_list() == [0, 1, 2, 3]
+    first = best.filter(pl.col("order") == 0)
+    results = out["benchmark_results"].filter(
+        pl.col("dataset_key") == "imagenet", pl.col("metric_key") == "top1accuracy", pl.col("year") > 0
+    )
+    assert (
+        first["best"].to_list()
+        == results.group_by("year").agg(pl.col("value").max()).sort("year")["value"].to_list()
+    )
+    png = charts.best_by_year(best)
+    assert png == charts.best_by_year(best) and png.startswith(b"\x89PNG")
