@@ -1,6 +1,7 @@
 """The dataset tables step as one pure function: every listing's abstracts → the tables of the next
 release: the four per-paper tables built, checked and written one Hive partition (venue, year) at a time
-into a build folder (pipeline.release.build_files), so its memory follows the largest partition, not the warehouse.
+into a build folder (pipeline.release.build_files), so its memory follows the largest partition, not the
+warehouse.
 
 What is global is computed once, on narrow columns: the duplicate clusters and paper ids
 (pipeline.build.dedup.cluster over the clean texts and LSH keys), the repeated-notice rule
