@@ -255,7 +255,8 @@ def untraced(results: pl.LazyFrame, metrics: pl.LazyFrame, papers: pl.LazyFrame)
     """The ``benchmark_results`` rows (lazy, of one release or build) that do not come from a
     ``paper_metrics`` row of the same tables: no row with the same :data:`TRACE_KEY` of kind score and
     subject ours, or a ``span`` that is not ``papers.abstract[start:end]``. Columns: paper_id, start,
-    end, dataset_key, metric_key, ``problem`` (str). Empty when every result traces (the blocking ``traces`` check)."""
+    end, dataset_key, metric_key, ``problem`` (str). Empty when every result traces (the blocking
+    ``traces`` check)."""
     rows = results.select(*TRACE_KEY, "span")
     found = metrics.filter(pl.col("kind") == "score", pl.col("subject") == "ours").select(TRACE_KEY).unique()
     missing = rows.join(found, on=TRACE_KEY, how="anti", nulls_equal=True).with_columns(
