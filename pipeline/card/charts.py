@@ -237,7 +237,7 @@ def best_by_year(best: pl.DataFrame) -> bytes:
         ax.plot(years, values, marker="o", color=COLOR)
         better = "higher" if panel["direction"][0] == "higher" else "lower"
         ax.set_title(f"{panel['label'][0]}\n{better} is better", fontsize=FONT_SIZE - 1)
-        ax.xaxis.set_major_locator(_integer_locator())
+        ax.xaxis.set_major_locator(_integer_locator(nbins=6))  # years: at most ~6 labels fit a panel
         ax.tick_params(labelsize=FONT_SIZE - 1)
         ax.spines[["top", "right"]].set_visible(False)
     for ax in axes[len(panels) :]:
@@ -265,7 +265,7 @@ def load_backend() -> None:
     _empty("")
 
 
-def _integer_locator():
+def _integer_locator(nbins: int | str = "auto"):
     from matplotlib.ticker import MaxNLocator
 
-    return MaxNLocator(integer=True)
+    return MaxNLocator(nbins=nbins, integer=True)

@@ -4,7 +4,9 @@ venues and dataset hubs read (spec: mlcommons.org/croissant/1.0; checked with th
 What it holds:
 
 - ``distribution``: one ``cr:FileObject`` per Parquet file of the release (path, bytes, sha256, as in
-  manifest.json) and one ``cr:FileSet`` per table (``<table>/**/*.parquet``) that the record sets read;
+  manifest.json) and one ``cr:FileSet`` per table (``<table>/**/*.parquet``) that the record sets read
+  (a global table, such as ``benchmarks``, is one file ``<table>/part-0.parquet`` with no Hive columns,
+  read by ``<table>/*.parquet``: mlcroissant's ``**/`` matches one folder at least);
 - ``recordSet``: one per table, one ``cr:Field`` per column with its dtype and its meaning from the data
   dictionary. The Hive partition columns (``venue``, ``year``) are not inside the files: their fields are
   extracted from the file path (``fileProperty: fullpath`` + a ``venue=(...)`` regex), so
@@ -117,9 +119,12 @@ def croissant(
                 "@type": "cr:FileSet",
                 "@id": f"{table}-files",
                 "name": f"{table}-files",
-                "description": f"Hive-partitioned Parquet files of the {table} table.",
+                "description": f"Hive-partitioned Parquet files of the {table} table."
+                if info["partitioning"]
+                else f"The Parquet file of the {table} table (one file, not partitioned).",
                 "encodingFormat": PARQUET,
-                "includes": f"{table}/**/*.parquet",
+                # mlcroissant's glob needs a folder for "**/": a global table's one file is <table>/*.parquet
+                "includes": f"{table}/**/*.parquet" if info["partitioning"] else f"{table}/*.parquet",
             }
         )
         described = {c["name"]: c["description"] for c in meanings.get(table, {}).get("columns", [])}

@@ -14,14 +14,18 @@ from tests.conftest import DATA, ROOT, SEEDS, point_at
 pytestmark = pytest.mark.integration
 
 
-@pytest.fixture(scope="module")
-def answers(tmp_path_factory):
-    root = tmp_path_factory.mktemp("questions")
-    block = re.search(
+def _block() -> str:
+    return re.search(
         r"<!-- questions:start -->\s*```python\n(.*?)```\s*<!-- questions:end -->",
         (ROOT / "README.md").read_text(),
         re.S,
     ).group(1)
+
+
+@pytest.fixture(scope="module")
+def answers(tmp_path_factory):
+    root = tmp_path_factory.mktemp("questions")
+    block = _block()
     with pytest.MonkeyPatch.context() as mp:
         raw = point_at(root, mp, [*SEEDS, DATA / "readers" / "iclr2017.json"])
         assert cli.run() == 0
@@ -42,7 +46,7 @@ def test_papers_with_code_by_venue(answers):
 
 def test_results_on_a_benchmark_and_the_best(answers):
     wh, scope = answers
-    top = scope["benchmarks"].row(0, named=True)
+    top = scope["scores"].row(0, named=True)
     assert (top["dataset_key"], top["metric_key"], top["unit"], top["results"], top["best"]) == (
         "npbench",
         "qualityratio",
@@ -72,3 +76,41 @@ def test_what_changed_between_two_releases(answers):
     assert sorted(p["paper_id"] for p in changed["added"]) == sorted(
         table.filter(pl.col("change") == "added")["paper_id"]
     )
+
+
+@pytest.fixture(scope="module")
+def benchmark_answers(tmp_path_factory):
+    """The README's lines over a release of 12 real abstracts of the dev corpus that report a CIFAR-10 error
+    rate (tests/data/benchmarks/Sample_2019_cifar10_error.txt; the seed listings hold no benchmark)."""
+    root = tmp_path_factory.mktemp("benchmark_questions")
+    with pytest.MonkeyPatch.context() as mp:
+        point_at(root, mp, [DATA / "benchmarks" / "Sample_2019_cifar10_error.txt"])
+        assert cli.run() == 0
+        scope: dict = {}
+        exec(_block(), scope)
+        yield root / "warehouse", scope
+
+
+def test_what_is_reported_on_a_benchmark_and_by_how_much(benchmark_answers):
+    wh, scope = benchmark_answers
+    top = scope["benchmarks"].row(0, named=True)
+    assert (top["dataset_key"], top["metric_key"], top["unit"], top["direction"], top["papers"]) == (
+        "cifar10",
+        "errorrate",
+        "%",
+        "lower",
+        12,
+    )
+    # the best is the smallest error rate: "On CIFAR-10, we achieve an error rate of 1.5%" (hand-checked,
+    # tests/data/benchmarks/dev_top30.json)
+    assert (top["best_value"], top["best_value_text"]) == (1.5, "1.5")
+    on_top = scope["on_top"]
+    assert on_top.height == top["results"] and on_top["rank"][0] == 1
+    assert on_top["value"].to_list() == sorted(on_top["value"].to_list())
+    assert on_top["paper_id"][0] == top["best_paper_id"]
+    papers = release.read_table(wh, "papers").select("paper_id", "abstract")
+    spans = on_top.join(papers, on="paper_id").select(
+        pl.col("abstract").str.slice(pl.col("start"), pl.col("end") - pl.col("start")) == pl.col("span")
+    )
+    assert spans.to_series().all()
+    assert scope["swe_bench"].height == 0  # no SWE-bench result in these abstracts
