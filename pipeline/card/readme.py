@@ -28,9 +28,10 @@ DATASET_DESCRIPTION = (
     "Lines, XML and Atom feeds, markdown schedules and lists, BibTeX), with their titles, authors and "
     "source ids where the files give them, cleaned (LaTeX, markdown, Unicode), "
     "language-tagged and deduplicated (exact and near duplicates) under stable paper ids, with the URLs "
-    "(code, project pages, datasets, ...) and the reported result metrics extracted from each abstract, and "
-    "the fate of every raw paragraph (published, duplicate or quarantined). Hive-partitioned Parquet "
-    "(venue, year), one immutable folder per release."
+    "(code, project pages, datasets, ...) and the reported result metrics extracted from each abstract, the "
+    "benchmarks they report on (best result, ranked results), and the fate of every raw paragraph "
+    "(published, duplicate or quarantined). Hive-partitioned Parquet (venue, year), one immutable folder "
+    "per release."
 )
 #: The project grants no licence of its own on the abstracts: they are the authors' text, published by the
 #: venues. Set a licence here only once the inputs' terms allow one (a decision for the maintainers).
@@ -291,8 +292,10 @@ def _reading_lines(manifest: dict, dictionary: dict) -> list[str]:
         read_lines(n).rstrip("\n"),
         "```",
         "",
-        "The same works for `paper_urls`, `paper_metrics` and `listing_lineage`. Every table is Hive-partitioned "
-        "by `venue` and `year`; `venue`/`year` live in the folder names, not inside the files. "
+        "The same works for `paper_urls`, `paper_metrics` and `listing_lineage`, Hive-partitioned by `venue` "
+        "and `year` (they live in the folder names, not inside the files), and for `benchmarks` and "
+        "`benchmark_results`, one file each (a benchmark spans venues; `benchmark_results.venue` and `year` are "
+        "ordinary columns). "
         "`croissant.json` describes the same tables for Croissant tools "
         '(`mlcroissant.Dataset("croissant.json").records("papers")`).',
         "",
@@ -360,7 +363,7 @@ def card_markdown(
     """The card of one release.
 
     Args:
-        tables: the release's four tables (after :func:`pipeline.card.summary.conform`).
+        tables: the release's tables (after :func:`pipeline.card.summary.conform`).
         manifest: its manifest (release, release_id, parent, created_at, code/schema version, inputs, changes,
             tables with rows).
         changes: release.diff_papers' output (paper_id, change, columns).

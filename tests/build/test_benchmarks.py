@@ -154,3 +154,21 @@ def test_the_directions_the_issue_names():
     higher = ["accuracy", "top-1 accuracy", "mIoU", "BLEU", "pass@1", "F1 score", "mAP"]
     assert {metric_directions.direction_of(metric_key(m)) for m in higher} == {"higher"}
     assert metric_directions.direction_of(metric_key("score")) == "unknown"
+
+
+def test_the_files_written_are_byte_identical_for_the_same_input(tmp_path):
+    from pipeline.release import writer
+
+    papers, metrics, out = tables()
+    again = benchmarks.from_tables(metrics.reverse(), papers)
+    digests = []
+    for i, built in enumerate((out, again)):
+        parts = {name: writer.partitions(df, name) for name, df in built.items()}
+        assert [p.rel for ps in parts.values() for p in ps] == [
+            "benchmarks/part-0.parquet",
+            "benchmark_results/part-0.parquet",
+        ]
+        parts = {name: parts.get(name, []) for name in writer.TABLES}
+        written = writer.write_tables(parts, tmp_path / str(i), None, {})[0]
+        digests.append({f.path: f.sha256 for files in written.values() for f in files})
+    assert digests[0] == digests[1] and len(digests[0]) == 2
