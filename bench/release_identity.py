@@ -43,8 +43,8 @@ if __package__ in (None, ""):
 from bench.listings import CORPUS  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
-#: The published tables: one Hive-partitioned folder each in every release folder.
-TABLES = ("papers", "paper_urls", "paper_metrics", "listing_lineage")
+#: The published tables: one folder each in every release folder (Hive-partitioned but the benchmark tables).
+TABLES = ("papers", "paper_urls", "paper_metrics", "listing_lineage", "benchmarks", "benchmark_results")
 
 
 def sha256(path: Path) -> str:

@@ -22,6 +22,8 @@ ASSETS = {
     "paper_urls",
     "paper_metrics",
     "listing_lineage",
+    "benchmarks",
+    "benchmark_results",
     "release",
 }
 
@@ -64,10 +66,18 @@ def test_checks_automation_pools_and_executor():
         ("paper_metrics", "schema"),
         ("listing_lineage", "schema"),
         ("listing_lineage", "accounting"),
+        ("benchmarks", "schema"),
+        ("benchmark_results", "schema"),
+        ("benchmark_results", "traces"),
         ("release", "manifest"),
     }
     graph = defs.resolve_asset_graph()
-    for name in ("papers", "paper_urls", "paper_metrics", "listing_lineage", "release"):
+    # the benchmark tables sit downstream of paper_metrics (and papers, for the titles)
+    for name in ("benchmarks", "benchmark_results"):
+        parents = {k.to_user_string() for k in graph.get(dg.AssetKey(name)).parent_keys}
+        assert parents == {"paper_metrics", "papers"}, name
+    assert "benchmarks" in {k.to_user_string() for k in graph.get(dg.AssetKey("release")).parent_keys}
+    for name in ("papers", "paper_urls", "paper_metrics", "listing_lineage", "benchmarks", "release"):
         node = graph.get(dg.AssetKey(name))
         assert (
             node.automation_condition is not None and "eager" in node.automation_condition.get_label().lower()

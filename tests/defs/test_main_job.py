@@ -14,7 +14,7 @@ from tests.conftest import DATA, ROOT, SEEDS
 
 pytestmark = pytest.mark.integration
 
-TABLES = ["papers", "paper_urls", "paper_metrics", "listing_lineage"]
+TABLES = ["papers", "paper_urls", "paper_metrics", "listing_lineage", "benchmarks", "benchmark_results"]
 SEED_URLS = {
     "https://github.com/Puning97/EUA-for-LLM-Unlearning": "code",
     "https://anonymous.4open.science/r/DisAlign-7F35": "anonymous_code",

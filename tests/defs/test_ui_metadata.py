@@ -10,7 +10,7 @@ from pipeline.definitions import defs
 
 #: Text that points outside the repository (the shared design notes, the issue tracker, its sections).
 OUTSIDE = ("../shared", "issue ", "design §")
-TABLES = ("papers", "paper_urls", "paper_metrics", "listing_lineage")
+TABLES = ("papers", "paper_urls", "paper_metrics", "listing_lineage", "benchmarks", "benchmark_results")
 
 
 def _specs(tables_only: bool = True):

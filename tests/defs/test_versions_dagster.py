@@ -32,7 +32,7 @@ from pipeline.runtime import versions
 
 pytestmark = [pytest.mark.integration, pytest.mark.slow]
 
-TABLES = ("papers", "paper_urls", "paper_metrics", "listing_lineage")
+TABLES = ("papers", "paper_urls", "paper_metrics", "listing_lineage", "benchmarks", "benchmark_results")
 
 
 def _data_version(instance, key, partition=None, is_source=None) -> str | None:
