@@ -211,7 +211,9 @@ def test_a_changed_raw_file_marks_its_partition_then_what_is_downstream(built, p
     _materialize_listing(instance, other, [A.listing_records])
     assert set(_stale(instance, _assets(), parts)) == {f"abstracts[{changed}]"}
     _materialize_listing(instance, changed, [A.abstracts])
-    assert set(_stale(instance, _assets(), parts)) == set(TABLES)
+    # the per-paper tables read the abstracts; the benchmark tables read paper_metrics and papers, whose data
+    # versions move only when they are built again (the same step builds all six)
+    assert set(_stale(instance, _assets(), parts)) == set(TABLES) - {"benchmarks", "benchmark_results"}
     _publish(instance, [A.dataset_tables])
     stale = _stale(instance, _assets(), parts)
     assert set(stale) == {"release"}
