@@ -265,7 +265,7 @@ def load_backend() -> None:
     _empty("")
 
 
-def _integer_locator(nbins: int | str = "auto"):
+def _integer_locator(nbins: int | None = None):
     from matplotlib.ticker import MaxNLocator
 
-    return MaxNLocator(nbins=nbins, integer=True)
+    return MaxNLocator(nbins=nbins if nbins is not None else "auto", integer=True)
