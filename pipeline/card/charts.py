@@ -268,4 +268,4 @@ def load_backend() -> None:
 def _integer_locator(nbins: int | None = None):
     from matplotlib.ticker import MaxNLocator
 
-    return MaxNLocator(nbins=nbins if nbins is not None else "auto", integer=True)
+    return MaxNLocator(integer=True) if nbins is None else MaxNLocator(nbins=nbins, integer=True)
