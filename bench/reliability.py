@@ -212,7 +212,9 @@ def listings(tmp: Path) -> None:
     its reason (or read as what it is) while the seeds publish, in one run."""
     import polars as pl
 
-    from pipeline.ingest.rawfiles import MAX_LISTING_BYTES
+    from pipeline.ingest.rawfiles import max_listing_bytes
+
+    limit = max_listing_bytes()
 
     root, env = project(tmp, "listings")
     raw = root / "raw"
@@ -224,7 +226,7 @@ def listings(tmp: Path) -> None:
     shutil.copy(SAMPLE, raw / "linked_settings.txt")
     (raw / "linked_settings.txt.listing.toml").symlink_to(outside)
     gz = __import__("zlib").compressobj(wbits=31)
-    bomb = b"".join(gz.compress(b"\0" * (1 << 20)) for _ in range(MAX_LISTING_BYTES // (1 << 20) + 1))
+    bomb = b"".join(gz.compress(b"\0" * (1 << 20)) for _ in range(limit // (1 << 20) + 1))
     cases = {  # listing -> what its lineage reason must start with (None: read, no quarantine of the file)
         "deep.json": ("[" * 3000 + "]" * 3000, "reader_failed: RecursionError"),
         "big_field.csv": ('title,abstract\nA,"' + "x" * 140_000 + '"\n', "reader_failed: _csv.Error"),
@@ -237,14 +239,14 @@ def listings(tmp: Path) -> None:
             "unreadable: XML declares entities",
         ),
         "quote.csv": ('title,abstract\n"Broken,We propose a method.\n"Good",We propose another.\n', None),
-        "huge.txt": (None, f"refused: too_large: {MAX_LISTING_BYTES + 1} bytes"),
+        "huge.txt": (None, f"refused: too_large: {limit + 1} bytes"),
         "bomb.txt.gz": (None, "undecodable: too_large: gzip"),
     }
     for name, (text, _) in cases.items():
         if text is not None:
             (raw / name).write_text(text)
     with open(raw / "huge.txt", "wb") as f:
-        f.truncate(MAX_LISTING_BYTES + 1)
+        f.truncate(limit + 1)
     (raw / "bomb.txt.gz").write_bytes(bomb + gz.flush())
     _deep_folder(raw)
     t0 = time.perf_counter()
