@@ -279,6 +279,107 @@ def listings(tmp: Path) -> None:
     )
 
 
+def _verify(root: Path, env: dict) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [PY, "-m", "pipeline", "verify"], cwd=root, env=env, capture_output=True, text=True, timeout=600
+    )
+
+
+def _unfinished(root: Path) -> list[Path]:
+    """Build folders under the work folder that are neither complete (a release plan) nor marked failed."""
+    from pipeline.release import build_files
+
+    builds = root / "warehouse" / "_work" / build_files.BUILDS_DIR
+    return [
+        p
+        for p in (sorted(builds.iterdir()) if builds.is_dir() else [])
+        if not (p / build_files.PLAN_FILE).exists() and not (p / build_files.FAILED_FILE).exists()
+    ]
+
+
+def _kill_in_tables(root: Path, env: dict) -> bool:
+    """Start a run and kill -9 it once its tables step has a build folder being written; True if it did."""
+    before = set(_unfinished(root))
+    proc = subprocess.Popen(
+        [PY, "-m", "pipeline", "run"], cwd=root, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
+    while proc.poll() is None and not set(_unfinished(root)) - before:
+        time.sleep(0.01)
+    hit = proc.poll() is None
+    if hit:
+        os.kill(proc.pid, signal.SIGKILL)
+    proc.wait()
+    return hit
+
+
+def faults(tmp: Path) -> None:
+    """6. faults of the published releases and of failed runs: a table file changed with its sha256 updated
+    in manifest.json, manifest.json itself edited (both must make `verify` fail); a parent's table file
+    deleted (the next run must fail with the one-line 'release N is damaged' error, no traceback, LATEST
+    unchanged); build folders left by failed and killed runs (none may be left once a run has finished)."""
+    import hashlib
+    import json
+
+    root, env = project(tmp, "faults")
+    first = run(root, env)
+    rel = root / "warehouse" / "release=1"
+    manifest_path = rel / "manifest.json"
+    pristine = manifest_path.read_bytes()
+    manifest = json.loads(pristine)
+    entry = manifest["tables"]["papers"]["files"][0]
+    table_file = rel / entry["path"]
+    original = table_file.read_bytes()
+    held: dict[str, bool] = {}
+    # a table file changed and its digest written into the manifest: the files agree with the manifest
+    data = bytearray(original)
+    data[-20] ^= 0xFF
+    table_file.write_bytes(bytes(data))
+    entry["sha256"], entry["bytes"] = hashlib.sha256(data).hexdigest(), len(data)
+    manifest_path.write_text(json.dumps(manifest, indent=1))
+    v = _verify(root, env)
+    held["table + manifest sha256 changed"] = (
+        v.returncode == 1 and "manifest.json: sha256 differs" in v.stdout
+    )
+    table_file.write_bytes(original)
+    # the manifest alone edited (a release id, a date)
+    manifest_path.write_bytes(pristine.replace(b'"created_at": "', b'"created_at": "1'))
+    v = _verify(root, env)
+    held["manifest.json edited"] = v.returncode == 1 and "manifest.json: sha256 differs" in v.stdout
+    manifest_path.write_bytes(pristine)
+    held["restored release verifies"] = _verify(root, env).returncode == 0
+    # a parent's table file deleted, then runs with work to do: each fails alone, with one line
+    table_file.unlink()
+    failed = []
+    for i in range(3):
+        shutil.copy(SAMPLE, root / "raw" / f"added_{i}.txt")
+        failed.append(run(root, env))
+    held["missing parent file: one-line error"] = (
+        all(
+            p.returncode == 1
+            and "release 1 is damaged" in p.stderr
+            and "Traceback" not in p.stderr
+            and "FileNotFoundError" not in p.stderr
+            for p in failed
+        )
+        and latest(root) == 1
+    )
+    held["failed runs leave no build folder"] = not _unfinished(root)
+    table_file.write_bytes(original)
+    kills = sum(_kill_in_tables(root, env) for _ in range(3))
+    left_by_kills = len(_unfinished(root))
+    after = run(root, env)
+    held["killed builds removed by the next run"] = (
+        kills > 0 and left_by_kills > 0 and not _unfinished(root) and after.returncode == 0
+    )
+    tried = len(held)
+    print(
+        f"6. release and run faults: {tried} tried, {sum(held.values())} held (first run exit "
+        f"{first.returncode}; {kills} runs killed in the tables step left {left_by_kills} build folders, "
+        f"{len(_unfinished(root))} after the next run, which exits {after.returncode})"
+        + (f"; not held: {[k for k, ok in held.items() if not ok]}" if not all(held.values()) else "")
+    )
+
+
 def full_disk(tmp: Path) -> None:
     root, env = project(tmp, "full_disk")
     mnt = root / "mnt"
@@ -327,7 +428,9 @@ def main() -> None:
     ap.add_argument("--concurrent", type=int, default=7)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument(
-        "--only", choices=["hostile", "kills", "concurrent", "full_disk", "listings"], help="run one part"
+        "--only",
+        choices=["hostile", "kills", "concurrent", "full_disk", "listings", "faults", "memory"],
+        help="run one part",
     )
     args = ap.parse_args()
     parts = {
@@ -336,6 +439,7 @@ def main() -> None:
         "concurrent": lambda t: concurrent(t, args.concurrent),
         "full_disk": lambda t: full_disk(t),
         "listings": lambda t: listings(t),
+        "faults": lambda t: faults(t),
     }
     with tempfile.TemporaryDirectory(prefix="reliability_") as tmp:
         for name, part in parts.items():
