@@ -45,6 +45,7 @@ import pyarrow.ipc  # noqa: F401  (pa.ipc)
 from pipeline.release import writer
 from pipeline.release.layout import PARTITION_COLUMNS, TABLES, ReleaseError, write_atomic
 from pipeline.release.plan import ReleasePlan
+from pipeline.release.retention import process_alive
 
 BUILDS_DIR = "builds"
 TABLES_FILE = "tables.json"
@@ -183,14 +184,12 @@ def claim(build: Path) -> None:
 def _writer_gone(build: Path) -> bool:
     """True when the process that :func:`claim`-ed ``build`` ran on this host and is no longer running (a
     pid reused since makes it look alive: the build is then kept, the safe side)."""
-    from pipeline.release.retention import _alive
-
     try:
         writer_of = json.loads((build / WRITER_FILE).read_text())
         pid, host = int(writer_of["pid"]), str(writer_of["host"])
     except (OSError, ValueError, KeyError, TypeError):
         return False
-    return host == socket.gethostname() and not _alive(pid)
+    return host == socket.gethostname() and not process_alive(pid)
 
 
 def clean_unfinished(work: Path, is_active: Callable[[str], bool]) -> list[Path]:
