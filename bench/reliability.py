@@ -21,7 +21,7 @@ tests/data/seeds as raw/) and prints its figure:
      limit, a 30 MB record): counts those within MEMORY_BOUND_MB.
 Each part prints what it tried and how many held.
 
-usage: python -m bench.reliability [--kills 10] [--concurrent 7] [--seed 0] [--only PART]
+usage: python -m bench.reliability [--kills 10] [--concurrent 7] [--seed 0] [--only PART] [--skip PART]
 """
 
 import argparse
@@ -553,15 +553,17 @@ def full_disk(tmp: Path) -> None:
 
 
 def main() -> None:
+    parts_names = ["hostile", "kills", "concurrent", "full_disk", "listings", "faults", "memory"]
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--kills", type=int, default=10)
     ap.add_argument("--concurrent", type=int, default=7)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument(
         "--only",
-        choices=["hostile", "kills", "concurrent", "full_disk", "listings", "faults", "memory"],
+        choices=parts_names,
         help="run one part",
     )
+    ap.add_argument("--skip", action="append", default=[], choices=parts_names, help="leave a part out")
     args = ap.parse_args()
     parts = {
         "hostile": lambda t: hostile(t),
@@ -574,7 +576,7 @@ def main() -> None:
     }
     with tempfile.TemporaryDirectory(prefix="reliability_") as tmp:
         for name, part in parts.items():
-            if args.only in (None, name):
+            if args.only in (None, name) and name not in args.skip:
                 part(Path(tmp))
 
 
