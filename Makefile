@@ -130,7 +130,7 @@ bench-readers: $(VENV)/.installed ## read time of BibTeX/JSON/markdown listings 
 	$(PY) -m bench.reader_scaling $(ARGS)
 
 .PHONY: reliability
-reliability: $(VENV)/.installed ## hostile raw entries, kill -9, concurrent runs, a full disk; about 5 min
+reliability: $(VENV)/.installed ## hostile raw entries, kill -9, concurrent runs, full disk, hostile listings, faults, memory; ~15 min
 	$(PY) -m bench.reliability
 
 # Scale (docs/scale-out.md): a 250,000-abstract build made of distinct variants of the dev

@@ -12,9 +12,16 @@ tests/data/seeds as raw/) and prints its figure:
      what LATEST shows, and tracebacks shown;
   5. listing files that fail, hang or balloon (deep JSON/TOML, a huge CSV field, backtracking markdown,
      an XML DOCTYPE with entities, broken CSV quoting, a linked settings file, an oversize file, a gzip bomb,
-     a path over 4,096 bytes): counts those quarantined alone with their reason while the seeds publish.
+     a path over 4,096 bytes, a 30 MB single record; a 40 MB listing under a 1 s read budget in a run of its
+     own): counts those quarantined alone with their reason while the seeds publish;
+  6. release and run faults (a table file changed with its sha256 updated in manifest.json, manifest.json
+     edited, a parent's table file deleted, runs killed in the tables step): counts those `verify` detects,
+     that fail with the one-line error, and build folders left behind;
+  7. peak memory of a run over one listing (a gzip bomb, the dev corpus as one listing just under the size
+     limit, a 30 MB record): counts those within MEMORY_BOUND_MB.
+Each part prints what it tried and how many held.
 
-usage: python bench/reliability.py [--kills 10] [--concurrent 7] [--seed 0] [--only PART]
+usage: python -m bench.reliability [--kills 10] [--concurrent 7] [--seed 0] [--only PART] [--skip PART]
 """
 
 import argparse
@@ -212,7 +219,9 @@ def listings(tmp: Path) -> None:
     its reason (or read as what it is) while the seeds publish, in one run."""
     import polars as pl
 
-    from pipeline.ingest.rawfiles import MAX_LISTING_BYTES
+    from pipeline.ingest.rawfiles import max_listing_bytes
+
+    limit = max_listing_bytes()
 
     root, env = project(tmp, "listings")
     raw = root / "raw"
@@ -224,7 +233,7 @@ def listings(tmp: Path) -> None:
     shutil.copy(SAMPLE, raw / "linked_settings.txt")
     (raw / "linked_settings.txt.listing.toml").symlink_to(outside)
     gz = __import__("zlib").compressobj(wbits=31)
-    bomb = b"".join(gz.compress(b"\0" * (1 << 20)) for _ in range(MAX_LISTING_BYTES // (1 << 20) + 1))
+    bomb = b"".join(gz.compress(b"\0" * (1 << 20)) for _ in range(limit // (1 << 20) + 1))
     cases = {  # listing -> what its lineage reason must start with (None: read, no quarantine of the file)
         "deep.json": ("[" * 3000 + "]" * 3000, "reader_failed: RecursionError"),
         "big_field.csv": ('title,abstract\nA,"' + "x" * 140_000 + '"\n', "reader_failed: _csv.Error"),
@@ -237,15 +246,17 @@ def listings(tmp: Path) -> None:
             "unreadable: XML declares entities",
         ),
         "quote.csv": ('title,abstract\n"Broken,We propose a method.\n"Good",We propose another.\n', None),
-        "huge.txt": (None, f"refused: too_large: {MAX_LISTING_BYTES + 1} bytes"),
+        "huge.txt": (None, f"refused: too_large: {limit + 1} bytes"),
         "bomb.txt.gz": (None, "undecodable: too_large: gzip"),
+        "glued.txt": (None, "too_long: 30000"),  # one 30 MB record: quarantined alone, never analysed
     }
     for name, (text, _) in cases.items():
         if text is not None:
             (raw / name).write_text(text)
     with open(raw / "huge.txt", "wb") as f:
-        f.truncate(MAX_LISTING_BYTES + 1)
+        f.truncate(limit + 1)
     (raw / "bomb.txt.gz").write_bytes(bomb + gz.flush())
+    (raw / "glued.txt").write_text(_glued(30_000_000))
     _deep_folder(raw)
     t0 = time.perf_counter()
     proc = run(root, env)
@@ -269,11 +280,233 @@ def listings(tmp: Path) -> None:
         len(n) > 4000 and (r or "").startswith("refused: could not be read") for n, r in reasons.items()
     )
     seeds = {s.name for s in SEEDS} <= set(pl.read_parquet(rel / "papers")["source_listing"])
+    slow, slow_says = _slow_listing(tmp)
+    not_held = sorted(set(cases) - set(held)) + ([] if slow else ["slow.txt"])
     print(
-        f"5. failing listings: {len(cases) + 1} tried, {len(held) + deep_path} held (quarantined alone with "
-        f"the reason, or read as what they are), seeds published {seeds}, exit {proc.returncode}, run "
-        f"{seconds:.1f} s"
-        + (f"; not held: {sorted(set(cases) - set(held))}" if len(held) < len(cases) else "")
+        f"5. failing listings: {len(cases) + 2} tried, {len(held) + deep_path + slow} held (quarantined alone "
+        f"with the reason, or read as what they are), seeds published {seeds}, exit {proc.returncode}, run "
+        f"{seconds:.1f} s; {slow_says}" + (f"; not held: {not_held}" if not_held else "")
+    )
+
+
+def _glued(chars: int) -> str:
+    """A seed-shape listing whose first record is ``chars`` characters of one real abstract repeated (a whole
+    file glued into one paragraph), then a real abstract."""
+    text = SEEDS[0].read_text(encoding="utf-8")
+    header, first, second = text.split("\n\n")[:3]
+    one = first.replace("\n", " ")
+    return f"{header}\n\n" + " ".join([one] * (chars // (len(one) + 1) + 1)) + f"\n\n{second}\n"
+
+
+def _slow_listing(tmp: Path) -> tuple[bool, str]:
+    """A 40 MB listing read under a 1 s budget (PIPELINE_READ_BUDGET_SECONDS; its reading takes several):
+    quarantined too_slow alone while the seeds publish. Returns (held, what happened)."""
+    import polars as pl
+
+    root, env = project(tmp, "slow")
+    sample = SAMPLE.read_text(encoding="utf-8")
+    (root / "raw" / "slow.txt").write_text(sample * (40_000_000 // len(sample.encode())), encoding="utf-8")
+    t0 = time.perf_counter()
+    proc = run(root, {**env, "PIPELINE_READ_BUDGET_SECONDS": "1"})
+    seconds = time.perf_counter() - t0
+    if latest(root) is None:
+        return False, f"slow.txt under a 1 s budget: no release (exit {proc.returncode})"
+    rel = root / "warehouse" / f"release={latest(root)}"
+    lineage = pl.read_parquet(rel / "listing_lineage", hive_partitioning=True)
+    reason = lineage.filter(pl.col("listing") == "slow.txt")["reason"].to_list()
+    seeds = {s.name for s in SEEDS} <= set(pl.read_parquet(rel / "papers")["source_listing"])
+    held = len(reason) == 1 and (reason[0] or "").startswith("too_slow: ") and seeds
+    return (
+        held,
+        f"a 40 MB listing under a 1 s read budget: {reason[:1]}, seeds published {seeds}, run {seconds:.1f} s",
+    )
+
+
+def _verify(root: Path, env: dict) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [PY, "-m", "pipeline", "verify"], cwd=root, env=env, capture_output=True, text=True, timeout=600
+    )
+
+
+def _unfinished(root: Path) -> list[Path]:
+    """Build folders under the work folder that are neither complete (a release plan) nor marked failed."""
+    from pipeline.release import build_files
+
+    builds = root / "warehouse" / "_work" / build_files.BUILDS_DIR
+    return [
+        p
+        for p in (sorted(builds.iterdir()) if builds.is_dir() else [])
+        if not (p / build_files.PLAN_FILE).exists() and not (p / build_files.FAILED_FILE).exists()
+    ]
+
+
+def _kill_in_tables(root: Path, env: dict) -> bool:
+    """Start a run and kill -9 it once its tables step has a build folder being written; True if it did."""
+    before = set(_unfinished(root))
+    proc = subprocess.Popen(
+        [PY, "-m", "pipeline", "run"], cwd=root, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
+    while proc.poll() is None and not set(_unfinished(root)) - before:
+        time.sleep(0.01)
+    hit = proc.poll() is None
+    if hit:
+        os.kill(proc.pid, signal.SIGKILL)
+    proc.wait()
+    return hit
+
+
+def faults(tmp: Path) -> None:
+    """6. faults of the published releases and of failed runs: a table file changed with its sha256 updated
+    in manifest.json, manifest.json itself edited (both must make `verify` fail); a parent's table file
+    deleted (the next run must fail with the one-line 'release N is damaged' error, no traceback, LATEST
+    unchanged); build folders left by failed and killed runs (none may be left once a run has finished)."""
+    import hashlib
+    import json
+
+    root, env = project(tmp, "faults")
+    first = run(root, env)
+    rel = root / "warehouse" / "release=1"
+    manifest_path = rel / "manifest.json"
+    pristine = manifest_path.read_bytes()
+    manifest = json.loads(pristine)
+    entry = manifest["tables"]["papers"]["files"][0]
+    table_file = rel / entry["path"]
+    original = table_file.read_bytes()
+    held: dict[str, bool] = {}
+    # a table file changed and its digest written into the manifest: the files agree with the manifest
+    data = bytearray(original)
+    data[-20] ^= 0xFF
+    table_file.write_bytes(bytes(data))
+    entry["sha256"], entry["bytes"] = hashlib.sha256(data).hexdigest(), len(data)
+    manifest_path.write_text(json.dumps(manifest, indent=1))
+    v = _verify(root, env)
+    held["table + manifest sha256 changed"] = (
+        v.returncode == 1 and "manifest.json: sha256 differs" in v.stdout
+    )
+    table_file.write_bytes(original)
+    # the manifest alone edited (a release id, a date)
+    manifest_path.write_bytes(pristine.replace(b'"created_at": "', b'"created_at": "1'))
+    v = _verify(root, env)
+    held["manifest.json edited"] = v.returncode == 1 and "manifest.json: sha256 differs" in v.stdout
+    manifest_path.write_bytes(pristine)
+    held["restored release verifies"] = _verify(root, env).returncode == 0
+    # a parent's table file deleted, then runs with work to do: each fails alone, with one line
+    table_file.unlink()
+    failed = []
+    for i in range(3):
+        shutil.copy(SAMPLE, root / "raw" / f"added_{i}.txt")
+        failed.append(run(root, env))
+    held["missing parent file: one-line error"] = (
+        all(
+            p.returncode == 1
+            and "release 1 is damaged" in p.stderr
+            and "Traceback" not in p.stderr
+            and "FileNotFoundError" not in p.stderr
+            for p in failed
+        )
+        and latest(root) == 1
+    )
+    held["failed runs leave no build folder"] = not _unfinished(root)
+    table_file.write_bytes(original)
+    kills = sum(_kill_in_tables(root, env) for _ in range(3))
+    left_by_kills = len(_unfinished(root))
+    after = run(root, env)
+    held["killed builds removed by the next run"] = (
+        kills > 0 and left_by_kills > 0 and not _unfinished(root) and after.returncode == 0
+    )
+    tried = len(held)
+    print(
+        f"6. release and run faults: {tried} tried, {sum(held.values())} held (first run exit "
+        f"{first.returncode}; {kills} runs killed in the tables step left {left_by_kills} build folders, "
+        f"{len(_unfinished(root))} after the next run, which exits {after.returncode})"
+        + (f"; not held: {[k for k, ok in held.items() if not ok]}" if not all(held.values()) else "")
+    )
+
+
+#: Peak memory (kernel ru_maxrss of the run and the processes it waited for) a run over one listing at the
+#: size limit may reach (docs/inputs.md, "Memory bounded per file").
+MEMORY_BOUND_MB = 1536
+
+
+def _peak_run(tmp: Path, name: str, write) -> tuple[int, float, dict[str, int], int]:
+    """A run over the seeds and the listing ``name`` that ``write(path)`` makes: (peak RSS MB, seconds,
+    that listing's lineage reasons -> rows, exit status)."""
+    import polars as pl
+
+    root, env = project(tmp, f"memory_{name.replace('.', '_')}")
+    write(root / "raw" / name)
+    t0 = time.perf_counter()
+    proc = subprocess.Popen(
+        [PY, "-m", "pipeline", "run", "-q"],
+        cwd=root,
+        env={**env, "PIPELINE_WORKERS": "2"},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    _, status, usage = os.wait4(proc.pid, 0)
+    seconds = time.perf_counter() - t0
+    reasons: dict[str, int] = {}
+    if latest(root) is not None:
+        lineage = pl.read_parquet(
+            root / "warehouse" / f"release={latest(root)}" / "listing_lineage", hive_partitioning=True
+        ).filter(pl.col("listing") == name)
+        for reason in lineage["reason"].to_list():
+            key = (reason or "none").split(":")[0]
+            reasons[key] = reasons.get(key, 0) + 1
+    return usage.ru_maxrss // 1024, seconds, reasons, os.waitstatus_to_exitcode(status)
+
+
+def _near_limit(path: Path) -> None:
+    """The dev corpus's abstracts as one seed-shape listing, up to 1 MiB under the size limit."""
+    from bench.listings import load_corpus
+    from pipeline.ingest.rawfiles import max_listing_bytes
+
+    texts = [t.strip() for t in load_corpus()["abstract"].to_list() if t and t.strip()]
+    parts, size = ["NeurIPS 2023 papers"], 20
+    for t in texts:
+        t = "\n".join(x for x in t.split("\n") if x.strip())
+        if size + len(t.encode()) + 2 > max_listing_bytes() - (1 << 20):
+            break
+        parts.append(t)
+        size += len(t.encode()) + 2
+    path.write_text("\n\n".join(parts) + "\n", encoding="utf-8")
+
+
+def memory(tmp: Path) -> None:
+    """7. peak memory of a whole run (PIPELINE_WORKERS=2) over the seeds and one listing: a gzip bomb
+    decoding past the size limit, the dev corpus as one listing just under the limit (skipped without
+    ../shared/corpus), one 30 MB record; each must stay within MEMORY_BOUND_MB with its listing handled."""
+    import zlib
+
+    from bench.listings import CORPUS
+    from pipeline.ingest.rawfiles import max_listing_bytes
+
+    def bomb(path: Path) -> None:
+        gz = zlib.compressobj(wbits=31)
+        chunk = gz.compress(b"\0" * (1 << 20))
+        path.write_bytes(
+            b"".join([chunk] + [gz.compress(b"\0" * (1 << 20)) for _ in range(max_listing_bytes() >> 20)])
+            + gz.flush()
+        )
+
+    cases = {
+        "bomb.txt.gz": (bomb, "undecodable"),
+        "glued.txt": (lambda p: p.write_text(_glued(30_000_000)), "too_long"),
+    }
+    if CORPUS.exists():
+        cases["near_limit.txt"] = (_near_limit, "none")
+    else:
+        print(f"7. memory: the near-limit case is skipped: the dev corpus is not at {CORPUS}")
+    figures, held = [], 0
+    for name, (write, want) in cases.items():
+        peak, seconds, reasons, code = _peak_run(tmp, name, write)
+        ok = code == 0 and peak <= MEMORY_BOUND_MB and want in reasons
+        held += ok
+        size = (tmp / f"memory_{name.replace('.', '_')}" / "raw" / name).stat().st_size
+        figures.append(f"{name} ({size / 2**20:.1f} MiB on disk): peak {peak} MB, {seconds:.0f} s, {reasons}")
+    print(
+        f"7. memory per file (bound {MEMORY_BOUND_MB} MB): {len(cases)} tried, {held} held; "
+        + "; ".join(figures)
     )
 
 
@@ -320,13 +553,17 @@ def full_disk(tmp: Path) -> None:
 
 
 def main() -> None:
+    parts_names = ["hostile", "kills", "concurrent", "full_disk", "listings", "faults", "memory"]
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--kills", type=int, default=10)
     ap.add_argument("--concurrent", type=int, default=7)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument(
-        "--only", choices=["hostile", "kills", "concurrent", "full_disk", "listings"], help="run one part"
+        "--only",
+        choices=parts_names,
+        help="run one part",
     )
+    ap.add_argument("--skip", action="append", default=[], choices=parts_names, help="leave a part out")
     args = ap.parse_args()
     parts = {
         "hostile": lambda t: hostile(t),
@@ -334,10 +571,12 @@ def main() -> None:
         "concurrent": lambda t: concurrent(t, args.concurrent),
         "full_disk": lambda t: full_disk(t),
         "listings": lambda t: listings(t),
+        "faults": lambda t: faults(t),
+        "memory": lambda t: memory(t),
     }
     with tempfile.TemporaryDirectory(prefix="reliability_") as tmp:
         for name, part in parts.items():
-            if args.only in (None, name):
+            if args.only in (None, name) and name not in args.skip:
                 part(Path(tmp))
 
 

@@ -47,7 +47,8 @@ def point_at(root: Path, mp: pytest.MonkeyPatch, files: list[Path] = SEEDS) -> P
     mp.setenv("PIPELINE_RAW_DIR", str(raw))
     mp.setenv("PIPELINE_WAREHOUSE_DIR", str(root / "warehouse"))
     mp.setenv("DAGSTER_HOME", str(root / ".dagster_home"))
-    mp.delenv("PIPELINE_KEEP_RELEASES", raising=False)
+    for var in ("PIPELINE_KEEP_RELEASES", "PIPELINE_MAX_LISTING_BYTES", "PIPELINE_READ_BUDGET_SECONDS"):
+        mp.delenv(var, raising=False)
     mp.chdir(root)
     return raw
 

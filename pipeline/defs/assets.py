@@ -326,6 +326,7 @@ def dataset_tables(context: dg.AssetExecutionContext):
     build = release.build_dir(config.work_dir(), context.run.run_id)
     release.build_files.clean_unfinished(config.work_dir(), lambda run_id: _run_active(context, run_id))
     shutil.rmtree(build, ignore_errors=True)  # a re-executed step starts clean; the plan is written last
+    release.build_files.claim(build)  # this process writes it: a kill -9 leaves debris the next run removes
     try:
         with _as_failure():
             result = dataset.build_dataset(

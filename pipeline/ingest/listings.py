@@ -7,6 +7,7 @@ line (pipeline.cli) both use these.
 
 from __future__ import annotations
 
+import hashlib
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -16,7 +17,9 @@ import polars as pl
 
 from pipeline.ingest import rawfiles
 from pipeline.ingest import records as ingest_records
+from pipeline.ingest.deadline import BudgetExceeded, deadline
 from pipeline.ingest.settings import find_settings, listing_digest
+from pipeline.runtime import config
 
 
 def partition_key(listing: str) -> str:
@@ -81,12 +84,15 @@ def read_listing(raw_dir: Path, path: str) -> ListingRead:
     """The records of the listing ``path`` (relative to ``raw_dir``): decoded and split by
     pipeline.ingest.records.listing_records with the settings files that govern it
     (pipeline.ingest.settings). An entry pipeline.ingest.rawfiles refuses (a link out of the raw folder, a
-    FIFO, a device...: never opened; a file over rawfiles.MAX_LISTING_BYTES: ``too_large``, never read)
+    FIFO, a device...: never opened; a file over rawfiles.max_listing_bytes(): ``too_large``, never read)
     becomes one row with paragraph 0 and the reason, and its digest the refusal's
-    (rawfiles.refusal_sha256). For a readable listing the reader's first message names the reader: it is a
-    note, the others warnings. Raises nothing for a bad entry."""
+    (rawfiles.refusal_sha256). So does a listing whose reading (its settings files included) takes longer
+    than the per-file budget, pipeline.runtime.config.read_budget_seconds: it is interrupted
+    (pipeline.ingest.deadline) and quarantined ``too_slow`` with the budget (:func:`too_slow`). For a
+    readable listing the reader's first message names the reader: it is a note, the others warnings. Raises
+    nothing for a bad entry."""
     name = rawfiles.display_name(path)
-    data, refused = rawfiles.read(raw_dir, path, max_bytes=rawfiles.MAX_LISTING_BYTES)
+    data, refused = rawfiles.read(raw_dir, path, max_bytes=rawfiles.max_listing_bytes())
     if refused is not None:
         frame = rawfiles.refused_records(name, refused)
         info = {
@@ -96,7 +102,14 @@ def read_listing(raw_dir: Path, path: str) -> ListingRead:
         }
         return ListingRead(frame, info, notes=[f"listing {name!r} refused, quarantined: {refused}"])
     assert data is not None  # rawfiles.read gives the bytes whenever it refuses nothing
-    frame, messages = ingest_records.listing_records(data, name, find_settings(raw_dir, path))
+    budget = config.read_budget_seconds()
+    try:
+        with deadline(budget):
+            frame, messages = ingest_records.listing_records(data, name, find_settings(raw_dir, path))
+    except BudgetExceeded:
+        why = too_slow(budget)
+        frame = ingest_records.unreadable_listing(name, hashlib.sha256(data).hexdigest(), why)
+        messages = [f"{name}: {why}; the listing is quarantined"]
     readable = frame.height > 0 and frame["reader"][0] is not None
     notes, warnings = (messages[:1], messages[1:]) if readable else ([], list(messages))
     info = {
@@ -105,3 +118,13 @@ def read_listing(raw_dir: Path, path: str) -> ListingRead:
         "paragraphs": frame.height,
     }
     return ListingRead(frame, info, notes, warnings)
+
+
+def too_slow(seconds: float) -> str:
+    """The quarantine reason of a listing whose reading took longer than the per-file budget of ``seconds``
+    (pipeline.runtime.config.read_budget_seconds). Names the budget, not the time taken, so that the reason
+    (and the release) does not depend on how busy the machine was beyond crossing it."""
+    return (
+        f"too_slow: reading took longer than the per-file budget of {seconds:g} s "
+        "(PIPELINE_READ_BUDGET_SECONDS); reading stopped"
+    )

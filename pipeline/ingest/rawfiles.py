@@ -30,13 +30,19 @@ import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from pipeline.runtime import config
+
 #: Prefix of the ``decode_error`` (and so the quarantine reason) of a refused entry.
 REFUSED = "refused: "
-#: Largest listing read, in bytes (as stored; a gzip listing's decoded size has the same cap,
-#: pipeline.ingest.readers.gunzip): a larger file is refused ``too_large`` with its size before it is read
-#: (its digest is not its bytes'). Reading costs a multiple of the file in memory (records, then analysis):
-#: 64 MiB holds about 30,000 abstracts, more than any conference listing of the shared corpus.
-MAX_LISTING_BYTES = 64 << 20
+
+
+def max_listing_bytes() -> int:
+    """Largest listing read, in bytes, as stored (a gzip listing's decoded size has the same cap,
+    pipeline.ingest.readers.gunzip): a larger file is refused ``too_large`` with its size before it is read
+    (its digest is not its bytes'). ``PIPELINE_MAX_LISTING_BYTES``, default 64 MiB
+    (pipeline.runtime.config.max_listing_bytes, where the default is derived from the measured peak memory
+    of a run at the limit)."""
+    return config.max_listing_bytes()
 
 
 @dataclass(frozen=True)
@@ -175,11 +181,12 @@ def scan(raw_dir: Path) -> RawScan:
         return out
     root = os.path.realpath(raw_dir)
     found: dict[str, str] = {}
+    limit = max_listing_bytes()
 
     def unlisted(error: OSError) -> None:  # a folder os.walk cannot list: refused, never skipped
         rel = os.path.relpath(str(error.filename), root).replace(os.sep, "/")
         # the reason read() gives, so that reading the entry later refuses it with the same digest
-        reason = read(raw_dir, rel, max_bytes=MAX_LISTING_BYTES)[1]
+        reason = read(raw_dir, rel, max_bytes=limit)[1]
         reason = reason or f"a folder that could not be listed: {error.strerror}"
         out.refused[rel] = reason
         found[rel] = refusal_sha256(reason)
@@ -199,7 +206,7 @@ def scan(raw_dir: Path) -> RawScan:
             if name.startswith("."):
                 out.hidden.append(display_name(rel))
                 continue
-            data, reason = read(raw_dir, rel, max_bytes=MAX_LISTING_BYTES)
+            data, reason = read(raw_dir, rel, max_bytes=limit)
             if any(ord(c) < 32 or ord(c) == 127 for c in rel):
                 out.control_names.append(display_name(rel))
             if reason is None:

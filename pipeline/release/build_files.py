@@ -32,6 +32,7 @@ import json
 import os
 import re
 import shutil
+import socket
 import uuid
 from collections.abc import Callable
 from functools import partial
@@ -44,6 +45,7 @@ import pyarrow.ipc  # noqa: F401  (pa.ipc)
 from pipeline.release import writer
 from pipeline.release.layout import TABLES, ReleaseError, partition_columns, write_atomic
 from pipeline.release.plan import ReleasePlan
+from pipeline.release.retention import process_alive
 
 BUILDS_DIR = "builds"
 TABLES_FILE = "tables.json"
@@ -168,18 +170,44 @@ def clean(work: Path, keep: Path | None, is_active: Callable[[str], bool]) -> li
     return removed
 
 
+#: File in a build folder naming the process writing it (``{"pid": ..., "host": ...}``, :func:`claim`).
+WRITER_FILE = "writer.json"
+
+
+def claim(build: Path) -> None:
+    """Create ``build`` and record in it (:data:`WRITER_FILE`) the process that writes it (this one), so that
+    :func:`clean_unfinished` can tell the build of a killed process from one still being written."""
+    build.mkdir(parents=True, exist_ok=True)
+    (build / WRITER_FILE).write_text(json.dumps({"pid": os.getpid(), "host": socket.gethostname()}))
+
+
+def _writer_gone(build: Path) -> bool:
+    """True when the process that :func:`claim`-ed ``build`` ran on this host and is no longer running (a
+    pid reused since makes it look alive: the build is then kept, the safe side)."""
+    try:
+        writer_of = json.loads((build / WRITER_FILE).read_text())
+        pid, host = int(writer_of["pid"]), str(writer_of["host"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return False
+    return host == socket.gethostname() and not process_alive(pid)
+
+
 def clean_unfinished(work: Path, is_active: Callable[[str], bool]) -> list[Path]:
-    """Remove the build folders of runs no longer active (``is_active(run_id)`` False) that are neither
-    complete (:func:`is_complete`) nor marked failed (:data:`FAILED_FILE`): the debris of a tables step that
-    died or failed while writing (a full disk, a kill). Called before a tables step writes, so retries do
-    not use up the space each failed run left. Complete and failed-checks builds are kept (a publish-only
-    run needs them: :func:`to_publish`). Returns the removed paths."""
+    """Remove the build folders that are neither complete (:func:`is_complete`) nor marked failed
+    (:data:`FAILED_FILE`) and whose run is no longer active (``is_active(run_id)`` False) or whose writing
+    process is gone (:func:`claim`; a run killed with ``kill -9`` stays "started" in Dagster's instance for
+    ever): the debris of a tables step that died or failed while writing (a full disk, a kill). Called
+    before a tables step writes, so retries do not use up the space each failed run left. Complete and
+    failed-checks builds are kept (a publish-only run needs them: :func:`to_publish`). Returns the removed
+    paths."""
     root = Path(work) / BUILDS_DIR
     if not root.is_dir():
         return []
     removed = []
     for p in sorted(root.iterdir()):
-        if p.is_dir() and not is_complete(p) and not (p / FAILED_FILE).is_file() and not is_active(p.name):
+        if not p.is_dir() or is_complete(p) or (p / FAILED_FILE).is_file():
+            continue
+        if not is_active(p.name) or _writer_gone(p):
             shutil.rmtree(p, ignore_errors=True)
             removed.append(p)
     return removed

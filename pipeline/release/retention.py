@@ -31,7 +31,9 @@ TEMP_FILE_PATTERNS = (re.compile(r"^\..+\.(\d+)\.[0-9a-f]{8}\.tmp$"), re.compile
 WORK_DIR = "_work"
 
 
-def _alive(pid: int) -> bool:
+def process_alive(pid: int) -> bool:
+    """True when a process ``pid`` runs on this host (this one included; one of another user counts as
+    running). A pid reused since looks alive: callers keep what it might own, the safe side."""
     if pid == os.getpid():
         return True
     try:
@@ -84,7 +86,7 @@ def clean_debris(warehouse: Path, index: list[dict]) -> tuple[list[str], list[di
         tmps += [p for p in (warehouse / WORK_DIR).rglob(".*.tmp")]
     for p in tmps:
         pids = [int(m.group(1)) for m in (pat.match(p.name) for pat in TEMP_FILE_PATTERNS) if m]
-        if pids and not any(_alive(pid) for pid in pids):
+        if pids and not any(process_alive(pid) for pid in pids):
             p.unlink(missing_ok=True)
             removed.append(str(p))
     if index:

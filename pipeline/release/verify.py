@@ -10,6 +10,7 @@ from __future__ import annotations
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+import pyarrow as pa
 import pyarrow.parquet as pq
 
 from pipeline.release.layout import (
@@ -28,7 +29,8 @@ from pipeline.release.read import FileIdentity, file_identity, sha256_file
 def _check_file(
     root: Path, f: FileEntry, columns: list[str] | None, trusted: FileIdentity | None = None
 ) -> tuple[list[str], int]:
-    """Problems of one manifest file entry and the rows it holds (the manifest's count when unreadable).
+    """Problems of one manifest file entry and the rows it holds (the manifest's count when unreadable: a
+    file whose Parquet cannot be read is a problem, never an error).
 
     ``trusted``: the identity the file had right after its sha256 was checked in this process; when it is
     unchanged the bytes are not hashed again (everything else is checked)."""
@@ -44,7 +46,10 @@ def _check_file(
         return [*problems, f"{path}: sha256 differs from the manifest"], f.rows or 0
     if f.rows is None:
         return problems, 0
-    meta = pq.ParquetFile(path)
+    try:
+        meta = pq.ParquetFile(path)
+    except (pa.ArrowException, OSError) as err:  # its digest matches a manifest edited to match it
+        return [*problems, f"{path}: cannot be read as Parquet ({' '.join(str(err).split())})"], f.rows or 0
     if meta.metadata.num_rows != f.rows:
         problems.append(f"{path}: {meta.metadata.num_rows} rows, manifest says {f.rows}")
     if columns is not None and meta.schema_arrow.names != columns:

@@ -17,6 +17,10 @@ pipeline anywhere by setting a variable:
 - ``PIPELINE_PROGRESS``       progress of long steps: ``auto`` (default), ``bar``, ``plain`` or ``off``
   (pipeline.runtime.progress; ``python -m pipeline run --quiet`` sets ``off``)
 - ``PIPELINE_DATASET_LICENSE`` the licence the dataset card declares (default ``other``)
+- ``PIPELINE_MAX_LISTING_BYTES``  largest listing read, in bytes, as stored and decoded (default 64 MiB;
+  :func:`max_listing_bytes`)
+- ``PIPELINE_READ_BUDGET_SECONDS``  wall-clock budget for reading one listing (default 120;
+  :func:`read_budget_seconds`)
 
 Relative paths are resolved against the current working directory (the project root for ``make`` and
 ``dagster dev -w workspace.yaml``).
@@ -233,3 +237,41 @@ def dataset_license() -> str:
             f"PIPELINE_DATASET_LICENSE must be one licence identifier such as cc-by-4.0, got {value!r}"
         )
     return value
+
+
+#: Default of :func:`max_listing_bytes`: 64 MiB. Derived from measurements (``python -m bench.reliability
+#: --only memory``, docs/inputs.md): a whole ``python -m pipeline run`` peaks at 456 MB with a listing that
+#: is refused and at 1,135 MB over a 62.2 MiB listing (the 58,671 abstracts of the dev corpus), about
+#: 10.4 MB per MB of listing above that floor; the 1.5 GB bound is reached near 99 MiB, and 64 MiB keeps
+#: about 400 MB of it free for what the measurement did not hold (a large parent release, a busier step).
+DEFAULT_MAX_LISTING_BYTES = 64 << 20
+
+
+def max_listing_bytes() -> int:
+    """Largest listing file read, in bytes (``PIPELINE_MAX_LISTING_BYTES``, default
+    :data:`DEFAULT_MAX_LISTING_BYTES`): a larger file, or a gzip listing decompressing to more, is refused
+    ``too_large`` (pipeline.ingest.rawfiles). Raises ValueError naming the variable for a value that is not a
+    positive integer."""
+    return _positive_int("PIPELINE_MAX_LISTING_BYTES", DEFAULT_MAX_LISTING_BYTES)
+
+
+#: Default of :func:`read_budget_seconds`: 120 s, 24x the 5.0 s a listing at the size limit takes to read
+#: on the 2-core machine (docs/inputs.md), so only a pathological file reaches it, even on a busy machine.
+DEFAULT_READ_BUDGET_SECONDS = 120.0
+
+
+def read_budget_seconds() -> float:
+    """Wall-clock seconds reading one listing may take (``PIPELINE_READ_BUDGET_SECONDS``, a positive number,
+    default :data:`DEFAULT_READ_BUDGET_SECONDS`); a listing whose reading takes longer is quarantined
+    ``too_slow`` (pipeline.ingest.listings.read_listing). Raises ValueError naming the variable for a value
+    that is not a positive number."""
+    value = os.environ.get("PIPELINE_READ_BUDGET_SECONDS", "").strip()
+    if not value:
+        return DEFAULT_READ_BUDGET_SECONDS
+    try:
+        seconds = float(value)
+    except ValueError:
+        seconds = 0.0
+    if not 0 < seconds < float("inf"):
+        raise ValueError(f"PIPELINE_READ_BUDGET_SECONDS must be a positive number of seconds, got {value!r}")
+    return seconds

@@ -27,7 +27,7 @@ from functools import cache
 
 #: How :func:`pipeline.ingest.records.listing_records` and :func:`pipeline.analyse.abstracts.build_abstracts`
 #: assemble rows (columns, defaults of an unreadable record). Bump with a change of their outputs.
-RECORDS_VERSION = "1"
+RECORDS_VERSION = "2"
 #: How a release's files are written from the tables: partitioning and Parquet settings
 #: (pipeline/release/writer.py, schema.py), dataset card and documents (pipeline/card/). Bump with a
 #: change of the files written.

@@ -15,7 +15,7 @@ import pytest
 
 from pipeline.defs.io import MAX_STEM, work_stem
 from pipeline.ingest import rawfiles
-from pipeline.ingest.listings import listing_name, listing_path, partition_key
+from pipeline.ingest.listings import listing_name, listing_path, partition_key, read_listing
 from tests.conftest import SEEDS
 
 pytestmark = pytest.mark.integration
@@ -181,18 +181,38 @@ def test_a_path_over_the_system_limit_and_control_names_are_never_skipped_silent
     raw = project / "raw"
     over = _deep_folder(raw)
     shutil.copy(SEEDS[1], raw / "tab\tname.txt")
+    # settings files follow the same rule: read (applied), and named in the same warning line
+    (raw / "tab\tname.txt.listing.toml").write_text('venue = "CVPR"\nyear = 2001\n')
+    (raw / "esc\x1bfolder").mkdir()
+    (raw / "esc\x1bfolder" / "listing.toml").write_text('venue = "ICLR"\nyear = 2019\n')
+    shutil.copy(SEEDS[0], raw / "esc\x1bfolder" / "seed.txt")
     scan = rawfiles.scan(raw)
     assert scan.refused[over].startswith("could not be read: File name too long")
-    assert scan.control_names == ["tab\tname.txt"]
+    named = [
+        "esc\x1bfolder/listing.toml",
+        "esc\x1bfolder/seed.txt",
+        "tab\tname.txt",
+        "tab\tname.txt.listing.toml",
+    ]
+    assert scan.control_names == named
     proc = _run(project)
     assert proc.returncode == 0, proc.stderr
     warnings = [x for x in proc.stderr.splitlines() if x.startswith("warning:")]
     assert (
-        "warning: 1 raw entries have a control character in their name (shown escaped): 'tab\\tname.txt'"
-        in (warnings)
+        "warning: 4 raw entries have a control character in their name (shown escaped): "
+        + ", ".join(repr(n) for n in named)
+        in warnings
     )
     assert any(x.startswith(f"warning: {over!r} refused, quarantined") for x in warnings)
     lineage = _lineage(project)
     deep = lineage.filter(pl.col("listing") == over)
     assert deep.select("status", "reason").rows() == [("quarantined", "refused: " + scan.refused[over])]
-    assert lineage.filter(pl.col("listing") == "tab\tname.txt")["status"].to_list().count("published") >= 1
+    # read (a copy of a seed: published or a duplicate of the seed's papers), never quarantined for its name
+    statuses = set(lineage.filter(pl.col("listing") == "tab\tname.txt")["status"])
+    assert statuses and statuses <= {"published", "duplicate"}
+    for listing, venue_year in {
+        "tab\tname.txt": ("CVPR", 2001),
+        "esc\x1bfolder/seed.txt": ("ICLR", 2019),
+    }.items():
+        frame = read_listing(raw, listing).frame
+        assert frame.height > 1 and set(frame.select("venue", "year").rows()) == {venue_year}

@@ -79,3 +79,46 @@ def test_unfinished_builds_of_finished_runs_are_removed(tmp_path):
     removed = build_files.clean_unfinished(tmp_path, lambda run_id: run_id == "running")
     assert removed == [builds / "died"]
     assert sorted(p.name for p in builds.iterdir()) == ["complete", "failed", "running"]
+
+
+def test_an_unfinished_build_whose_writer_was_killed_is_removed_though_its_run_looks_active(tmp_path):
+    """A run killed with kill -9 stays "started" in Dagster's instance: its build is debris all the same
+    once the process that claimed it is gone (a real process, started and ended here)."""
+    import subprocess
+    import sys
+
+    builds = tmp_path / build_files.BUILDS_DIR
+    dead = subprocess.run(
+        [sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True
+    )
+    build_files.claim(builds / "killed")
+    build_files.claim(builds / "writing")  # claimed by this process, which is alive
+    (builds / "killed" / build_files.WRITER_FILE).write_text(
+        json.dumps({"pid": int(dead.stdout), "host": __import__("socket").gethostname()})
+    )
+    (builds / "elsewhere").mkdir()
+    (builds / "elsewhere" / build_files.WRITER_FILE).write_text(
+        json.dumps({"pid": int(dead.stdout), "host": "?"})
+    )
+    removed = build_files.clean_unfinished(tmp_path, lambda run_id: True)
+    assert removed == [builds / "killed"]  # another host's writer cannot be checked here: kept
+    assert sorted(p.name for p in builds.iterdir()) == ["elsewhere", "writing"]
+
+
+def test_a_table_file_that_is_no_longer_parquet_is_a_mismatch_not_an_error(tmp_path):
+    """The file's footer overwritten and its new sha256 written into the manifest: verify names the file and
+    the manifest, it does not stop on pyarrow's error."""
+    wh = tmp_path / "wh"
+    release.publish(wh, make_tables(1), INPUTS)
+    root = wh / "release=1"
+    manifest = json.loads((root / "manifest.json").read_text())
+    entry = manifest["tables"]["papers"]["files"][0]
+    path = root / entry["path"]
+    data = path.read_bytes()
+    path.write_bytes(data[:-12] + b"\0" * 8 + data[-4:])  # footer length and thrift bytes gone, magic kept
+    entry["sha256"], entry["bytes"] = _sha(path), path.stat().st_size
+    (root / "manifest.json").write_text(json.dumps(manifest, indent=1))
+    problems = release.verify(wh)
+    assert problems[0].endswith("when release 1 was committed")
+    assert problems[1].startswith(f"{path}: cannot be read as Parquet (")
+    assert len(problems) == 2

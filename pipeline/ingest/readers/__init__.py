@@ -34,7 +34,7 @@ import re
 import zlib
 from dataclasses import dataclass, field
 
-from pipeline.ingest.rawfiles import MAX_LISTING_BYTES
+from pipeline.ingest.rawfiles import max_listing_bytes
 from pipeline.ingest.readers import (
     bibtex,
     feed,
@@ -77,10 +77,6 @@ READERS = {
     feed.NAME: lambda text, name, columns: feed.read(text, name),
     xml_records.NAME: xml_records.read,
 }
-#: Decompressed size above which a ``.gz`` listing is refused (a gzip bomb, or a listing over the size every
-#: listing is held to: pipeline.ingest.rawfiles.MAX_LISTING_BYTES); decompression stops there, so at most
-#: this much is ever held.
-MAX_GUNZIPPED_BYTES = MAX_LISTING_BYTES
 _UNICODE_CODECS = ("utf-8", "utf-16-le", "utf-16-be", "utf-32-le", "utf-32-be", "gb18030")
 
 
@@ -109,22 +105,24 @@ class ListingRead:
     warnings: list[str] = field(default_factory=list)
 
 
-def gunzip(data: bytes, name: str) -> bytes:
-    """Decompressed bytes of a gzip file (several members allowed).
+def gunzip(data: bytes, name: str, max_bytes: int | None = None) -> bytes:
+    """Decompressed bytes of a gzip file (several members allowed), decompressed as a stream that stops
+    once it has given ``max_bytes`` + 1 bytes (default: the size every listing is held to,
+    pipeline.ingest.rawfiles.max_listing_bytes), so a gzip bomb never costs more than that.
 
     Raises:
-        ListingDecodeError: a corrupt or truncated gzip stream, or more than MAX_GUNZIPPED_BYTES.
+        ListingDecodeError: a corrupt or truncated gzip stream, or more than ``max_bytes`` decompressed
+            (``too_large: gzip: ...``).
     """
+    cap = max_listing_bytes() if max_bytes is None else max_bytes
     try:
         d = zlib.decompressobj(wbits=31)
         out = bytearray()
         rest = data
         while rest:
-            out += d.decompress(rest, MAX_GUNZIPPED_BYTES + 1 - len(out))
-            if len(out) > MAX_GUNZIPPED_BYTES:
-                raise ListingDecodeError(
-                    name, -1, f"too_large: gzip: more than {MAX_GUNZIPPED_BYTES} bytes decompressed"
-                )
+            out += d.decompress(rest, cap + 1 - len(out))
+            if len(out) > cap:
+                raise ListingDecodeError(name, -1, f"too_large: gzip: more than {cap} bytes decompressed")
             if d.unconsumed_tail:
                 continue
             if not d.eof:

@@ -133,7 +133,7 @@ def _pdf_like(lines: list[str]) -> bool:
                 hits += front >= 1
                 break
             front += bool(x.strip())
-            if front > MAX_FRONT_LINES or len(x.split()) > MAX_FRONT_WORDS:
+            if front > MAX_FRONT_LINES or len(x.split(maxsplit=MAX_FRONT_WORDS)) > MAX_FRONT_WORDS:
                 break
     return hits >= 1 and hits * 2 >= len(pages)
 
