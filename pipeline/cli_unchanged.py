@@ -143,8 +143,11 @@ def remember(
         return  # a file that should exist does not: no stamp, the next run takes the full path
     path = _stamp_path()
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    tmp.write_text(json.dumps(stamp, sort_keys=True))
-    tmp.replace(path)
+    try:
+        tmp.write_text(json.dumps(stamp, sort_keys=True))
+        tmp.replace(path)
+    finally:
+        tmp.unlink(missing_ok=True)
 
 
 def _read_stamp() -> dict | None:
