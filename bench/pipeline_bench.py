@@ -89,11 +89,15 @@ def stage_breakdown(dagster_home: Path, newest_run_only: bool = False) -> dict:
                     steps[s.step_key] = steps.get(s.step_key, 0.0) + s.end_time - s.start_time
         step_cpu: dict[str, float] = {}
         for step, asset in STEP_ASSETS.items():
+            counted = (
+                set()
+            )  # a range run records one materialisation per partition, each with the step's figure
             for rec in instance.fetch_materializations(dg.AssetKey(asset), limit=10000).records:
                 meta = (
                     rec.asset_materialization.metadata.get("cpu_seconds") if rec.run_id in run_ids else None
                 )
-                if meta is not None:
+                if meta is not None and rec.run_id not in counted:
+                    counted.add(rec.run_id)
                     step_cpu[step] = step_cpu.get(step, 0.0) + meta.value
         cpu: dict[str, float] = {}
         seen_runs = set()

@@ -126,6 +126,10 @@ def remember(
         return
     wh, home = config.warehouse_dir(), Path(config.dagster_home_hint())
     files = [release_dir / "manifest.json", wh / "releases.json", *work_files]
+    signatures = {os.path.relpath(p, wh): _signature(p) for p in files}
+    instance = {name: _signature(home / name) for name in INSTANCE_FILES}
+    if None in signatures.values() or None in instance.values():
+        return  # a file that should exist does not: no stamp, the next run takes the full path
     stamp = {
         "format": FORMAT,
         "raw": os.path.realpath(raw),
@@ -134,13 +138,11 @@ def remember(
         "code": code_digest(),
         "latest": (wh / "LATEST").read_text(),
         "release_dir": str(release_dir),
-        "files": {os.path.relpath(p, wh): _signature(p) for p in files},
-        "instance": {name: _signature(home / name) for name in INSTANCE_FILES},
+        "files": signatures,
+        "instance": instance,
         "listings": listings,
         "lines": lines,
     }
-    if None in stamp["files"].values() or None in stamp["instance"].values():
-        return  # a file that should exist does not: no stamp, the next run takes the full path
     path = _stamp_path()
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
