@@ -4,7 +4,8 @@
 ``run`` does what the sensor and automation do under ``dagster dev``, in one process, against the Dagster
 instance in ``DAGSTER_HOME`` (default ``.dagster_home/``): it syncs the ``listings`` partitions with the raw
 folder, materialises every new or changed listing partition, then the dataset tables and the release, and
-prints what it did.
+prints what it did. When nothing changed since its last run that ended with status 0, it says so without
+starting Dagster (pipeline.cli_unchanged).
 
 Exit status: 0 success; 1 failed, nothing published (``LATEST`` unchanged); 2 bad usage; 3
 (:data:`EXIT_UNRECORDED`) the release was published and verifies, but Dagster's instance (``DAGSTER_HOME``)
