@@ -98,3 +98,12 @@ def test_any_change_takes_the_full_path(project, capsys, monkeypatch, change):
     status, quick = _run(capsys)
     assert status == 0 and _runs() == runs
     assert (0, quick) == _run(capsys, check_unchanged=False)
+
+
+@pytest.mark.parametrize("text", ["", "{not json", "[]", '{"format": 0}', '{"format": 1}'])
+def test_a_damaged_or_foreign_stamp_means_the_full_path(project, text):
+    """No outcome (the full path runs) for an empty, invalid, other-format or incomplete stamp."""
+    home = project / ".dagster_home"
+    home.mkdir()
+    (home / cli_unchanged.STAMP).write_text(text)
+    assert cli_unchanged.unchanged_outcome(project / "raw") is None
