@@ -105,7 +105,8 @@ bench-dedup: $(VENV)/.installed ## near-duplicate precision/recall and dedup tim
 	$(PY) -m bench.dedup.bench_dedup
 
 # Speed and memory: the whole pipeline from an empty warehouse against the naive script, on 500-abstract
-# listings built from ../shared/corpus (says so when absent), plus one added listing; about 4 minutes.
+# listings built from ../shared/corpus (says so when absent), plus one added listing and a run with nothing
+# changed; wall and CPU per step and per stage, the fixed cost, cores busy (docs/benchmarks.md); about 4 minutes.
 # `make bench ARGS=--scale`: the 250,000-abstract build instead (bench/scale_bench.py; tens of minutes).
 .PHONY: bench bench-language
 bench: $(VENV)/.installed ## speed and memory against a naive script, about 4 min (needs ../shared/corpus)

@@ -62,9 +62,20 @@ def pipeline_env(root: Path, raw: Path) -> dict:
     return env
 
 
+#: The step of each asset whose materialisations carry the step's ``cpu_seconds`` (pipeline/defs/assets.py).
+STEP_ASSETS = {
+    "listing_records": "listing_records",
+    "abstracts": "abstracts",
+    "dataset_tables": "papers",
+    "release": "release",
+}
+
+
 def stage_breakdown(dagster_home: Path, newest_run_only: bool = False) -> dict:
     """Seconds per stage of the runs recorded in a Dagster instance (or of its newest run only): step wall
-    times, and the CPU seconds of each per-abstract stage summed over the processes that did the work."""
+    times (``steps``), the main process's CPU seconds of each step (``step_cpu``, the materialisations'
+    ``cpu_seconds``), and the seconds of each per-abstract stage summed over the processes that did the work
+    (``cpu``: wall clock inside a chunk, plus ``chunk_cpu`` / ``chunk_wall``, the chunks' CPU and wall)."""
     os.environ["DAGSTER_HOME"] = str(dagster_home)
     import dagster as dg
 
@@ -76,6 +87,18 @@ def stage_breakdown(dagster_home: Path, newest_run_only: bool = False) -> dict:
             for s in instance.get_run_step_stats(run.run_id):
                 if s.start_time and s.end_time:
                     steps[s.step_key] = steps.get(s.step_key, 0.0) + s.end_time - s.start_time
+        step_cpu: dict[str, float] = {}
+        for step, asset in STEP_ASSETS.items():
+            counted = (
+                set()
+            )  # a range run records one materialisation per partition, each with the step's figure
+            for rec in instance.fetch_materializations(dg.AssetKey(asset), limit=10000).records:
+                meta = (
+                    rec.asset_materialization.metadata.get("cpu_seconds") if rec.run_id in run_ids else None
+                )
+                if meta is not None and rec.run_id not in counted:
+                    counted.add(rec.run_id)
+                    step_cpu[step] = step_cpu.get(step, 0.0) + meta.value
         cpu: dict[str, float] = {}
         seen_runs = set()
         for rec in instance.fetch_materializations(dg.AssetKey("abstracts"), limit=10000).records:
@@ -85,7 +108,59 @@ def stage_breakdown(dagster_home: Path, newest_run_only: bool = False) -> dict:
             meta = rec.asset_materialization.metadata.get("stage_seconds")
             for k, v in (meta.value if meta else {}).items():
                 cpu[k] = cpu.get(k, 0.0) + v
-    return {"steps": steps, "cpu": cpu}
+    return {"steps": steps, "cpu": cpu, "step_cpu": step_cpu}
+
+
+#: Run in a fresh interpreter by :func:`fixed_cost`: wall and CPU seconds at each point of a run's fixed
+#: start-up (the interpreter itself up to the first line, the command line module, Dagster, the pipeline's
+#: definitions, the instance opened).
+FIXED_COST_PROBE = """
+import json, os, sys, time
+c, w = time.process_time, time.perf_counter
+out = {"interpreter": [c(), None]}
+w0 = w()
+import pipeline.cli
+out["import pipeline.cli"] = [c(), w() - w0]
+import dagster as dg
+out["import dagster"] = [c(), w() - w0]
+import pipeline.definitions
+out["load the definitions (assets, rules, pandera)"] = [c(), w() - w0]
+with dg.DagsterInstance.get() as instance:
+    instance.get_runs(limit=1)
+out["open the instance"] = [c(), w() - w0]
+print(json.dumps(out))
+"""
+
+
+def fixed_cost(env: dict) -> dict[str, tuple[float, float]]:
+    """What a run pays before its first step, measured in a fresh interpreter against ``env``'s instance:
+    ``{point: (CPU s of that point alone, wall s of it)}``; the interpreter's start-up as CPU only (its
+    wall is the command's wall minus the points')."""
+    t0 = time.perf_counter()
+    done = subprocess.run(
+        [PY, "-c", FIXED_COST_PROBE], env=env, cwd=ROOT, capture_output=True, text=True, check=True
+    )
+    total_wall = time.perf_counter() - t0
+    points = json.loads(done.stdout)
+    out, prev_cpu, prev_wall = {}, 0.0, 0.0
+    for name, (cpu, wall) in points.items():
+        out[name] = (cpu - prev_cpu, (wall if wall is not None else 0.0) - prev_wall)
+        prev_cpu, prev_wall = cpu, wall if wall is not None else 0.0
+    out["interpreter"] = (out["interpreter"][0], total_wall - prev_wall)
+    return out
+
+
+def decode_seconds(raw: Path) -> tuple[float, float]:
+    """CPU and wall seconds of decoding every listing of ``raw`` to text (pipeline.ingest.readers.decoding,
+    what the listing_records step does before a reader splits the text), in this process."""
+    from pipeline.ingest.readers import decoding
+
+    files = sorted(p for p in raw.rglob("*") if p.is_file())
+    datas = [(p.name, p.read_bytes()) for p in files]
+    c0, w0 = time.process_time(), time.perf_counter()
+    for name, data in datas:
+        decoding.decode_listing(data, name)
+    return time.process_time() - c0, time.perf_counter() - w0
 
 
 def slowest_stage_profile(listing: Path, top: int = 12) -> str:
@@ -181,75 +256,67 @@ def main() -> None:
     cmd = [PY, "-m", "pipeline", "run"]
     first = measure(cmd, pipeline_env(work / "first", raw_first), work / "first.log")
     print(f"pipeline, first {min(args.first, full.height)}: {first}")
-    full_run = measure(cmd, pipeline_env(work / "full", raw_full), work / "full.log")
+    full_env = pipeline_env(work / "full", raw_full)
+    full_run = measure(cmd, full_env, work / "full.log")
     print(f"pipeline, full: {full_run}")
     full_stages = stage_breakdown(work / "full" / "dagster_home")
+    # nothing changed: the shortcut (pipeline/cli_unchanged.py), then the full path over the same state
+    # (its stamp removed), which rebuilds the tables and finds the content unchanged
+    unchanged = measure(cmd, full_env, work / "unchanged.log")
+    (work / "full" / "dagster_home" / ".pipeline_last_run.json").unlink()
+    unchanged_full = measure(cmd, full_env, work / "unchanged_full.log")
+    unchanged_full["stages"] = stage_breakdown(work / "full" / "dagster_home", newest_run_only=True)
+    print(f"pipeline, nothing changed: {unchanged}; full path: {_plain(unchanged_full)}")
+    fixed = fixed_cost(full_env)
+    decode = decode_seconds(raw_full)
     naive = measure(
         [PY, str(ROOT / "bench" / "naive_script.py"), str(raw_full), str(work / "naive.parquet")],
         dict(os.environ),
         work / "naive.log",
     )
     print(f"naive script, full: {naive}")
-    # the incremental run is short (a few seconds), so one run is at the mercy of the machine's noise: it is
-    # repeated from the same state (the full build's warehouse and DAGSTER_HOME, restored from a copy) and
-    # the run with the median wall time is reported
-    before = work / "full_before_incremental"
-    shutil.copytree(work / "full", before)
-    shutil.copy(new_listing, raw_full / new_listing.name)
-    runs = []
-    for i in range(args.incremental_runs):
-        if i:
-            shutil.rmtree(work / "full")
-            shutil.copytree(before, work / "full")
-        runs.append(measure(cmd, pipeline_env(work / "full", raw_full), work / f"incremental{i + 1}.log"))
-        runs[-1]["stages"] = stage_breakdown(work / "full" / "dagster_home", newest_run_only=True)
-        print(f"pipeline, +1 listing, run {i + 1}: { {k: v for k, v in runs[-1].items() if k != 'stages'} }")
-    incr = sorted(runs, key=lambda r: r["wall"])[len(runs) // 2]
-    shutil.rmtree(before)
-
+    incr, runs = incremental_runs(cmd, work, raw_full, new_listing, args.incremental_runs)
     n_full, n_first = full.height, min(args.first, full.height)
+    print(f"\nload average at the end: {os.getloadavg()[0]:.2f} (1 min); {os.cpu_count()} cores")
     print()
-    print("| run | abstracts | wall s | CPU s | peak RSS MB |")
-    print("|---|---|---|---|---|")
+    print("| run | abstracts | wall s | CPU s | cores busy | peak RSS MB |")
+    print("|---|---|---|---|---|---|")
     for name, r, n in (
         ("naive script", naive, n_full),
         (f"pipeline, first {n_first}", first, n_first),
         ("pipeline, full build", full_run, n_full),
         (f"pipeline, +1 listing ({holdout.height}; median of {len(runs)})", incr, holdout.height),
+        ("pipeline, nothing changed", unchanged, 0),
+        ("pipeline, nothing changed, full path (no stamp)", unchanged_full, 0),
     ):
-        print(f"| {name} | {n} | {r['wall']:.1f} | {r['cpu']:.1f} | {r['rss_mb']:.0f} |")
+        print(
+            f"| {name} | {n} | {r['wall']:.2f} | {r['cpu']:.2f} | {r['cpu'] / r['wall']:.2f} of "
+            f"{os.cpu_count()} | {r['rss_mb']:.0f} |"
+        )
     print()
-    print(f"full build / naive wall: {full_run['wall'] / naive['wall']:.2f} (target <= 0.75)")
-    print(f"+1 listing / full build wall: {incr['wall'] / full_run['wall']:.3f} (target <= 0.10)")
+    print(f"full build / naive wall: {full_run['wall'] / naive['wall']:.2f} (target <= 0.35)")
+    print(f"+1 listing / full build wall: {incr['wall'] / full_run['wall']:.3f} (target <= 0.04)")
+    print(f"nothing changed: {unchanged['wall']:.2f} s wall (target <= 3 s)")
     print(
         f"peak memory growth {n_first} -> {n_full}: {full_run['rss_mb'] / first['rss_mb']:.2f}x for "
         f"{n_full / n_first:.2f}x rows (target: no faster than rows; every process <= 2048 MB)"
     )
     print()
-    print(f"| stage | full build ({n_full}) s | +1 listing ({holdout.height}) s |")
-    print("|---|---|---|")
-    both = (full_stages, incr["stages"])
-    for label, key in (
-        ("decode + split (listing_records step)", "listing_records"),
-        ("per-abstract work (abstracts step, wall)", "abstracts"),
-        ("dedup + tables + checks (dataset_tables step)", "dataset_tables"),
-        ("publish (release step)", "release"),
-    ):
-        print(f"| {label} | " + " | ".join(f"{st['steps'].get(key, 0.0):.2f}" for st in both) + " |")
-    for k in ("clean", "quarantine", "language", "urls", "metrics", "hashing"):
-        print(
-            f"| &nbsp;&nbsp;{k} (CPU s, all processes) | "
-            + " | ".join(f"{st['cpu'].get(k, 0.0):.2f}" for st in both)
-            + " |"
-        )
-    print(
-        "| Dagster + process overhead (run wall - steps) | "
-        + " | ".join(
-            f"{r['wall'] - sum(st['steps'].values()):.2f}"
-            for r, st in ((full_run, full_stages), (incr, incr["stages"]))
-        )
-        + " |"
+    print_stages(
+        {
+            f"full build ({n_full})": (full_run, full_stages),
+            f"+1 listing ({holdout.height})": (incr, incr["stages"]),
+            "nothing changed, full path": (unchanged_full, unchanged_full["stages"]),
+        },
+        decode,
     )
+    print()
+    print("Fixed cost of a run, in a fresh interpreter against the full build's instance:")
+    print()
+    print("| point | CPU s | wall s |")
+    print("|---|---|---|")
+    for name, (cpu, wall) in fixed.items():
+        print(f"| {name} | {cpu:.2f} | {wall:.2f} |")
     print()
     print(slowest_stage_profile(new_listing))
     print(f"\nwork folder: {work}")
@@ -262,9 +329,88 @@ def main() -> None:
                 "incremental": incr,
                 "incremental_runs": runs,
                 "full_stages": full_stages,
+                "unchanged": unchanged,
+                "unchanged_full": unchanged_full,
+                "fixed_cost": fixed,
+                "decode": decode,
             },
             indent=2,
         )
+    )
+
+
+def _plain(r: dict) -> dict:
+    return {k: v for k, v in r.items() if k != "stages"}
+
+
+def incremental_runs(
+    cmd: list[str], work: Path, raw_full: Path, new_listing: Path, n: int
+) -> tuple[dict, list]:
+    """The +1 run: ``new_listing`` added to the full build's raw folder, the pipeline run ``n`` times from the
+    same state (the full build's warehouse and DAGSTER_HOME, restored from a copy); returns the run with the
+    median wall time and every run. A short run is at the mercy of the machine's noise, hence the median."""
+    before = work / "full_before_incremental"
+    shutil.copytree(work / "full", before)
+    shutil.copy(new_listing, raw_full / new_listing.name)
+    runs = []
+    for i in range(n):
+        if i:
+            shutil.rmtree(work / "full")
+            shutil.copytree(before, work / "full")
+        runs.append(measure(cmd, pipeline_env(work / "full", raw_full), work / f"incremental{i + 1}.log"))
+        runs[-1]["stages"] = stage_breakdown(work / "full" / "dagster_home", newest_run_only=True)
+        print(f"pipeline, +1 listing, run {i + 1}: {_plain(runs[-1])}")
+    shutil.rmtree(before)
+    return sorted(runs, key=lambda r: r["wall"])[len(runs) // 2], runs
+
+
+def print_stages(columns: dict[str, tuple[dict, dict]], decode: tuple[float, float]) -> None:
+    """The per-step and per-stage table: for each run (column: (measure() result, stage_breakdown())), the
+    step's wall s (Dagster's step record) / its main-process CPU s (``cpu_seconds``), the per-abstract stages
+    (seconds inside the chunks, all processes), and what is left: start-up, imports, instance, run records."""
+    names = list(columns)
+    print("| step / stage | " + " | ".join(f"{n}: wall s / CPU s" for n in names) + " |")
+    print("|---|" + "---|" * len(names))
+    for label, key in (
+        ("decode + read (listing_records step)", "listing_records"),
+        ("per-abstract work (abstracts step; CPU: main process)", "abstracts"),
+        ("dedup + tables + checks (dataset_tables step)", "dataset_tables"),
+        ("publish (release step)", "release"),
+    ):
+        cells = [
+            f"{st['steps'].get(key, 0.0):.2f} / {st['step_cpu'].get(key, 0.0):.2f}"
+            for _, st in columns.values()
+        ]
+        print(f"| {label} | " + " | ".join(cells) + " |")
+    cells = [
+        f"{st['cpu'].get('chunk_wall', 0.0):.2f} / {st['cpu'].get('chunk_cpu', 0.0):.2f}"
+        for _, st in columns.values()
+    ]
+    print("| &nbsp;&nbsp;abstracts analysed, all processes (chunks) | " + " | ".join(cells) + " |")
+    for k in ("clean", "quarantine", "language", "urls", "metrics", "hashing"):
+        cells = []
+        for _, st in columns.values():
+            wall, share = (
+                st["cpu"].get(k, 0.0),
+                st["cpu"].get("chunk_cpu", 0.0) / (st["cpu"].get("chunk_wall") or 1),
+            )
+            cells.append(f"{wall:.2f} / {wall * share:.2f}")
+        print(
+            f"| &nbsp;&nbsp;{k} (all processes; CPU: wall x the chunks' CPU share) | "
+            + " | ".join(cells)
+            + " |"
+        )
+    cells = [
+        f"{r['wall'] - sum(st['steps'].values()):.2f} / {r['cpu'] - sum(st['step_cpu'].values()):.2f}"
+        for r, st in columns.values()
+    ]
+    print(
+        "| outside the steps: start-up, imports, instance, run records (CPU: the run's minus the steps' "
+        "main-process CPU, so the helpers' analysis and warm-up too) | " + " | ".join(cells) + " |"
+    )
+    print(
+        f"\nDecoding alone (pipeline.ingest.readers.decoding over the full build's listings, one process): "
+        f"{decode[0]:.2f} s CPU, {decode[1]:.2f} s wall"
     )
 
 

@@ -4,7 +4,8 @@
 ``run`` does what the sensor and automation do under ``dagster dev``, in one process, against the Dagster
 instance in ``DAGSTER_HOME`` (default ``.dagster_home/``): it syncs the ``listings`` partitions with the raw
 folder, materialises every new or changed listing partition, then the dataset tables and the release, and
-prints what it did.
+prints what it did. When nothing changed since its last run that ended with status 0, it says so without
+starting Dagster (pipeline.cli_unchanged).
 
 Exit status: 0 success; 1 failed, nothing published (``LATEST`` unchanged); 2 bad usage; 3
 (:data:`EXIT_UNRECORDED`) the release was published and verifies, but Dagster's instance (``DAGSTER_HOME``)
@@ -25,7 +26,7 @@ import traceback
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from pipeline import cli_releases
+from pipeline import cli_releases, cli_unchanged
 from pipeline.ingest import rawfiles
 from pipeline.runtime import config, parallel
 
@@ -62,9 +63,13 @@ def _latest_metadata(instance: dg.DagsterInstance, asset: str) -> dict:
 EXIT_UNRECORDED = 3
 
 
-def run(verbose: bool = False, allow_removal: bool = False) -> int:
+def run(verbose: bool = False, allow_removal: bool = False, check_unchanged: bool = True) -> int:
     """The main job: every asset over the raw folder into the warehouse. Returns the exit status (see the
     module docstring).
+
+    With ``check_unchanged`` it first asks pipeline.cli_unchanged whether nothing changed since the last
+    run that ended with status 0: then it prints what the full path would print, starts no Dagster run and
+    returns 0 (:func:`run_if_unchanged`; :func:`main` asks before it starts the warm workers).
 
     ``allow_removal``: publish even when the release would remove more than the allowed share of the
     latest release's papers (the release asset's run config ``allow_removal``). Runs in this process. ``python
@@ -73,6 +78,8 @@ def run(verbose: bool = False, allow_removal: bool = False) -> int:
     the steps raise outside a Dagster step (:func:`main` reports it), except when a release was published
     before the error: then :data:`EXIT_UNRECORDED`.
     """
+    if check_unchanged and run_if_unchanged() is not None:
+        return 0
     import dagster as dg
 
     config.ensure_dagster_home()
@@ -80,10 +87,12 @@ def run(verbose: bool = False, allow_removal: bool = False) -> int:
     if not raw.is_dir():
         print(f"error: raw folder {raw} does not exist (set PIPELINE_RAW_DIR)", file=sys.stderr)
         return 2
+    cli_unchanged.forget()
     before = _latest_or_none()
+    done = _Done()
     try:
         with dg.DagsterInstance.get() as instance:
-            return _run(instance, verbose, before, allow_removal)
+            status = _run(instance, verbose, before, allow_removal, done)
     except Exception as err:
         from pipeline import release
 
@@ -93,6 +102,57 @@ def run(verbose: bool = False, allow_removal: bool = False) -> int:
                 return 1
             raise
         return _unrecorded(describe(err), verbose, err)
+    if status == 0 and done.lines:
+        _remember(raw, done)
+    return status
+
+
+def run_if_unchanged() -> int | None:
+    """0 after printing the outcome of a run with nothing changed (pipeline.cli_unchanged), else None: the
+    full path must run. Sets up ``DAGSTER_HOME`` as :func:`run` does."""
+    config.ensure_dagster_home()
+    raw = config.raw_dir()
+    outcome = cli_unchanged.unchanged_outcome(raw)
+    if outcome is None:
+        return None
+    print(outcome.lines[0])
+    _print_scan_notes(outcome.scan)
+    for line in outcome.lines[1:]:
+        print(line)
+    return 0
+
+
+class _Done:
+    """What a run that ended with status 0 synced to and printed (for pipeline.cli_unchanged.remember)."""
+
+    def __init__(self) -> None:
+        self.listings: dict[str, str] = {}
+        self.lines: list[str] = []
+        self.release: int | None = None
+
+
+def _remember(raw, done: _Done) -> None:
+    """Stamp the run for the next one (pipeline.cli_unchanged) when every listing's work is fresh; a stamp
+    that cannot be written only costs the next run its shortcut."""
+    from pipeline import release
+    from pipeline.defs.io import work_file
+    from pipeline.defs.partitions import stale_partitions
+    from pipeline.ingest.listings import partition_key
+
+    current = {partition_key(n): sha for n, sha in done.listings.items()}
+    if done.release is None or stale_partitions(current):
+        return
+    files = [
+        work_file(asset, key).with_suffix(suffix)
+        for key in current
+        for asset in ("listing_records", "abstracts")
+        for suffix in (".parquet", ".json")
+    ]
+    where = release.release_dir(config.warehouse_dir(), done.release)
+    try:
+        cli_unchanged.remember(raw, done.listings, files, where, done.lines)
+    except OSError:
+        pass
 
 
 def _latest_or_none() -> int | None:
@@ -169,7 +229,13 @@ def _print_scan_notes(scan: rawfiles.RawScan, shown: int = 10) -> None:
         )
 
 
-def _run(instance: dg.DagsterInstance, verbose: bool, before: int | None, allow_removal: bool = False) -> int:
+def _run(
+    instance: dg.DagsterInstance,
+    verbose: bool,
+    before: int | None,
+    allow_removal: bool = False,
+    done: _Done | None = None,
+) -> int:
     from pipeline.definitions import defs
     from pipeline.defs.partitions import stale_partitions, sync_partitions
     from pipeline.ingest.listings import contiguous_ranges, listing_name
@@ -236,7 +302,9 @@ def _run(instance: dg.DagsterInstance, verbose: bool, before: int | None, allow_
             file=sys.stderr,
         )
         return 1
-    _print_summary(instance)
+    lines, number = _print_summary(instance)
+    if done is not None:
+        done.listings, done.lines, done.release = dict(scan.listings), lines[:-1], number
     return 0
 
 
@@ -251,8 +319,9 @@ def _print_failed_checks(result) -> None:
             )
 
 
-def _print_summary(instance: dg.DagsterInstance) -> None:
-    """What the run published: paragraphs by lineage status, listings by reader, and the release."""
+def _print_summary(instance: dg.DagsterInstance) -> tuple[list[str], int | None]:
+    """Print what the run published: paragraphs by lineage status, listings by reader, and the release.
+    Returns the lines printed (the release's last) and the release number."""
     from pipeline import release
 
     wh = config.warehouse_dir()
@@ -260,11 +329,11 @@ def _print_summary(instance: dg.DagsterInstance) -> None:
     lineage = release.read_table(wh, "listing_lineage", columns=["status"])
     counts = dict(lineage.group_by("status").len().iter_rows()) if lineage is not None else {}
     rel = meta.get("release")
-    print(
+    lines = [
         f"abstracts: {lineage.height if lineage is not None else 0} paragraphs -> "
         f"{counts.get('published', 0)} published, {counts.get('duplicate', 0)} duplicate, "
         f"{counts.get('quarantined', 0)} quarantined"
-    )
+    ]
     readers = (
         release.read_table(wh, "listing_lineage", columns=["listing", "reader"])
         if lineage is not None
@@ -274,15 +343,20 @@ def _print_summary(instance: dg.DagsterInstance) -> None:
         per: dict[str, int] = {}
         for reader in dict(readers.iter_rows()).values():  # listing -> reader (one reader per listing)
             per[reader or "none fits"] = per.get(reader or "none fits", 0) + 1
-        print("listings by reader: " + ", ".join(f"{r} {n}" for r, n in sorted(per.items())))
+        lines.append("listings by reader: " + ", ".join(f"{r} {n}" for r, n in sorted(per.items())))
     where = release.release_dir(wh, rel) if rel is not None else wh
     if meta.get("created"):
         from pipeline.card.changelog import changes_sentence
 
         said = changes_sentence(meta.get("changes") or {}, meta.get("lineage_changes") or [])
-        print(f"release {rel} published: {said}; {where}")
+        lines.append(f"release {rel} published: {said}; {where}")
     else:
-        print(f"release {rel} unchanged: the content equals the latest release, no new release; {where}")
+        lines.append(
+            f"release {rel} unchanged: the content equals the latest release, no new release; {where}"
+        )
+    for line in lines:
+        print(line)
+    return lines, rel
 
 
 def verify(number: int | None, every: bool = False) -> int:
@@ -465,8 +539,11 @@ def main(argv: list[str] | None = None) -> int:
             except ValueError as err:
                 print(f"error: {err}", file=sys.stderr)
                 return 2
-            with parallel.started(workers, WARM_UPS), _progress(args.quiet):
-                return run(args.verbose, args.allow_removal)
+            with _progress(args.quiet):
+                if run_if_unchanged() is not None:  # nothing changed: no workers, no Dagster
+                    return 0
+                with parallel.started(workers, WARM_UPS):
+                    return run(args.verbose, args.allow_removal, check_unchanged=False)
         if args.command == "verify":
             return verify(args.release, args.all)
         return cli_releases.dispatch(args)

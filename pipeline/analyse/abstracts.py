@@ -108,6 +108,10 @@ COLUMN_DESCRIPTIONS = {
 ANALYSIS_VERSION = versions.code_version("abstracts")
 #: Stages timed by :func:`analyse_texts` (seconds, summed over abstracts).
 STAGES = ("clean", "quarantine", "language", "urls", "metrics", "hashing")
+#: Totals :func:`analyse_texts` adds beside :data:`STAGES`: the CPU seconds (``time.process_time``) and wall
+#: seconds of its chunks, summed over the processes that ran them; their ratio tells how much of the stage
+#: seconds (wall clock within a chunk) the process had the CPU for on a loaded machine.
+CHUNK_TOTALS = ("chunk_cpu", "chunk_wall")
 _ANALYSIS_COLUMNS = {k: v for k, v in ABSTRACT_SCHEMA.items() if k not in RECORD_SCHEMA}
 
 
@@ -170,8 +174,13 @@ def warm_up() -> None:
 
 def _analyse_chunk(raws: list[str]) -> tuple[pl.DataFrame, dict]:
     timings: dict = {}
+    cpu, wall = time.process_time(), time.perf_counter()
     rows = [analyse_abstract(r, timings) for r in raws]
-    return pl.DataFrame(rows, schema=_ANALYSIS_COLUMNS), timings
+    frame = pl.DataFrame(rows, schema=_ANALYSIS_COLUMNS)
+    if raws:
+        timings["chunk_cpu"] = time.process_time() - cpu
+        timings["chunk_wall"] = time.perf_counter() - wall
+    return frame, timings
 
 
 #: Abstracts per task sent to a worker process (large enough to amortise pickling, small enough to balance).

@@ -4,6 +4,7 @@ Each asset calls pure functions from ``pipeline`` and writes its output under ``
 """
 
 import shutil
+import time
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -85,6 +86,7 @@ def listing_records(context: dg.AssetExecutionContext) -> dg.MaterializeResult:
     reason (quarantined downstream); so does an entry pipeline.ingest.rawfiles refuses (a link out of the raw
     folder, a FIFO, a device...: never opened). Raises dagster.Failure when a partition's file is gone.
     """
+    cpu = time.process_time()
     total, frame, out = 0, None, None
     with Reporter(context.log.info).step("listings", len(context.partition_keys), "listings") as step:
         for key in context.partition_keys:
@@ -95,7 +97,12 @@ def listing_records(context: dg.AssetExecutionContext) -> dg.MaterializeResult:
     one = len(context.partition_keys) == 1 and frame is not None
     meta = table_metadata(frame, analysis.COLUMN_DESCRIPTIONS, out) if one and frame is not None else {}
     return dg.MaterializeResult(
-        metadata={**meta, "listings": len(context.partition_keys), "paragraphs": total},
+        metadata={
+            **meta,
+            "listings": len(context.partition_keys),
+            "paragraphs": total,
+            "cpu_seconds": _cpu_since(cpu),
+        },
         data_version=listing_data_version(context.partition_keys),
     )
 
@@ -140,6 +147,7 @@ def abstracts(context: dg.AssetExecutionContext) -> dg.MaterializeResult:
     structs), lsh_keys (list of uint64)) and analysis_version. Abstracts already analysed by the same rules
     (same raw_sha256 and analysis_version in any listing's work file) are reused, not recomputed.
     """
+    cpu = time.process_time()
     keys = context.partition_keys
     # only the hashes of the whole range are read up front (one projected scan); each listing's records are
     # read when its turn comes, and its frame is written as soon as it is done
@@ -172,6 +180,7 @@ def abstracts(context: dg.AssetExecutionContext) -> dg.MaterializeResult:
             "analysed": stats["analysed"],
             "reused": stats["reused"],
             "stage_seconds": dg.MetadataValue.json(stats["seconds"]),
+            "cpu_seconds": _cpu_since(cpu),
         },
         data_version=abstracts_data_version(keys),
     )
@@ -321,6 +330,7 @@ def dataset_tables(context: dg.AssetExecutionContext):
     Blocking checks: one Pandera schema check per table, the lineage accounting check and the benchmark
     results' ``traces`` check (each result is a paper_metrics row of the same build).
     """
+    cpu = time.process_time()
     abstract_files, records_df = _current_abstracts(context)
     # this run's own build folder: the release step of the same run publishes exactly these tables
     build = release.build_dir(config.work_dir(), context.run.run_id)
@@ -336,7 +346,7 @@ def dataset_tables(context: dg.AssetExecutionContext):
         shutil.rmtree(build, ignore_errors=True)  # a failed build (a full disk) leaves no debris
         raise
     for name, table in result.tables.items():
-        yield _table_result(name, table, build)
+        yield _table_result(name, table, build, _cpu_since(cpu))
     checks = [_check_result(name, result.failures[name], t.rows) for name, t in result.tables.items()]
     checks.append(_accounting_check(context, dataset.accounting(records_df, result.lineage)))
     checks.append(_traces_check(result.untraced, result.tables["benchmark_results"].rows))
@@ -349,8 +359,15 @@ def dataset_tables(context: dg.AssetExecutionContext):
     yield from checks
 
 
-def _table_result(name: str, table: TableParts, build: Path) -> dg.MaterializeResult:
-    """A published table's materialization: row count, column schema, preview, its ``build`` folder."""
+def _cpu_since(start: float) -> float:
+    """CPU seconds (``time.process_time``: user + system of this process) since ``start``, for a step's
+    ``cpu_seconds`` metadata (read by bench/pipeline_bench.py; helpers' CPU is not in it)."""
+    return round(time.process_time() - start, 3)
+
+
+def _table_result(name: str, table: TableParts, build: Path, cpu: float) -> dg.MaterializeResult:
+    """A published table's materialization: row count, column schema, preview, its ``build`` folder and the
+    step's ``cpu_seconds`` up to the build's end."""
     return dg.MaterializeResult(
         asset_key=name,
         metadata={
@@ -358,6 +375,7 @@ def _table_result(name: str, table: TableParts, build: Path) -> dg.MaterializeRe
                 table.scan().head(PREVIEW_ROWS).collect(), model_descriptions(MODELS[name]), rows=table.rows
             ),
             "build": dg.MetadataValue.path(str(build)),
+            "cpu_seconds": cpu,
         },
         data_version=parts_data_version(table),
     )
@@ -449,6 +467,7 @@ def release_asset(context: dg.AssetExecutionContext, config: ReleaseConfig) -> d
     ``path`` in the release; the asset's table is the release's changelog (``dagster/row_count``, column
     schema and a preview of changelog.parquet). Check ``manifest``: the files verified before the commit.
     """
+    cpu = time.process_time()
     wh, work = pipeline_config.warehouse_dir(), pipeline_config.work_dir()
     with _as_failure():
         build = release.build_files.to_publish(work, context.run.run_id)
@@ -476,10 +495,12 @@ def release_asset(context: dg.AssetExecutionContext, config: ReleaseConfig) -> d
     )
     for name in TABLE_DESCRIPTIONS:  # where each published table now is: its folder in this release
         context.log_event(dg.AssetObservation(asset_key=name, metadata=published_metadata(result.path, name)))
-    return _release_result(result, built)
+    return _release_result(result, built, _cpu_since(cpu))
 
 
-def _release_result(result: release.PublishResult, built: dict[str, TableParts]) -> dg.MaterializeResult:
+def _release_result(
+    result: release.PublishResult, built: dict[str, TableParts], cpu: float
+) -> dg.MaterializeResult:
     """The release's materialization (metadata listed in :func:`release_asset`) with its manifest check."""
     changelog = pl.read_parquet(result.path / "changelog.parquet")
     return dg.MaterializeResult(
@@ -495,6 +516,7 @@ def _release_result(result: release.PublishResult, built: dict[str, TableParts])
             **{f"rows/{k}": v.rows for k, v in built.items()},
             **table_metadata(changelog, CHANGELOG_DESCRIPTIONS),
             "card": dg.MetadataValue.md(card.release_metadata_markdown(result.path)),
+            "cpu_seconds": cpu,
         },
         data_version=dg.DataVersion(result.release_id),
         check_results=[

@@ -27,14 +27,7 @@ def scan_raw_dir(raw_dir: Path) -> rawfiles.RawScan:
     files with their reason, hidden entries skipped and named). Settings files (pipeline.ingest.settings) are
     not listings: they are read with the listings they govern, and a listing's digest covers them
     (pipeline.ingest.settings.listing_digest), so a changed settings file re-reads its listings."""
-    scan = rawfiles.scan(raw_dir)
-    for name in [n for n in scan.listings if settings.is_settings_file(n)]:
-        del scan.listings[name]
-        scan.refused.pop(name, None)
-    for name, sha in scan.listings.items():
-        if name not in scan.refused:
-            scan.listings[name] = settings.with_settings_digest(raw_dir, name, sha)
-    return scan
+    return settings.scan_listings(raw_dir)
 
 
 def _compare(

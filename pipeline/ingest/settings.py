@@ -120,6 +120,22 @@ def with_settings_digest(raw_dir: Path, name: str, digest: str) -> str:
     return hashlib.sha256((digest + extra).encode()).hexdigest() if extra else digest
 
 
+def scan_listings(raw_dir: Path) -> rawfiles.RawScan:
+    """Every entry under ``raw_dir`` (pipeline.ingest.rawfiles.scan: listing files, refused links and special
+    files with their reason, hidden entries skipped and named), without the settings files: they are not
+    listings, they are read with the listings they govern, and each listing's digest covers them
+    (:func:`with_settings_digest`), so a changed settings file re-reads its listings. Raises what
+    rawfiles.scan raises."""
+    scan = rawfiles.scan(raw_dir)
+    for name in [n for n in scan.listings if is_settings_file(n)]:
+        del scan.listings[name]
+        scan.refused.pop(name, None)
+    for name, sha in scan.listings.items():
+        if name not in scan.refused:
+            scan.listings[name] = with_settings_digest(raw_dir, name, sha)
+    return scan
+
+
 def _load(rel: str, data: bytes | str) -> dict:
     """The TOML document of settings file ``rel``; SettingsError when refused, invalid or too deep."""
     if isinstance(data, str):

@@ -31,7 +31,7 @@ def test_abstracts_shared_with_a_warm_worker_equal_the_serial_rows():
     assert parallel.executor() is None  # stopped with the block
     assert shared.equals(serial)
     assert shared.height == 38 and shared["language"].value_counts().sort("language").rows() == [("en", 38)]
-    assert set(shared_t) == set(serial_t) == set(abstracts.STAGES)
+    assert set(shared_t) == set(serial_t) == {*abstracts.STAGES, *abstracts.CHUNK_TOTALS}
 
 
 def test_chunks_cover_the_texts_in_order():
