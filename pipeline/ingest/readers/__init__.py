@@ -7,7 +7,8 @@ venue/year.
 ==================
 ============================================================================================
 ``decoding``        bytes → text (BOMs, strict UTF-8, detected codecs, damaged UTF-8, line ends)
-``sniff``           which reader fits the text (content first; the extension only breaks ties)
+``sniff``           which reader reads the text: the reading that explains most of it (the registry)
+``coverage``        how much of a file one reading explains
 ``seed``            header line + one abstract per blank-line paragraph
 ``separated``       records between lines of ``*``/``=``/``-`` (title, authors, abstract)
 ``pdf_page``        PDF first-page dumps (``Abstract.`` ... ``Keywords``)
@@ -28,6 +29,7 @@ Pure functions; no Dagster.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as _dt
 import hashlib
 import re
@@ -35,18 +37,7 @@ import zlib
 from dataclasses import dataclass, field
 
 from pipeline.ingest.rawfiles import MAX_LISTING_BYTES
-from pipeline.ingest.readers import (
-    bibtex,
-    feed,
-    json_records,
-    markdown,
-    pdf_page,
-    seed,
-    separated,
-    sniff,
-    table,
-    xml_records,
-)
+from pipeline.ingest.readers import seed, sniff
 from pipeline.ingest.readers.base import ReaderError, Record
 from pipeline.ingest.readers.decoding import ListingDecodeError, decode_listing
 from pipeline.ingest.readers.venues import (
@@ -63,20 +54,9 @@ from pipeline.ingest.settings import Settings, SettingsError, SettingsSource, pa
 
 RULES_VERSION = "2"  # all of readers/ but decoding; bump when outputs change (docs/execution.md)
 
-#: Reader name → function ``(text, name, columns) -> (header, records)``.
-READERS = {
-    seed.NAME: lambda text, name, columns: seed.read(text),
-    separated.NAME: lambda text, name, columns: separated.read(text),
-    pdf_page.NAME: lambda text, name, columns: pdf_page.read(text),
-    table.NAME: table.read,
-    json_records.NAME_JSON: json_records.read_json,
-    json_records.NAME_JSONL: json_records.read_jsonl,
-    markdown.NAME: lambda text, name, columns: markdown.read(text, name),
-    markdown.NAME_TABLE: markdown.read_table,
-    bibtex.NAME: bibtex.read,
-    feed.NAME: lambda text, name, columns: feed.read(text, name),
-    xml_records.NAME: xml_records.read,
-}
+#: Reader name → function ``(text, name, columns) -> (header, records)``, in the sniffer's tie order
+#: (pipeline.ingest.readers.sniff.REGISTRY: a new reader is registered there).
+READERS = {spec.name: spec.read for spec in sniff.REGISTRY}
 #: Decompressed size above which a ``.gz`` listing is refused (a gzip bomb, or a listing over the size every
 #: listing is held to: pipeline.ingest.rawfiles.MAX_LISTING_BYTES); decompression stops there, so at most
 #: this much is ever held.
@@ -93,7 +73,9 @@ class ListingRead:
     header line, if any; ``venue``/``year``: the file-level resolution (see pipeline.ingest.readers.venues);
     ``records`` with per-record ``venues``/``years`` (equal to the file's unless a record or a later header
                 says otherwise);
-    ``warnings``: notes for the run log.
+    ``warnings``: notes for the run log; ``coverage``: the share of the file the reading explains (0..1,
+    pipeline.ingest.readers.sniff), ``runner_up``/``runner_up_coverage``: the best other reading (None
+    when no other reader applied), ``unexplained``: 1-based line ranges the reading does not explain.
     """
 
     name: str
@@ -107,6 +89,14 @@ class ListingRead:
     venues: list[str] = field(default_factory=list)
     years: list[int] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    coverage: float = 1.0
+    runner_up: str | None = None
+    runner_up_coverage: float | None = None
+    unexplained: list[tuple[int, int]] = field(default_factory=list)
+
+
+def _never(text: str, lines: list[str], low_name: str) -> bool:
+    return False
 
 
 def gunzip(data: bytes, name: str) -> bytes:
@@ -162,8 +152,9 @@ def read_listing(
 
     Raises:
         ListingDecodeError: undecodable bytes (or a corrupt gzip stream).
-        ReaderError: no reader fits, or the chosen reader cannot read the file (no abstract column, invalid
-            JSON); also for a bad settings file.
+        ReaderError: no reader fits, the chosen reader cannot read the file (no abstract column, invalid
+            JSON), or no reading explains enough of it (``unexplained``: pipeline.ingest.readers.sniff); also
+            for a bad settings file.
     """
     sha = hashlib.sha256(data).hexdigest()
     try:
@@ -177,14 +168,14 @@ def read_listing(
     if codec not in _UNICODE_CODECS and not conf.encoding:
         warnings.append(f"{name}: not UTF-8; decoded as {codec} (detected by charset-normalizer)")
     inner = name[:-3] if gz and name.lower().endswith(".gz") else name
-    reader = conf.reader or sniff.choose(text, inner)
-    if reader is None:
-        raise ReaderError(
-            name,
-            f"no reader fits this file ({sniff.describe(text)}); name one in a settings file "
-            f"(reader = one of {list(READERS)})",
-        )
-    header, records = READERS[reader](text, name, conf.columns)
+    forced = None
+    if conf.reader is not None:  # READERS' function: the registry's unless replaced (tests do)
+        spec = sniff.SPECS.get(conf.reader) or sniff.ReaderSpec(conf.reader, READERS[conf.reader], _never)
+        forced = dataclasses.replace(spec, read=READERS[conf.reader])
+    got = sniff.read_best(text, name, conf.columns, forced=forced, shape_name=inner)
+    reader, header, records = got.reader, got.header, got.records
+    if (low := sniff.unexplained_warning(got, name)) is not None:
+        warnings.append(low)
     venue, year, venues, years = _resolve(name, header, records, conf, warnings, today)
     if not records:
         warnings.append(
@@ -203,6 +194,10 @@ def read_listing(
         venues,
         years,
         warnings,
+        got.coverage,
+        got.runner_up,
+        got.runner_up_coverage,
+        got.unexplained,
     )
 
 
