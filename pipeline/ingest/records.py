@@ -177,15 +177,42 @@ def listing_records(
         },
         schema=RECORD_SCHEMA,
     )
-    problems = sum(r.problem is not None for r in recs)
+    return frame, [reading_note(got), *got.warnings]
+
+
+#: At most this many venue/year pairs are named in a reading's note (the rest are counted).
+MAX_VENUES_SHOWN = 4
+
+
+def reading_note(got: ListingRead) -> str:
+    """One line saying how a listing was read: reader, codec, coverage, runner-up, records (and how many the
+    reader itself found unreadable), venue/year and where they came from. E.g. ``a.txt: read by seed_text
+    (utf-8), explaining 1.00 of the file (runner-up separated_text 0.12): 38 records; venue/year ICML 2026
+    (venue: the header; year: the header)``."""
+    n = len(got.records)
+    problems = sum(r.problem is not None for r in got.records)
     second = runner_up(got)
-    note = (
-        f"{name}: read by {got.reader} ({got.encoding}), explaining {got.coverage:.2f} of the file"
+    pairs: dict[tuple[str, int], int] = {}
+    for v, y in zip(got.venues, got.years):
+        pairs[(v, y)] = pairs.get((v, y), 0) + 1
+    if len(pairs) <= 1:
+        said = f"{got.venue} {got.year}"
+    else:
+        ranked = sorted(pairs.items(), key=lambda kv: (-kv[1], kv[0]))
+        said = ", ".join(f"{v} {y} ({k})" for (v, y), k in ranked[:MAX_VENUES_SHOWN])
+        said += f" and {len(ranked) - MAX_VENUES_SHOWN} more" if len(ranked) > MAX_VENUES_SHOWN else ""
+    src = got.venue_sources
+    where = "; ".join(
+        f"{what}: {src[what]}" if what in src else f"{what}: nothing says"
+        for what in ("venue", "year")
+    ) + (f"; records: {src['records']}" if "records" in src else "")
+    return (
+        f"{got.name}: read by {got.reader} ({got.encoding}), explaining {got.coverage:.2f} of the file"
         + (f" (runner-up {second})" if second else "")
         + f": {n} records"
         + (f", {problems} of them unreadable alone (quarantined)" if problems else "")
+        + f"; venue/year {said} ({where})"
     )
-    return frame, [note, *got.warnings]
 
 
 def runner_up(got: ListingRead) -> str | None:

@@ -75,7 +75,9 @@ class ListingRead:
                 says otherwise);
     ``warnings``: notes for the run log; ``coverage``: the share of the file the reading explains (0..1,
     pipeline.ingest.readers.sniff), ``runner_up``/``runner_up_coverage``: the best other reading (None
-    when no other reader applied), ``unexplained``: 1-based line ranges the reading does not explain.
+    when no other reader applied), ``unexplained``: 1-based line ranges the reading does not explain;
+    ``venue_sources``: where the file-level venue and year came from (keys ``venue``, ``year``; ``records``
+    when some records' own venue/year differ; a key is missing when nothing said it).
     """
 
     name: str
@@ -90,6 +92,7 @@ class ListingRead:
     years: list[int] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     coverage: float = 1.0
+    venue_sources: dict[str, str] = field(default_factory=dict)
     runner_up: str | None = None
     runner_up_coverage: float | None = None
     unexplained: list[tuple[int, int]] = field(default_factory=list)
@@ -176,7 +179,10 @@ def read_listing(
     reader, header, records = got.reader, got.header, got.records
     if (low := sniff.unexplained_warning(got, name)) is not None:
         warnings.append(low)
-    venue, year, venues, years = _resolve(name, header, records, conf, warnings, today)
+    sources: dict[str, str] = {}
+    venue, year, venues, years = _resolve(name, header, records, conf, warnings, today, sources)
+    if any(v != venue for v in venues) or any(y != year for y in years):
+        sources["records"] = "some records say otherwise"
     if not records:
         warnings.append(
             f"{name}: no abstracts ({'only a header line' if header else 'empty file'}); "
@@ -195,6 +201,7 @@ def read_listing(
         years,
         warnings,
         got.coverage,
+        sources,
         got.runner_up,
         got.runner_up_coverage,
         got.unexplained,
@@ -257,29 +264,37 @@ def _from_text(text: str | None, today) -> tuple[str | None, int | None]:
 _YEAR_IN_TEXT = re.compile(r"(?<!\d)((?:19[89]|20\d)\d)(?!\d)")
 
 
-def _resolve(name, header, records, conf: Settings, warnings, today):
-    """File-level and per-record venue/year (see :func:`read_listing`); appends warnings."""
+def _resolve(name, header, records, conf: Settings, warnings, today, sources: dict[str, str]):
+    """File-level and per-record venue/year (see :func:`read_listing`); appends warnings; ``sources`` gets
+    where the file's ``venue`` and ``year`` came from (``settings file ...``, ``the header``, ``the path
+    (...)``)."""
     venue = year = None
     if conf.venue is not None:
         venue = _canonical(conf.venue, name, f"settings file {conf.sources[-1]}", warnings) or UNKNOWN_VENUE
+        sources["venue"] = f"settings file {conf.sources[-1]}"
     if conf.year is not None:
         year = conf.year
+        sources["year"] = f"settings file {conf.sources[-1]}"
     if header:
         parsed: tuple[str | None, int | None] | None = parse_header(header)
         if parsed is None:
             parsed = _from_text(header, today)
         if venue is None and parsed[0] is not None:
             venue = _canonical(parsed[0], name, "the header", warnings) or UNKNOWN_VENUE
+            sources["venue"] = "the header"
         if year is None and parsed[1] is not None:
             year = parsed[1]
+            sources["year"] = "the header"
     path_venue, path_year, where = venue_year_from_path(name, today)
     taken = []
     if venue is None and path_venue is not None:
         venue = path_venue
         taken.append(f"venue {path_venue!r}")
+        sources["venue"] = f"the path ({where})"
     if year is None and path_year is not None:
         year = path_year
         taken.append(f"year {path_year}")
+        sources["year"] = f"the path ({where})"
     if taken:
         lead = "no header line; " if not header else ""
         warnings.append(f"{name}: {lead}{' and '.join(taken)} taken from the path ({where})")

@@ -12,6 +12,9 @@ import re
 from pipeline.ingest.readers.base import Record, is_separator_line
 
 _WORD = re.compile(r"\S+")
+#: A record whose ``problem`` starts so (a CSV row with more or fewer fields than the header, broken quoting, a
+#: JSON Lines line that is not an object) is not of the reader's shape: it explains nothing.
+MALFORMED = "malformed"
 
 
 def record_words_over(text: str, limit: int) -> bool:
@@ -33,6 +36,20 @@ def is_markup(record_lines: list[str], pattern: re.Pattern) -> bool:
     if len(nonblank) < 2:
         return False
     return 2 * sum(1 for x in nonblank if pattern.match(x)) > len(nonblank)
+
+
+def paragraphs_over(record_lines: list[str], limit: int) -> bool:
+    """True when ``record_lines`` hold more than ``limit`` blank-line-separated paragraphs."""
+    n, blank = 0, True
+    for x in record_lines:
+        if x.strip():
+            n += blank
+            blank = False
+            if n > limit:
+                return True
+        else:
+            blank = True
+    return False
 
 
 def spans(records: list[Record], n_lines: int) -> list[tuple[int, int, Record]]:
@@ -73,29 +90,35 @@ def coverage(
     prose_markup: re.Pattern | None = None,
     non_records: list[tuple[int, int]] = (),  # type: ignore[assignment]
     max_words: int = 3500,
-) -> tuple[float, list[tuple[int, int]]]:
+    max_paragraphs: int = 5,
+) -> tuple[float, float, list[tuple[int, int]]]:
     """``(share explained, unexplained ranges)`` of one reading of a file split into ``lines``.
 
     Args:
         lines: the file's lines (``text.split("\\n")``); header/records: the reading;
         document: the reader parsed the whole text (coverage 1.0 with a record, else 0.0);
         prose_markup: for a prose reader, the markup-line pattern (a record mostly of markup explains
-            nothing: :func:`is_markup`);
+            nothing: :func:`is_markup`; nor does one of more than ``max_paragraphs`` paragraphs:
+            :func:`paragraphs_over`, several records glued together);
         non_records: 1-based line ranges the reader recognises as not records;
-        max_words: a record whose abstract holds more words explains nothing.
+        max_words: a record whose abstract holds more words explains nothing; so does a record whose
+            ``problem`` is :data:`MALFORMED`.
 
     Returns:
-        the share (0..1) of the characters of non-blank lines on explained lines (1.0 for a file of blank
-        lines only), and the unexplained line ranges (:func:`ranges_of`).
+        ``(explained, accounted, unexplained)``: the share (0..1) of the characters of non-blank lines on
+        explained lines (1.0 for a file of blank lines only); the same share counting the lines of malformed
+        records too (they are quarantined alone); the unexplained line ranges (:func:`ranges_of`).
     """
     n = len(lines)
     weight = [len(x.strip()) for x in lines]
     total = sum(weight)
     if document:
-        return (1.0 if records else 0.0), ([] if records else ([(1, n)] if total else []))
+        share = 1.0 if records else 0.0
+        return share, share, ([] if records else ([(1, n)] if total else []))
     if not total:
-        return 1.0, []
+        return 1.0, 1.0, []
     ok = [is_separator_line(x) for x in lines]
+    quarantined = [False] * n  # lines of malformed records: not explained, but quarantined alone
     for first, last in non_records:
         for i in range(max(first, 1) - 1, min(last, n)):
             ok[i] = True
@@ -106,11 +129,19 @@ def coverage(
         if at is not None:
             ok[at] = True
     for first, last, r in spans(records, n):
+        if (r.problem or "").startswith(MALFORMED):
+            for i in range(first - 1, last):
+                quarantined[i] = True
+            continue
         if record_words_over(r.abstract_raw, max_words):
             continue
-        if prose_markup is not None and is_markup(lines[first - 1 : last], prose_markup):
+        if prose_markup is not None and (
+            is_markup(lines[first - 1 : last], prose_markup)
+            or paragraphs_over(lines[first - 1 : last], max_paragraphs)
+        ):
             continue
         for i in range(first - 1, last):
             ok[i] = True
     explained = sum(w for w, f in zip(weight, ok) if f)
-    return explained / total, ranges_of(ok, lines)
+    alone = sum(w for w, f, q in zip(weight, ok, quarantined) if q and not f)
+    return explained / total, (explained + alone) / total, ranges_of(ok, lines)
