@@ -1,6 +1,6 @@
 """Command line: ``python -m pipeline run`` (the main job), ``verify [N]``, and the releases: ``releases``,
-``diff A B``, ``rollback N``, ``show PAPER_ID`` (pipeline.release.history, pipeline.release.publish.rollback), and
-``inspect FILE...`` (how files would be read, writing nothing: pipeline.cli_inspect).
+``diff A B``, ``rollback N``, ``show PAPER_ID`` (pipeline.release.history, pipeline.release.publish.rollback),
+and ``inspect FILE...`` (how files would be read, writing nothing: pipeline.cli_inspect).
 
 ``run`` does what the sensor and automation do under ``dagster dev``, in one process, against the Dagster
 instance in ``DAGSTER_HOME`` (default ``.dagster_home/``): it syncs the ``listings`` partitions with the raw

@@ -81,7 +81,9 @@ def inspect_file(path: Path, raw: Path) -> list[str]:
     shown = rows.filter(rows["quarantine_reason"].is_null()).head(SHOWN_RECORDS)
     for r in shown.iter_rows(named=True):
         words = " ".join((r["abstract"] or "").split()[:SHOWN_WORDS])
-        out.append(f"  record {r['paragraph']} (line {r['line']}): {r['title'] or '(no title)'!s} | {words} …")
+        out.append(
+            f"  record {r['paragraph']} (line {r['line']}): {r['title'] or '(no title)'!s} | {words} …"
+        )
     bad = rows.filter(rows["quarantine_reason"].is_not_null())
     for r in bad.iter_rows(named=True):
         out.append(f"  quarantined: record {r['paragraph']} (line {r['line']}): {r['quarantine_reason']}")

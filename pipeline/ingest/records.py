@@ -26,7 +26,7 @@ RECORD_SCHEMA: dict[str, PolarsDataType] = {
     "listing_sha256": pl.String,  # sha256 of the file's bytes
     "encoding": pl.String,  # codec that decoded it (+gzip when decompressed; null when undecodable)
     "reader": pl.String,  # the reader that read it (a readers.READERS key; null when none fits)
-    "reader_coverage": pl.Float64,  # share of the file's text the reading explains (readers.sniff); null: unread
+    "reader_coverage": pl.Float64,  # share of the file the reading explains (readers.sniff); null: unread
     "reader_runner_up": pl.String,  # the best other reading, "<reader> <coverage>"; null when none applied
     "venue": pl.String,
     "year": pl.Int64,
@@ -50,10 +50,11 @@ RECORD_DESCRIPTIONS = {
     "listing_sha256": "sha256 of the listing file's bytes (hex).",
     "encoding": "The codec that decoded the file ('+gzip' when it was decompressed); null when undecodable.",
     "reader": "The reader that read the file (a pipeline.ingest.readers.READERS key); null when none fits.",
-    "reader_coverage": "Share (0..1) of the file's text the reader's reading explains: on lines of its records "
-    "or of parts it recognises as not records (pipeline.ingest.readers.sniff); null when the file was not read.",
-    "reader_runner_up": "The best other reading of the file, as '<reader> <coverage>' (e.g. 'seed_text 0.41'); "
-    "null when no other reader applied or the file was not read.",
+    "reader_coverage": "Share (0..1) of the file's text the reader's reading explains: on lines of its "
+    "records or of parts it recognises as not records (pipeline.ingest.readers.sniff); null when the file "
+    "was not read.",
+    "reader_runner_up": "The best other reading of the file, as '<reader> <coverage>' (e.g. "
+    "'seed_text 0.41'); null when no other reader applied or the file was not read.",
     "venue": "Canonical venue of the listing (settings file, header or file name); 'unknown' when none says.",
     "year": "Year of the listing (settings file, header or file name); 0 when unknown.",
     "paragraph": "1-based record number in the file; 0 for the one row of a listing that could not be read.",
@@ -203,8 +204,7 @@ def reading_note(got: ListingRead) -> str:
         said += f" and {len(ranked) - MAX_VENUES_SHOWN} more" if len(ranked) > MAX_VENUES_SHOWN else ""
     src = got.venue_sources
     where = "; ".join(
-        f"{what}: {src[what]}" if what in src else f"{what}: nothing says"
-        for what in ("venue", "year")
+        f"{what}: {src[what]}" if what in src else f"{what}: nothing says" for what in ("venue", "year")
     ) + (f"; records: {src['records']}" if "records" in src else "")
     return (
         f"{got.name}: read by {got.reader} ({got.encoding}), explaining {got.coverage:.2f} of the file"

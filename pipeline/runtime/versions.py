@@ -27,11 +27,11 @@ from functools import cache
 
 #: How :func:`pipeline.ingest.records.listing_records` and :func:`pipeline.analyse.abstracts.build_abstracts`
 #: assemble rows (columns, defaults of an unreadable record). Bump with a change of their outputs.
-RECORDS_VERSION = "1"
+RECORDS_VERSION = "2"
 #: How a release's files are written from the tables: partitioning and Parquet settings
 #: (pipeline/release/writer.py, schema.py), dataset card and documents (pipeline/card/). Bump with a
 #: change of the files written.
-RELEASE_VERSION = "2"
+RELEASE_VERSION = "3"
 
 
 @dataclass(frozen=True)
@@ -55,6 +55,7 @@ RULE_SETS: dict[str, RuleSet] = {
                 "readers/__init__",
                 "readers/base",
                 "readers/bibtex",
+                "readers/coverage",
                 "readers/feed",
                 "readers/fields",
                 "readers/json_records",

@@ -44,7 +44,9 @@ def test_inspect_says_what_the_run_then_does(project, capsys):
     dump = heads["emnlp_2022_dump.txt"]
     assert "read by separated_text (utf-8), explaining 1.00 of the file" in dump
     assert ": 40 records;" in dump and "venue/year EMNLP 2022 (venue: the header; year: the header)" in dump
-    assert heads["posts.txt"].startswith("listing posts.txt: unexplained: no reading explains 50% of the file")
+    assert heads["posts.txt"].startswith(
+        "listing posts.txt: unexplained: no reading explains 50% of the file"
+    )
     assert heads["posts.txt"].endswith("; 1 quarantined (unreadable 1)")
     assert f"record 1 (line 4): {PAPERS[0]['title']} | " in "\n".join(said)
     for seed in SEEDS:

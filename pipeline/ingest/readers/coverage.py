@@ -12,8 +12,8 @@ import re
 from pipeline.ingest.readers.base import Record, is_separator_line
 
 _WORD = re.compile(r"\S+")
-#: A record whose ``problem`` starts so (a CSV row with more or fewer fields than the header, broken quoting, a
-#: JSON Lines line that is not an object) is not of the reader's shape: it explains nothing.
+#: A record whose ``problem`` starts so (a CSV row with more or fewer fields than the header, broken quoting,
+#: a JSON Lines line that is not an object) is not of the reader's shape: it explains nothing.
 MALFORMED = "malformed"
 
 

@@ -12,9 +12,9 @@ explained:
 
 - a record whose abstract holds more than MAX_RECORD_WORDS words (the bound of the ``too_long`` quarantine
   rule, pipeline.analyse.quarantine.MAX_WORDS): one giant record is a reading that failed, not a record;
-- for a *prose* reader (the seed shape, separated text), a record of two or more non-blank lines at least
-  more than half of which are markup of another shape (:data:`MARKUP_LINE`: a BibTeX ``@type{`` or ``field = {``
-  line, a YAML/JSON ``key: value`` line, a markdown table row, an XML element on its own line);
+- for a *prose* reader (the seed shape, separated text, PDF pages), a record of two or more non-blank lines
+  more than half of which are markup of another shape (:data:`MARKUP_LINE`: a BibTeX ``@type{`` or
+  ``field = {`` line, a YAML/JSON ``key: value`` line, a markdown table row, an XML element on its line);
 - a record the reader itself calls malformed (``problem`` ``malformed_row``/``malformed_record``: a CSV row
   whose fields do not fit the header, a JSON Lines line that is not an object);
 - for a prose reader, a record spanning more than MAX_RECORD_PARAGRAPHS blank-line paragraphs: several
@@ -24,16 +24,18 @@ explained:
 
 **Choice** (:func:`read_best`): the candidates are the readers whose cheap ``applies`` test holds (most
 readers need a sign of their shape, see each :data:`REGISTRY` entry). With one candidate, it reads the file.
-With several, each reads a bounded sample (the first SAMPLE_CHARS characters, cut at the last blank line, else
-line end, before it: the file whole when shorter); a reader that raises on it is out. The winner is the first
-candidate in :data:`REGISTRY` order (specific shapes first, the seed shape last) whose coverage is at least the
-best coverage minus MARGIN; the runner-up is the best of the others. The winner then reads the whole file and
-its coverage over the whole file is what the lineage records.
+With several, each reads a bounded sample (the first SAMPLE_CHARS characters, cut at the last blank line,
+else line end, before it: the file whole when shorter; a document reader reads the whole text); a reader
+that raises on it is out. The winner is the first candidate in :data:`REGISTRY` order (specific shapes
+first, the seed shape last) whose coverage is at least the best coverage minus MARGIN; the runner-up is the
+best of the others. The winner then reads the whole file and its coverage over the whole file is what the
+lineage records.
 
 **Thresholds**: a best reading explaining less than WARN_COVERAGE of the file gets a warning naming the
 unexplained line ranges; one explaining less than MIN_COVERAGE (malformed records counted: they are
-quarantined alone) is no reading: the file is quarantined with the reason ``unexplained`` (pipeline.ingest.records: one row, never the reason a run fails). A settings file
-that names a reader skips the choice (its coverage is still measured and warned about).
+quarantined alone) is no reading: the file is quarantined with the reason ``unexplained``
+(pipeline.ingest.records: one row, never the reason a run fails). A settings file that names a reader skips
+the choice (its coverage is still measured and warned about).
 
 **Adding a reader**: write ``read(text, name, columns) -> (header, records)`` (raise ReaderError when the
 file is not of its shape), set each record's ``line`` (and ``end_line`` when a record can be followed by text
@@ -92,8 +94,8 @@ MAX_RANGES_SHOWN = 5
 #: A line of markup of a structured shape: a BibTeX entry opening or ``field = {``/``"`` line, a YAML or JSON
 #: ``key: value`` line (a short key, at most 100 characters of line: the sections of a structured abstract,
 #: ``Results: ...``, are longer), a YAML document fence (``---``, ``...``) or short list item (``- 2022``), a
-#: markdown table row, an XML element alone on its line. Prose lines of abstracts match none of them (measured on the dev corpus: see
-#: docs/inputs.md "How a listing's reader is chosen").
+#: markdown table row, an XML element alone on its line. Measured on the dev corpus: 10 of its 67,274
+#: abstract lines match (``Video: https://...``), and no abstract has more than half of its lines matching.
 MARKUP_LINE = re.compile(
     r"^\s*(?:@[A-Za-z]+\s*[{(]"
     r"|[A-Za-z][\w\-]*\s*=\s*[{\"]"
@@ -200,7 +202,7 @@ def _bibtex_applies(text: str, lines: list[str], low: str) -> bool:
 
 def _md_table_applies(text: str, lines: list[str], low: str) -> bool:
     rows = markdown._table_rows(lines[:400])
-    return bool(rows) and "abstract" in map_columns(rows[1])
+    return rows is not None and "abstract" in map_columns(rows[1])
 
 
 def _markdown_applies(text: str, lines: list[str], low: str) -> bool:
@@ -404,7 +406,9 @@ def ranges_text(ranges: list[tuple[int, int]]) -> str:
 def _checked(got: Reading, name: str) -> Reading:
     """``got`` unless it accounts for less than MIN_COVERAGE of the file (ReaderError ``unexplained``)."""
     if got.accounted < MIN_COVERAGE:
-        others = ", ".join(f"{n} {c:.2f}" if isinstance(c, float) else f"{n} failed" for n, c in got.candidates)
+        others = ", ".join(
+            f"{n} {c:.2f}" if isinstance(c, float) else f"{n} failed" for n, c in got.candidates
+        )
         raise ReaderError(
             name,
             f"unexplained: no reading explains {MIN_COVERAGE:.0%} of the file (best: {got.reader} explains "
