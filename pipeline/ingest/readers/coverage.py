@@ -15,6 +15,7 @@ _WORD = re.compile(r"\S+")
 #: A record whose ``problem`` starts so (a CSV row with more or fewer fields than the header, broken quoting,
 #: a JSON Lines line that is not an object) is not of the reader's shape: it explains nothing.
 MALFORMED = "malformed"
+_SEPARATOR_START = frozenset("*=-_~# \t")
 
 
 def record_words_over(text: str, limit: int) -> bool:
@@ -117,11 +118,13 @@ def coverage(
         return share, share, ([] if records else ([(1, n)] if total else []))
     if not total:
         return 1.0, 1.0, []
-    ok = [is_separator_line(x) for x in lines]
+    # a separator line starts (after blanks) with one of its characters: most lines are skipped unstripped
+    ok = [x[:1] in _SEPARATOR_START and is_separator_line(x) for x in lines]
     quarantined = [False] * n  # lines of malformed records: not explained, but quarantined alone
     for first, last in non_records:
-        for i in range(max(first, 1) - 1, min(last, n)):
-            ok[i] = True
+        a, b = max(first, 1) - 1, min(last, n)
+        if a < b:
+            ok[a:b] = [True] * (b - a)
     if header:
         first_record = min((r.line for r in records if r.line >= 1), default=n + 1)
         h = header.strip()
@@ -130,18 +133,17 @@ def coverage(
             ok[at] = True
     for first, last, r in spans(records, n):
         if (r.problem or "").startswith(MALFORMED):
-            for i in range(first - 1, last):
-                quarantined[i] = True
+            quarantined[first - 1 : last] = [True] * (last - first + 1)
             continue
         if record_words_over(r.abstract_raw, max_words):
             continue
-        if prose_markup is not None and (
-            is_markup(lines[first - 1 : last], prose_markup)
-            or paragraphs_over(lines[first - 1 : last], max_paragraphs)
-        ):
-            continue
-        for i in range(first - 1, last):
-            ok[i] = True
+        if prose_markup is not None and last > first:  # a one-line record is never markup nor glued
+            body = lines[first - 1 : last]
+            if is_markup(body, prose_markup) or paragraphs_over(body, max_paragraphs):
+                continue
+        ok[first - 1 : last] = [True] * (last - first + 1)
     explained = sum(w for w, f in zip(weight, ok) if f)
     alone = sum(w for w, f, q in zip(weight, ok, quarantined) if q and not f)
+    if explained == total:
+        return 1.0, 1.0, []
     return explained / total, (explained + alone) / total, ranges_of(ok, lines)

@@ -23,13 +23,14 @@ explained:
   when it gives a record, else 0.0.
 
 **Choice** (:func:`read_best`): the candidates are the readers whose cheap ``applies`` test holds (most
-readers need a sign of their shape, see each :data:`REGISTRY` entry). With one candidate, it reads the file.
-With several, each reads a bounded sample (the first SAMPLE_CHARS characters, cut at the last blank line,
-else line end, before it: the file whole when shorter; a document reader reads the whole text); a reader
-that raises on it is out. The winner is the first candidate in :data:`REGISTRY` order (specific shapes
-first, the seed shape last) whose coverage is at least the best coverage minus MARGIN; the runner-up is the
-best of the others. The winner then reads the whole file and its coverage over the whole file is what the
-lineage records.
+readers need a sign of their shape, see each :data:`REGISTRY` entry); a document reader that applies is the
+only candidate (JSON, XML and feeds come first in the order and explain all or raise). Candidates are read
+in REGISTRY order (specific shapes first, the seed shape last): the first reads the whole file, the others a
+bounded sample (the first SAMPLE_CHARS characters, cut at the last blank line, else line end, before it: the
+file whole when shorter); a reader that raises is out. The winner is the first candidate whose coverage is at
+least the best coverage minus MARGIN, so reading stops once a candidate explains ``1 - MARGIN`` of the file
+(no later one could win); the runner-up is the best of the other candidates read. A winner read on the
+sample then reads the whole file; its coverage over the whole file is what the lineage records.
 
 **Thresholds**: a best reading explaining less than WARN_COVERAGE of the file gets a warning naming the
 unexplained line ranges; one explaining less than MIN_COVERAGE (malformed records counted: they are
@@ -73,9 +74,9 @@ from pipeline.ingest.readers.fields import map_columns
 MAX_FRONT_LINES = 40
 #: Front-matter lines (title, authors, affiliations) are short; a longer line before the marker is prose.
 MAX_FRONT_WORDS = 30
-#: Candidates read at most this many characters each to be compared (about 250 abstracts): a bounded share of
+#: Candidates read at most this many characters each to be compared (about 60 abstracts): a bounded share of
 #: a run however large the file (the winner alone reads the whole file).
-SAMPLE_CHARS = 262_144
+SAMPLE_CHARS = 65_536
 #: A later reader in REGISTRY order wins only when it explains more than this share of the file beyond an
 #: earlier one (differences below it are noise: a header line, a trailing note).
 MARGIN = 0.02
@@ -188,7 +189,8 @@ def _json_applies(text: str, lines: list[str], low: str) -> bool:
 
 
 def _jsonl_applies(text: str, lines: list[str], low: str) -> bool:
-    return _starts_structured(text) == "{" and not _is_json(text.lstrip("\ufeff \t\n")) and _jsonl_like(lines)
+    # a text that is one JSON document has the JSON reader as its only candidate (:func:`candidates`)
+    return _starts_structured(text) == "{" and _jsonl_like(lines)
 
 
 def _xml_applies(text: str, lines: list[str], low: str) -> bool:
@@ -329,10 +331,15 @@ def measure(spec: ReaderSpec, text: str, name: str, columns: dict[str, str] | No
 
 
 def candidates(text: str, name: str) -> list[ReaderSpec]:
-    """The readers of :data:`REGISTRY` (in its order) whose ``applies`` test holds for ``text``."""
+    """The readers of :data:`REGISTRY` (in its order) whose ``applies`` test holds for ``text``; when a
+    document reader applies (the text is a JSON/XML document or a feed), it alone: it comes before every
+    other reader, and its reading either explains the whole text or raises."""
     lines = text.split("\n")
     low = name.lower()
-    return [s for s in REGISTRY if s.applies(text, lines, low)]
+    document = next((s for s in REGISTRY if s.document and s.applies(text, lines, low)), None)
+    if document is not None:
+        return [document]
+    return [s for s in REGISTRY if not s.document and s.applies(text, lines, low)]
 
 
 def read_best(
@@ -341,59 +348,78 @@ def read_best(
     columns: dict[str, str] | None = None,
     forced: ReaderSpec | None = None,
     shape_name: str | None = None,
+    exhaustive: bool = False,
 ) -> Reading:
     """Read ``text`` (of file ``name``, as errors name it) with the reader that explains it best (module
     docstring), or with ``forced`` (a settings file's reader: no choice, its coverage measured).
     ``shape_name``: the name whose extension the ``applies`` tests see (``name`` without ``.gz``; default
-    ``name``); ``columns``: a settings file's field → column mapping.
+    ``name``); ``columns``: a settings file's field → column mapping. Candidates are read in REGISTRY order
+    (the first the whole file, the others the sample) until one explains at least ``1 - MARGIN`` of it: no
+    later reader could win, so none is read (``exhaustive``: every candidate is read, for ``inspect``).
 
     Returns:
-        the winner's :class:`Reading` of the whole text, with the runner-up and every candidate's sample
-        coverage (or error).
+        the winner's :class:`Reading` of the whole text, with the runner-up (the best other candidate read)
+        and each candidate read with its coverage (or error).
 
     Raises:
-        ReaderError: no reader applies; the only candidate (or ``forced``) cannot read the file; every
-            candidate fails; or the best reading explains less than MIN_COVERAGE (reason ``unexplained``,
-            naming the best reading, its coverage and unexplained lines).
+        ReaderError: no reader applies; ``forced`` cannot read the file; every candidate fails (the first
+            one's error is raised, whatever its class); or the best reading explains less than MIN_COVERAGE
+            (reason ``unexplained``, naming the best reading, its coverage and unexplained lines).
     """
     if forced is not None:
         got = measure(forced, text, name, columns)
         got.candidates = [(forced.name, got.coverage)]
         return _checked(got, name)
-    found = candidates(text, shape_name or name)
-    if not found:
+    lines = text.split("\n")
+    low = (shape_name or name).lower()
+    document = next((s for s in REGISTRY if s.document and s.applies(text, lines, low)), None)
+    if document is not None:
+        got = measure(document, text, name, columns)
+        got.candidates = [(got.reader, got.coverage)]
+        return _checked(got, name)
+    sample = sample_of(text)
+    tried: list[tuple[ReaderSpec, Reading | None, BaseException | None]] = []
+    for spec in REGISTRY:
+        if spec.document or not spec.applies(text, lines, low):
+            continue
+        try:  # the first candidate reads the whole file (usually it wins), the others the sample
+            tried.append((spec, measure(spec, sample if tried else text, name, columns), None))
+        except Exception as e:  # one candidate failing rules it out, never the file
+            tried.append((spec, None, e))
+        leader = _leader(tried)
+        if leader is not None and leader[1].coverage >= 1.0 - MARGIN and not exhaustive:
+            break  # no later reader can explain more than MARGIN beyond it
+    if not tried:
         raise ReaderError(
             name,
             f"no reader fits this file ({describe(text)}); name one in a settings file "
             f"(reader = one of {list(SPECS)})",
         )
-    if len(found) == 1:
-        got = measure(found[0], text, name, columns)
-        got.candidates = [(got.reader, got.coverage)]
-        return _checked(got, name)
-    sample = sample_of(text)
-    tried: list[tuple[ReaderSpec, Reading | None, str | None]] = []
-    for spec in found:
-        try:
-            tried.append((spec, measure(spec, text if spec.document else sample, name, columns), None))
-        except Exception as e:  # one candidate failing on the sample rules it out, never the file
-            tried.append((spec, None, f"{type(e).__name__}: {e}"))
-    readings = [(s, r) for s, r, _ in tried if r is not None]
-    listed: list[tuple[str, float | str]] = [
-        (s.name, r.coverage if r is not None else (err or "")) for s, r, err in tried
-    ]
-    if not readings:
-        first_error = next(err for _, _, err in tried if err)
-        raise ReaderError(name, f"every reader that could apply failed: {first_error}")
-    best = max(r.coverage for _, r in readings)
-    spec, won = next((s, r) for s, r in readings if r.coverage >= best - MARGIN)
-    others = [r for s, r in readings if s is not spec]
-    runner = max(others, key=lambda r: r.coverage, default=None)  # the first of equals, in REGISTRY order
-    full = won if spec.document or len(sample) == len(text) else measure(spec, text, name, columns)
+    leader = _leader(tried)
+    if leader is None:
+        raise next(e for _, _, e in tried if e is not None)  # the first candidate's own error
+    spec, won = leader
+    runner = max(
+        (r for s, r, _ in tried if r is not None and s is not spec), key=lambda r: r.coverage, default=None
+    )
+    full = won if spec is tried[0][0] or len(sample) == len(text) else measure(spec, text, name, columns)
     full.runner_up = runner.reader if runner else None
     full.runner_up_coverage = runner.coverage if runner else None
-    full.candidates = listed
+    full.candidates = [
+        (s.name, r.coverage if r is not None else f"{type(e).__name__}: {e}") for s, r, e in tried
+    ]
     return _checked(full, name)
+
+
+def _leader(
+    tried: list[tuple[ReaderSpec, Reading | None, BaseException | None]],
+) -> tuple[ReaderSpec, Reading] | None:
+    """The first reading (in REGISTRY order) whose coverage is at least the best minus MARGIN, or None."""
+    readings = [(s, r) for s, r, _ in tried if r is not None]
+    if not readings:
+        return None
+    best = max(r.coverage for _, r in readings)
+    return next((s, r) for s, r in readings if r.coverage >= best - MARGIN)
 
 
 def ranges_text(ranges: list[tuple[int, int]]) -> str:
