@@ -53,6 +53,21 @@ def paragraphs_over(record_lines: list[str], limit: int) -> bool:
     return False
 
 
+def mark_markup(lines: list[str], records: list[Record], pattern: re.Pattern) -> int:
+    """Give every record of a prose reading that is mostly markup of another shape (:func:`is_markup`) and
+    has no problem yet the problem ``foreign_markup: ...`` (quarantined alone: a quoted BibTeX entry or YAML
+    block is not an abstract); returns how many."""
+    n = 0
+    for first, last, r in spans(records, len(lines)):
+        if r.problem is None and last > first and is_markup(lines[first - 1 : last], pattern):
+            r.problem = (
+                f"foreign_markup: lines {first}-{last} are mostly markup of another shape (BibTeX fields, "
+                "YAML/JSON keys, table rows, XML elements), not text"
+            )
+            n += 1
+    return n
+
+
 def spans(records: list[Record], n_lines: int) -> list[tuple[int, int, Record]]:
     """Each record with a line (``line`` ≥ 1) as ``(first, last, record)``, 1-based inclusive: ``last`` is the
     record's ``end_line`` when set, else the line before the next record's first line (the file's last line

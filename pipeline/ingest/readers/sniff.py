@@ -17,6 +17,7 @@ explained:
   ``field = {`` line, a YAML/JSON ``key: value`` line, a markdown table row, an XML element on its line);
 - a record the reader itself calls malformed (``problem`` ``malformed_row``/``malformed_record``: a CSV row
   whose fields do not fit the header, a JSON Lines line that is not an object);
+  Such a record of the winning reading is quarantined alone (``foreign_markup``), never published;
 - for a prose reader, a record spanning more than MAX_RECORD_PARAGRAPHS blank-line paragraphs: several
   records glued together (a quoted label or heading that opened a record, every paragraph after it in it);
 - for a *document* reader (JSON, XML, feeds: the whole text parses or the reader raises), coverage is 1.0
@@ -67,7 +68,7 @@ from pipeline.ingest.readers import (
     xml_records,
 )
 from pipeline.ingest.readers.base import ReaderError, Record, is_separator_line
-from pipeline.ingest.readers.coverage import coverage
+from pipeline.ingest.readers.coverage import coverage, mark_markup
 from pipeline.ingest.readers.fields import map_columns
 
 #: At most this many non-blank lines of title/authors/affiliations before a PDF page's ``Abstract`` marker.
@@ -279,6 +280,7 @@ REGISTRY: tuple[ReaderSpec, ...] = (
 )
 #: Reader name → spec.
 SPECS = {s.name: s for s in REGISTRY}
+_NOT_PROSE = ReaderSpec("", lambda text, name, columns: (None, []), lambda text, lines, low: False)
 
 
 def _pdf_like(lines: list[str]) -> bool:
@@ -369,14 +371,14 @@ def read_best(
     if forced is not None:
         got = measure(forced, text, name, columns)
         got.candidates = [(forced.name, got.coverage)]
-        return _checked(got, name)
+        return _checked(got, name, text)
     lines = text.split("\n")
     low = (shape_name or name).lower()
     document = next((s for s in REGISTRY if s.document and s.applies(text, lines, low)), None)
     if document is not None:
         got = measure(document, text, name, columns)
         got.candidates = [(got.reader, got.coverage)]
-        return _checked(got, name)
+        return _checked(got, name, text)
     sample = sample_of(text)
     tried: list[tuple[ReaderSpec, Reading | None, BaseException | None]] = []
     for spec in REGISTRY:
@@ -408,7 +410,7 @@ def read_best(
     full.candidates = [
         (s.name, r.coverage if r is not None else f"{type(e).__name__}: {e}") for s, r, e in tried
     ]
-    return _checked(full, name)
+    return _checked(full, name, text)
 
 
 def _leader(
@@ -429,8 +431,12 @@ def ranges_text(ranges: list[tuple[int, int]]) -> str:
     return f"lines {shown}" + (f" and {more} more range{'s' * (more > 1)}" if more > 0 else "")
 
 
-def _checked(got: Reading, name: str) -> Reading:
-    """``got`` unless it accounts for less than MIN_COVERAGE of the file (ReaderError ``unexplained``)."""
+def _checked(got: Reading, name: str, text: str) -> Reading:
+    """``got`` unless it accounts for less than MIN_COVERAGE of the file (ReaderError ``unexplained``); the
+    records of a prose reading that are mostly markup get the problem ``foreign_markup``
+    (pipeline.ingest.readers.coverage.mark_markup)."""
+    if got.accounted >= MIN_COVERAGE and SPECS.get(got.reader, _NOT_PROSE).prose:
+        mark_markup(text.split("\n"), got.records, MARKUP_LINE)
     if got.accounted < MIN_COVERAGE:
         others = ", ".join(
             f"{n} {c:.2f}" if isinstance(c, float) else f"{n} failed" for n, c in got.candidates
