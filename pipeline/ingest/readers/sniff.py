@@ -14,10 +14,10 @@ explained:
   rule, pipeline.analyse.quarantine.MAX_WORDS): one giant record is a reading that failed, not a record;
 - for a *prose* reader (the seed shape, separated text, PDF pages), a record of two or more non-blank lines
   more than half of which are markup of another shape (:data:`MARKUP_LINE`: a BibTeX ``@type{`` or
-  ``field = {`` line, a YAML/JSON ``key: value`` line, a markdown table row, an XML element on its line);
+  ``field = {`` line, a YAML/JSON ``key: value`` line, a markdown table row, an XML element on its line).
+  Such a record of the winning reading is quarantined alone (``foreign_markup``), never published;
 - a record the reader itself calls malformed (``problem`` ``malformed_row``/``malformed_record``: a CSV row
   whose fields do not fit the header, a JSON Lines line that is not an object);
-  Such a record of the winning reading is quarantined alone (``foreign_markup``), never published;
 - for a prose reader, a record spanning more than MAX_RECORD_PARAGRAPHS blank-line paragraphs: several
   records glued together (a quoted label or heading that opened a record, every paragraph after it in it);
 - for a *document* reader (JSON, XML, feeds: the whole text parses or the reader raises), coverage is 1.0
@@ -42,7 +42,9 @@ the choice (its coverage is still measured and warned about).
 **Adding a reader**: write ``read(text, name, columns) -> (header, records)`` (raise ReaderError when the
 file is not of its shape), set each record's ``line`` (and ``end_line`` when a record can be followed by text
 that is not its own), and add one :class:`ReaderSpec` to :data:`REGISTRY` at its place in the tie order, with
-an ``applies(text, lines, name)`` test that is cheap and only *necessary* (the coverage decides). Nothing else
+an ``applies(text, lines, low_name)`` test that is cheap and only *necessary* (the coverage decides);
+``prose=True`` for a free-text shape, ``non_records`` for the parts it recognises that are not records, and
+``document=True`` for a reader that parses the whole text or raises. Nothing else
 chooses a reader; pipeline.ingest.readers.READERS and the settings files' reader names come from
 :data:`REGISTRY`.
 
