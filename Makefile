@@ -116,6 +116,12 @@ bench: $(VENV)/.installed ## speed and memory against a naive script, about 4 mi
 bench-language: $(VENV)/.installed ## accuracy cost of the English shortcut before langdetect
 	$(PY) -m bench.language_shortcut
 
+# How listing files would be read (reader, coverage, runner-up, records, venue/year, quarantine); writes
+# nothing. make inspect FILES="raw/a.txt raw/b.csv" (docs/inputs.md).
+.PHONY: inspect
+inspect: $(VENV)/.installed ## how listing FILES="a b" would be read (reader, coverage, records), writing nothing
+	$(PY) -m pipeline inspect $(FILES)
+
 # Listing readers on real files: per file precision / recall / title accuracy / venue-year against the
 # dev corpus or truth.jsonl, over ../shared/listings (says so when absent). docs/inputs.md.
 .PHONY: eval-listings

@@ -1,5 +1,6 @@
 """Command line: ``python -m pipeline run`` (the main job), ``verify [N]``, and the releases: ``releases``,
-``diff A B``, ``rollback N``, ``show PAPER_ID`` (pipeline.release.history, pipeline.release.publish.rollback).
+``diff A B``, ``rollback N``, ``show PAPER_ID`` (pipeline.release.history, pipeline.release.publish.rollback),
+and ``inspect FILE...`` (how files would be read, writing nothing: pipeline.cli_inspect).
 
 ``run`` does what the sensor and automation do under ``dagster dev``, in one process, against the Dagster
 instance in ``DAGSTER_HOME`` (default ``.dagster_home/``): it syncs the ``listings`` partitions with the raw
@@ -26,7 +27,7 @@ import traceback
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from pipeline import cli_releases, cli_unchanged
+from pipeline import cli_inspect, cli_releases, cli_unchanged
 from pipeline.ingest import rawfiles
 from pipeline.runtime import config, parallel
 
@@ -282,6 +283,7 @@ def _run(
                 file=sys.stderr,
             )
             return 1
+    cli_inspect.print_listing_lines(stale)
     print(f"listings processed: {len(stale)} new or changed; {len(current) - len(stale)} unchanged, reused")
     if result is None:
         result = defs.resolve_job_def("publish_job").execute_in_process(
@@ -531,6 +533,7 @@ def main(argv: list[str] | None = None) -> int:
     p_verify.add_argument("--all", action="store_true", help="check every committed release")
     p_verify.add_argument("-v", "--verbose", action="store_true", help="show the traceback of an error")
     cli_releases.add_parsers(sub)
+    cli_inspect.add_parser(sub)
     args = parser.parse_args(argv)
     try:
         if args.command == "run":
@@ -546,6 +549,8 @@ def main(argv: list[str] | None = None) -> int:
                     return run(args.verbose, args.allow_removal, check_unchanged=False)
         if args.command == "verify":
             return verify(args.release, args.all)
+        if args.command == "inspect":
+            return cli_inspect.inspect(args.files)
         return cli_releases.dispatch(args)
     except KeyboardInterrupt:
         print(

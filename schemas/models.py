@@ -389,6 +389,19 @@ class ListingLineage(pa.DataFrameModel):
         description="The reader that read the listing (seed_text, separated_text, pdf_first_page, csv, json, jsonl, "
         "markdown, markdown_table, bibtex); null when no reader could read it.",
     )
+    reader_coverage: pl.Float64 = pa.Field(
+        nullable=True,
+        ge=0.0,
+        le=1.0,
+        description="Share of the listing's text (characters of its non-blank lines) that the reader's reading "
+        "explains: lines of its records or of parts it recognises as not records (header, preamble, "
+        "separators); the reading that explains the most wins. Null when no reader could read the listing.",
+    )
+    reader_runner_up: str = pa.Field(
+        nullable=True,
+        description="The best other reading of the listing as '<reader> <coverage>' (e.g. 'seed_text 0.41'); "
+        "null when no other reader applied or none could read it.",
+    )
     position: pl.Int64 = pa.Field(
         ge=0,
         description="Where the record is, in the reader's unit: its first line (text shapes, JSON Lines), its "

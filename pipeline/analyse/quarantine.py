@@ -64,6 +64,7 @@ OTHER_REASONS = (
     "malformed_row",
     "malformed_record",
     "preamble",
+    "foreign_markup",
     "no_abstract_marker",
     "boilerplate_repeated",
 )

@@ -52,6 +52,8 @@ LINEAGE_COLUMNS = [
     "paragraph",
     "line",
     "reader",
+    "reader_coverage",
+    "reader_runner_up",
     "position",
     "raw_sha256",
     "status",
@@ -296,6 +298,8 @@ def _lineage_rows(joined: pl.DataFrame) -> pl.DataFrame:
         "paragraph",
         "line",
         "reader",
+        "reader_coverage",
+        "reader_runner_up",
         "position",
         "raw_sha256",
         pl.when(pl.col("quarantine_reason").is_not_null())

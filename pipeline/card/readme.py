@@ -183,12 +183,16 @@ def _contents_lines(tables: dict[str, pl.DataFrame], by_v: pl.DataFrame) -> list
         ),
         "### Papers by reader",
         "",
-        "How their listing files were read (`listing_lineage.reader`: the shape the content was sniffed as, or "
-        "the reader a settings file named).",
+        "How their listing files were read (`listing_lineage.reader`: the reading that explains the most of "
+        "the file, or the reader a settings file named; `reader_coverage`: the share of a file it explains, "
+        "the lowest of the reader's listings shown).",
         "",
         *_table(
-            ["reader", "listings", "papers"],
-            [[f"`{r}`", k, p] for r, k, p in summary.papers_by_reader(lineage).iter_rows()],
+            ["reader", "listings", "papers", "lowest coverage"],
+            [
+                [f"`{r}`", k, p, "–" if c is None else f"{c:.2f}"]
+                for r, k, p, c in summary.papers_by_reader(lineage).iter_rows()
+            ],
         ),
         "### Papers by status in their listing",
         "",

@@ -219,13 +219,18 @@ def listing_fates(lineage: pl.DataFrame) -> pl.DataFrame:
 
 def papers_by_reader(lineage: pl.DataFrame) -> pl.DataFrame:
     """Published papers per reader (how their listing was read): ``reader`` (str, ``unread`` when none),
-    ``listings`` (UInt32), ``papers`` (UInt32). Sorted by papers descending, then reader."""
+    ``listings`` (UInt32), ``papers`` (UInt32), ``lowest_coverage`` (Float64: the least share of a listing
+    its reading explains, ``listing_lineage.reader_coverage``; null for ``unread`` and for a lineage table
+    of a release made before the column). Sorted by papers descending, then reader."""
+    if "reader_coverage" not in lineage.columns:
+        lineage = lineage.with_columns(reader_coverage=pl.lit(None, dtype=pl.Float64))
     return (
         lineage.with_columns(pl.col("reader").fill_null("unread"))
         .group_by("reader")
         .agg(
             pl.col("listing").n_unique().cast(pl.UInt32).alias("listings"),
             (pl.col("status") == "published").sum().cast(pl.UInt32).alias("papers"),
+            pl.col("reader_coverage").min().alias("lowest_coverage"),
         )
         .sort(["papers", "reader"], descending=[True, False])
     )

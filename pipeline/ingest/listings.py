@@ -68,6 +68,27 @@ def contiguous_ranges(ordered: list[str], wanted: list[str]) -> list[tuple[str, 
     return ranges
 
 
+#: Warnings of a listing kept in its work file's sidecar for the run's line (all go to the log).
+MAX_WARNINGS_KEPT = 3
+
+
+def run_line(info: dict, quarantined: dict[str, int]) -> str:
+    """The run's one line for a new or changed listing: its work sidecar's ``read_note`` (reader, coverage,
+    runner-up, records, venue/year and where they came from: pipeline.ingest.records.reading_note),
+    ``quarantined`` (reason → count of its rows quarantined) and its first warning with the count. E.g.
+    ``listing a.txt: read by seed_text (utf-8), explaining 1.00 ...; 2 quarantined (empty 1, too_short 1);
+    WARNING (1): a.txt: no header line; ...``."""
+    note = info.get("read_note") or f"{info.get('listing', '?')}: refused or unreadable"
+    n = sum(quarantined.values())
+    why = ", ".join(f"{r} {k}" for r, k in sorted(quarantined.items(), key=lambda kv: (-kv[1], kv[0])))
+    line = f"listing {note}; {n} quarantined" + (f" ({why})" if n else "")
+    warnings = [w for w in info.get("warnings") or [] if w != note]  # an unreadable file's note is its error
+    count = info.get("warning_count", 0) - (len(info.get("warnings") or []) - len(warnings))
+    if count > 0 and warnings:
+        line += f"; WARNING ({count}): {' '.join(str(warnings[0]).split())}"
+    return line
+
+
 @dataclass(frozen=True)
 class ListingRead:
     """One listing file read: ``frame`` its records (pipeline.ingest.records.RECORD_SCHEMA), ``info`` its
@@ -116,6 +137,11 @@ def read_listing(raw_dir: Path, path: str) -> ListingRead:
         "listing": name,
         "listing_sha256": listing_digest(raw_dir, path, data),
         "paragraphs": frame.height,
+        # how it was read, for the run's one line per listing (pipeline.cli): the reader's note, or why
+        # nothing could read it, and its warnings
+        "read_note": messages[0] if messages else "",
+        "warnings": warnings[:MAX_WARNINGS_KEPT],
+        "warning_count": len(warnings),
     }
     return ListingRead(frame, info, notes, warnings)
 

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 import polars as pl
 
-from pipeline.ingest.readers import ListingDecodeError, ReaderError, read_listing
+from pipeline.ingest.readers import ListingDecodeError, ListingRead, ReaderError, read_listing
 from pipeline.ingest.readers.venues import UNKNOWN_VENUE, UNKNOWN_YEAR
 from pipeline.ingest.settings import SettingsSource
 
@@ -26,6 +26,8 @@ RECORD_SCHEMA: dict[str, PolarsDataType] = {
     "listing_sha256": pl.String,  # sha256 of the file's bytes
     "encoding": pl.String,  # codec that decoded it (+gzip when decompressed; null when undecodable)
     "reader": pl.String,  # the reader that read it (a readers.READERS key; null when none fits)
+    "reader_coverage": pl.Float64,  # share of the file the reading explains (readers.sniff); null: unread
+    "reader_runner_up": pl.String,  # the best other reading, "<reader> <coverage>"; null when none applied
     "venue": pl.String,
     "year": pl.Int64,
     "paragraph": pl.Int64,  # 1-based record number in the file; 0 for a whole listing that could not be read
@@ -48,6 +50,11 @@ RECORD_DESCRIPTIONS = {
     "listing_sha256": "sha256 of the listing file's bytes (hex).",
     "encoding": "The codec that decoded the file ('+gzip' when it was decompressed); null when undecodable.",
     "reader": "The reader that read the file (a pipeline.ingest.readers.READERS key); null when none fits.",
+    "reader_coverage": "Share (0..1) of the file's text the reader's reading explains: on lines of its "
+    "records or of parts it recognises as not records (pipeline.ingest.readers.sniff); null when the file "
+    "was not read.",
+    "reader_runner_up": "The best other reading of the file, as '<reader> <coverage>' (e.g. "
+    "'seed_text 0.41'); null when no other reader applied or the file was not read.",
     "venue": "Canonical venue of the listing (settings file, header or file name); 'unknown' when none says.",
     "year": "Year of the listing (settings file, header or file name); 0 when unknown.",
     "paragraph": "1-based record number in the file; 0 for the one row of a listing that could not be read.",
@@ -77,6 +84,8 @@ def unreadable_listing(name: str, sha256: str, why: str) -> pl.DataFrame:
         listing_sha256=sha256,
         encoding=None,
         reader=None,
+        reader_coverage=None,
+        reader_runner_up=None,
         venue=UNKNOWN_VENUE,
         year=UNKNOWN_YEAR,
         paragraph=0,
@@ -174,6 +183,8 @@ def listing_records(
             "listing_sha256": [got.sha256] * n,
             "encoding": [got.encoding] * n,
             "reader": [got.reader] * n,
+            "reader_coverage": [round(got.coverage, 4)] * n,
+            "reader_runner_up": [runner_up(got)] * n,
             "venue": got.venues,
             "year": got.years,
             "paragraph": list(range(1, n + 1)),
@@ -190,8 +201,48 @@ def listing_records(
         },
         schema=RECORD_SCHEMA,
     )
-    problems = frame["decode_error"].count()
-    note = f"{name}: read by {got.reader} ({got.encoding}): {n} records" + (
-        f", {problems} of them unreadable alone (quarantined)" if problems else ""
+    return frame, [reading_note(got, frame["decode_error"].count()), *got.warnings]
+
+
+#: At most this many venue/year pairs are named in a reading's note (the rest are counted).
+MAX_VENUES_SHOWN = 4
+
+
+def reading_note(got: ListingRead, problems: int | None = None) -> str:
+    """One line saying how a listing was read: reader, codec, coverage, runner-up, records (and how many the
+    reader itself found unreadable), venue/year and where they came from. E.g. ``a.txt: read by seed_text
+    (utf-8), explaining 1.00 of the file (runner-up separated_text 0.12): 38 records; venue/year ICML 2026
+    (venue: the header; year: the header)``. ``problems``: the records quarantined alone by the
+    reading (default: those the reader found unreadable; listing_records also counts those over
+    MAX_RECORD_CHARS)."""
+    n = len(got.records)
+    if problems is None:
+        problems = sum(r.problem is not None for r in got.records)
+    second = runner_up(got)
+    pairs: dict[tuple[str, int], int] = {}
+    for v, y in zip(got.venues, got.years):
+        pairs[(v, y)] = pairs.get((v, y), 0) + 1
+    if len(pairs) <= 1:
+        said = f"{got.venue} {got.year}"
+    else:
+        ranked = sorted(pairs.items(), key=lambda kv: (-kv[1], kv[0]))
+        said = ", ".join(f"{v} {y} ({k})" for (v, y), k in ranked[:MAX_VENUES_SHOWN])
+        said += f" and {len(ranked) - MAX_VENUES_SHOWN} more" if len(ranked) > MAX_VENUES_SHOWN else ""
+    src = got.venue_sources
+    where = "; ".join(
+        f"{what}: {src[what]}" if what in src else f"{what}: nothing says" for what in ("venue", "year")
+    ) + (f"; records: {src['records']}" if "records" in src else "")
+    return (
+        f"{got.name}: read by {got.reader} ({got.encoding}), explaining {got.coverage:.2f} of the file"
+        + (f" (runner-up {second})" if second else "")
+        + f": {n} records"
+        + (f", {problems} of them unreadable alone (quarantined)" if problems else "")
+        + f"; venue/year {said} ({where})"
     )
-    return frame, [note, *got.warnings]
+
+
+def runner_up(got: ListingRead) -> str | None:
+    """``"<reader> <coverage>"`` of the best other reading of a listing (``seed_text 0.41``), else None."""
+    if got.runner_up is None or got.runner_up_coverage is None:
+        return None
+    return f"{got.runner_up} {got.runner_up_coverage:.2f}"

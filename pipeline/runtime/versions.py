@@ -55,6 +55,7 @@ RULE_SETS: dict[str, RuleSet] = {
                 "readers/__init__",
                 "readers/base",
                 "readers/bibtex",
+                "readers/coverage",
                 "readers/feed",
                 "readers/fields",
                 "readers/json_records",

@@ -80,6 +80,12 @@ def test_card_counts_by_reader_and_status():
             "status": ["published", "quarantined", "published", "quarantined"],
         }
     )
-    assert summary.papers_by_reader(lineage).rows() == [("json", 1, 1), ("seed_text", 1, 1), ("unread", 1, 0)]
+    assert summary.papers_by_reader(lineage).rows() == [
+        ("json", 1, 1, None),
+        ("seed_text", 1, 1, None),
+        ("unread", 1, 0, None),
+    ]  # a lineage table without reader_coverage (a release made before it): no lowest coverage
+    lineage = lineage.with_columns(reader_coverage=pl.Series([1.0, 1.0, 0.93, None]))
+    assert summary.papers_by_reader(lineage)["lowest_coverage"].to_list() == [1.0, 0.93, None]
     papers = pl.DataFrame({"source_status": ["Poster", "Poster", None, "Oral"]})
     assert summary.papers_by_status(papers).rows() == [("Poster", 2), ("Oral", 1), ("not given", 1)]

@@ -7,7 +7,8 @@ venue/year.
 ==================
 ============================================================================================
 ``decoding``        bytes → text (BOMs, strict UTF-8, detected codecs, damaged UTF-8, line ends)
-``sniff``           which reader fits the text (content first; the extension only breaks ties)
+``sniff``           which reader reads the text: the reading that explains most of it (the registry)
+``coverage``        how much of a file one reading explains
 ``seed``            header line + one abstract per blank-line paragraph
 ``separated``       records between lines of ``*``/``=``/``-`` (title, authors, abstract)
 ``pdf_page``        PDF first-page dumps (``Abstract.`` ... ``Keywords``)
@@ -28,6 +29,7 @@ Pure functions; no Dagster.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as _dt
 import hashlib
 import re
@@ -35,18 +37,7 @@ import zlib
 from dataclasses import dataclass, field
 
 from pipeline.ingest.rawfiles import max_listing_bytes
-from pipeline.ingest.readers import (
-    bibtex,
-    feed,
-    json_records,
-    markdown,
-    pdf_page,
-    seed,
-    separated,
-    sniff,
-    table,
-    xml_records,
-)
+from pipeline.ingest.readers import seed, sniff
 from pipeline.ingest.readers.base import ReaderError, Record
 from pipeline.ingest.readers.decoding import ListingDecodeError, decode_listing
 from pipeline.ingest.readers.venues import (
@@ -61,22 +52,11 @@ from pipeline.ingest.readers.venues import (
 )
 from pipeline.ingest.settings import Settings, SettingsError, SettingsSource, parse_settings
 
-RULES_VERSION = "2"  # all of readers/ but decoding; bump when outputs change (docs/execution.md)
+RULES_VERSION = "3"  # all of readers/ but decoding; bump when outputs change (docs/execution.md)
 
-#: Reader name → function ``(text, name, columns) -> (header, records)``.
-READERS = {
-    seed.NAME: lambda text, name, columns: seed.read(text),
-    separated.NAME: lambda text, name, columns: separated.read(text),
-    pdf_page.NAME: lambda text, name, columns: pdf_page.read(text),
-    table.NAME: table.read,
-    json_records.NAME_JSON: json_records.read_json,
-    json_records.NAME_JSONL: json_records.read_jsonl,
-    markdown.NAME: lambda text, name, columns: markdown.read(text, name),
-    markdown.NAME_TABLE: markdown.read_table,
-    bibtex.NAME: bibtex.read,
-    feed.NAME: lambda text, name, columns: feed.read(text, name),
-    xml_records.NAME: xml_records.read,
-}
+#: Reader name → function ``(text, name, columns) -> (header, records)``, in the sniffer's tie order
+#: (pipeline.ingest.readers.sniff.REGISTRY: a new reader is registered there).
+READERS = {spec.name: spec.read for spec in sniff.REGISTRY}
 _UNICODE_CODECS = ("utf-8", "utf-16-le", "utf-16-be", "utf-32-le", "utf-32-be", "gb18030")
 
 
@@ -89,7 +69,11 @@ class ListingRead:
     header line, if any; ``venue``/``year``: the file-level resolution (see pipeline.ingest.readers.venues);
     ``records`` with per-record ``venues``/``years`` (equal to the file's unless a record or a later header
                 says otherwise);
-    ``warnings``: notes for the run log.
+    ``warnings``: notes for the run log; ``coverage``: the share of the file the reading explains (0..1,
+    pipeline.ingest.readers.sniff), ``runner_up``/``runner_up_coverage``: the best other reading (None
+    when no other reader applied), ``unexplained``: 1-based line ranges the reading does not explain;
+    ``venue_sources``: where the file-level venue and year came from (keys ``venue``, ``year``; ``records``
+    when some records' own venue/year differ; a key is missing when nothing said it).
     """
 
     name: str
@@ -103,6 +87,15 @@ class ListingRead:
     venues: list[str] = field(default_factory=list)
     years: list[int] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    coverage: float = 1.0
+    venue_sources: dict[str, str] = field(default_factory=dict)
+    runner_up: str | None = None
+    runner_up_coverage: float | None = None
+    unexplained: list[tuple[int, int]] = field(default_factory=list)
+
+
+def _never(text: str, lines: list[str], low_name: str) -> bool:
+    return False
 
 
 def gunzip(data: bytes, name: str, max_bytes: int | None = None) -> bytes:
@@ -160,8 +153,9 @@ def read_listing(
 
     Raises:
         ListingDecodeError: undecodable bytes (or a corrupt gzip stream).
-        ReaderError: no reader fits, or the chosen reader cannot read the file (no abstract column, invalid
-            JSON); also for a bad settings file.
+        ReaderError: no reader fits, the chosen reader cannot read the file (no abstract column, invalid
+            JSON), or no reading explains enough of it (``unexplained``: pipeline.ingest.readers.sniff); also
+            for a bad settings file.
     """
     sha = hashlib.sha256(data).hexdigest()
     try:
@@ -175,15 +169,18 @@ def read_listing(
     if codec not in _UNICODE_CODECS and not conf.encoding:
         warnings.append(f"{name}: not UTF-8; decoded as {codec} (detected by charset-normalizer)")
     inner = name[:-3] if gz and name.lower().endswith(".gz") else name
-    reader = conf.reader or sniff.choose(text, inner)
-    if reader is None:
-        raise ReaderError(
-            name,
-            f"no reader fits this file ({sniff.describe(text)}); name one in a settings file "
-            f"(reader = one of {list(READERS)})",
-        )
-    header, records = READERS[reader](text, name, conf.columns)
-    venue, year, venues, years = _resolve(name, header, records, conf, warnings, today)
+    forced = None
+    if conf.reader is not None:  # READERS' function: the registry's unless replaced (tests do)
+        spec = sniff.SPECS.get(conf.reader) or sniff.ReaderSpec(conf.reader, READERS[conf.reader], _never)
+        forced = dataclasses.replace(spec, read=READERS[conf.reader])
+    got = sniff.read_best(text, name, conf.columns, forced=forced, shape_name=inner)
+    reader, header, records = got.reader, got.header, got.records
+    if (low := sniff.unexplained_warning(got, name)) is not None:
+        warnings.append(low)
+    sources: dict[str, str] = {}
+    venue, year, venues, years = _resolve(name, header, records, conf, warnings, today, sources)
+    if any(v != venue for v in venues) or any(y != year for y in years):
+        sources["records"] = "some records say otherwise"
     if not records:
         warnings.append(
             f"{name}: no abstracts ({'only a header line' if header else 'empty file'}); "
@@ -201,6 +198,11 @@ def read_listing(
         venues,
         years,
         warnings,
+        got.coverage,
+        sources,
+        got.runner_up,
+        got.runner_up_coverage,
+        got.unexplained,
     )
 
 
@@ -260,29 +262,37 @@ def _from_text(text: str | None, today) -> tuple[str | None, int | None]:
 _YEAR_IN_TEXT = re.compile(r"(?<!\d)((?:19[89]|20\d)\d)(?!\d)")
 
 
-def _resolve(name, header, records, conf: Settings, warnings, today):
-    """File-level and per-record venue/year (see :func:`read_listing`); appends warnings."""
+def _resolve(name, header, records, conf: Settings, warnings, today, sources: dict[str, str]):
+    """File-level and per-record venue/year (see :func:`read_listing`); appends warnings; ``sources`` gets
+    where the file's ``venue`` and ``year`` came from (``settings file ...``, ``the header``, ``the path
+    (...)``)."""
     venue = year = None
     if conf.venue is not None:
         venue = _canonical(conf.venue, name, f"settings file {conf.sources[-1]}", warnings) or UNKNOWN_VENUE
+        sources["venue"] = f"settings file {conf.sources[-1]}"
     if conf.year is not None:
         year = conf.year
+        sources["year"] = f"settings file {conf.sources[-1]}"
     if header:
         parsed: tuple[str | None, int | None] | None = parse_header(header)
         if parsed is None:
             parsed = _from_text(header, today)
         if venue is None and parsed[0] is not None:
             venue = _canonical(parsed[0], name, "the header", warnings) or UNKNOWN_VENUE
+            sources["venue"] = "the header"
         if year is None and parsed[1] is not None:
             year = parsed[1]
+            sources["year"] = "the header"
     path_venue, path_year, where = venue_year_from_path(name, today)
     taken = []
     if venue is None and path_venue is not None:
         venue = path_venue
         taken.append(f"venue {path_venue!r}")
+        sources["venue"] = f"the path ({where})"
     if year is None and path_year is not None:
         year = path_year
         taken.append(f"year {path_year}")
+        sources["year"] = f"the path ({where})"
     if taken:
         lead = "no header line; " if not header else ""
         warnings.append(f"{name}: {lead}{' and '.join(taken)} taken from the path ({where})")

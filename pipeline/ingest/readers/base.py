@@ -42,7 +42,10 @@ class Record:
     names this record's venue, when the file gives one for it (its ``comment`` field, the header line above
     it); ``year_text``: a year field of the record (``year = 2020``); both resolved to venue/year by
     pipeline.ingest.readers.venues. ``problem``: why this record alone cannot be published (a control
-    character, a malformed row), else None.
+    character, a malformed row), else None. ``end_line``: the 1-based last line of the file the record
+    spans, 0 when the reader does not say (it then runs to the line before the next record:
+    pipeline.ingest.readers.coverage.spans); set by readers whose records can be followed by text that is
+    not theirs (a BibTeX entry, a markdown table row).
     """
 
     position: int
@@ -56,6 +59,7 @@ class Record:
     venue_text: str | None = None
     year_text: str | None = None
     problem: str | None = None
+    end_line: int = 0
 
 
 def control_problem(text: str) -> str | None:

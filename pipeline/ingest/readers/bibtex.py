@@ -2,7 +2,7 @@
 (``@string``, ``@preamble`` and ``@comment`` are not entries). Field values in braces (nested braces kept),
 quotes or bare; ``title``, ``author`` (``A and B``), ``abstract``, ``booktitle``/``journal`` (venue text) and
 ``url``/``code`` by name (pipeline.ingest.readers.fields). ``source_id`` is the citation key; ``position`` =
-``line`` = the entry's line.
+``line`` = the entry's line; ``end_line`` the line of its closing brace (text after an entry is not its own).
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ NAME = "bibtex"
 ENTRY = re.compile(r"^\s*@(?P<type>[A-Za-z]+)\s*[{(]\s*(?P<key>[^,\s]*)\s*,", re.MULTILINE)
 _BARE = re.compile(r"[^,}\s]*")
 _FIELD_NAME = re.compile(r"\s*,?\s*(?P<name>[A-Za-z][\w\-:.]*)\s*=\s*")
+_CLOSE = re.compile(r"\s*,?\s*[})]")
 
 
 def _value(text: str, i: int) -> tuple[str, int]:
@@ -43,13 +44,16 @@ def _value(text: str, i: int) -> tuple[str, int]:
     return m.group(), m.end()
 
 
-def _fields(body: str) -> dict[str, str]:
+def _fields(body: str) -> tuple[dict[str, str], int]:
+    """The fields of an entry's body (the text after ``@type{key,``) and the offset in ``body`` just after
+    the entry (after its closing brace or parenthesis when one follows the last field)."""
     out: dict[str, str] = {}
     i = 0
     while True:
         m = _FIELD_NAME.match(body, i)
         if not m:
-            return out
+            close = _CLOSE.match(body, i)
+            return out, close.end() if close else i
         value, i = _value(body, m.end())
         out[m["name"].lower()] = re.sub(r"(?<!\\)[{}]", "", value)
 
@@ -65,13 +69,14 @@ def read(text: str, name: str, columns: dict[str, str] | None = None) -> tuple[s
     line, counted = 1, 0  # lines counted up to ``counted``: linear in the file, not in entries x size
     for k, m in enumerate(starts):
         end = starts[k + 1].start() if k + 1 < len(starts) else len(text)
-        fields = _fields(text[m.end() : end])
+        fields, used = _fields(text[m.end() : end])
         fields.setdefault("id", m["key"])
         line += text.count("\n", counted, m.start())
         counted = m.start()
-        entries.append((line, fields))
-    names = list(dict.fromkeys(n for _, f in entries for n in f))
+        last = line + text.count("\n", m.start(), max(m.start(), m.end() + used - 1))
+        entries.append((line, last, fields))
+    names = list(dict.fromkeys(n for _, _, f in entries for n in f))
     mapping = map_columns(names, columns)
     if "abstract" not in mapping:
         raise ReaderError(name, "BibTeX entries without an abstract field: a bibliography, not a listing")
-    return None, [record_from_fields(f, mapping, line, line) for line, f in entries]
+    return None, [record_from_fields(f, mapping, line, line, last) for line, last, f in entries]

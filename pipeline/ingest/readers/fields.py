@@ -240,11 +240,14 @@ def _values(obj: dict, columns: dict[str, str]) -> dict:
     return out
 
 
-def record_from_fields(obj: dict, columns: dict[str, str], position: int, line: int) -> Record:
+def record_from_fields(
+    obj: dict, columns: dict[str, str], position: int, line: int, end_line: int = 0
+) -> Record:
     """A :class:`Record` from one structured record ``obj`` (key → value) and ``columns`` (from
     :func:`map_columns`); a field this record leaves empty in its column is read from another of its names
     (:func:`_values`). ``source_urls``: the code links first, then project links, in field order, each
-    once. A control character anywhere in the abstract or title makes the record's ``problem``."""
+    once. A control character anywhere in the abstract or title makes the record's ``problem``.
+    ``end_line``: the record's last line (pipeline.ingest.readers.base.Record), 0 when not known."""
     get = _values(obj, columns)
     abstract = get.get("abstract")
     if isinstance(abstract, (list, dict)):
@@ -265,4 +268,5 @@ def record_from_fields(obj: dict, columns: dict[str, str], position: int, line: 
         problem=control_problem(raw_abstract) or control_problem(raw_title),
         venue_text=clean_field(get.get("comment")),
         year_text=clean_field(get.get("year")),
+        end_line=end_line,
     )

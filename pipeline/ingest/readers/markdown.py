@@ -212,7 +212,7 @@ def read_table(
     records = []
     for k, (j, row) in enumerate(rows, 1):
         obj = {h: _strip_markup(re.sub(r"<br\s*/?>", "\n", c)) for h, c in zip(header, row)}
-        records.append(record_from_fields(obj, mapping, k, j + 1))
+        records.append(record_from_fields(obj, mapping, k, j + 1, j + 1))
     return None, records
 
 
