@@ -67,6 +67,7 @@ RULE_SETS: dict[str, RuleSet] = {
                 "readers/table",
                 "readers/venues",
                 "readers/xml_records",
+                "readers/yaml_records",
             )
         ),
     ),

@@ -17,6 +17,7 @@ venue/year.
 ``bibtex``          BibTeX entries with ``abstract``
 ``feed``            Atom/RSS feeds (arXiv API), one record per entry
 ``xml_records``     other XML documents of paper records (ACL Anthology volumes), one record per element
+``yaml_records``    per-paper posts with YAML front matter (one record per file) and YAML paper lists
 ``fields``          which column/key holds what (names as data)
 ``settings``        per-folder / per-file settings files
 ``venues``          venue/year from settings, header, records, path; aliases
@@ -46,6 +47,7 @@ from pipeline.ingest.readers import (
     sniff,
     table,
     xml_records,
+    yaml_records,
 )
 from pipeline.ingest.readers.base import ReaderError, Record
 from pipeline.ingest.readers.decoding import ListingDecodeError, decode_listing
@@ -61,7 +63,7 @@ from pipeline.ingest.readers.venues import (
 )
 from pipeline.ingest.settings import Settings, SettingsError, SettingsSource, parse_settings
 
-RULES_VERSION = "2"  # all of readers/ but decoding; bump when outputs change (docs/execution.md)
+RULES_VERSION = "3"  # all of readers/ but decoding; bump when outputs change (docs/execution.md)
 
 #: Reader name → function ``(text, name, columns) -> (header, records)``.
 READERS = {
@@ -76,6 +78,8 @@ READERS = {
     bibtex.NAME: bibtex.read,
     feed.NAME: lambda text, name, columns: feed.read(text, name),
     xml_records.NAME: xml_records.read,
+    yaml_records.NAME_FRONT_MATTER: yaml_records.read_front_matter,
+    yaml_records.NAME_YAML: yaml_records.read_yaml,
 }
 #: Decompressed size above which a ``.gz`` listing is refused (a gzip bomb, or a listing over the size every
 #: listing is held to: pipeline.ingest.rawfiles.MAX_LISTING_BYTES); decompression stops there, so at most

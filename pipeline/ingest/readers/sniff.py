@@ -2,8 +2,12 @@
 
 Rules, in order (the first that holds names the reader):
 
+0. YAML front matter naming a paper (a ``---`` first line; pipeline.ingest.readers.yaml_records
+   ``front_matter_paper``): one paper per file;
 1. starts with ``[`` or ``{``: JSON when the whole text parses, else JSON Lines when its first non-blank lines
-   are objects;
+   are objects, else (not a ``.json`` name) a YAML paper list when YAML parses it (flow style: JSON-like with
+   trailing commas or tabs); a ``.yml``/``.yaml`` file that YAML parses into paper mappings: a YAML paper
+   list;
 2. an Atom/RSS feed (``<feed``/``<rss`` after an XML prolog: declaration, comments, a DOCTYPE); an HTML
    document (``<!DOCTYPE html``, ``<html``): no reader (a saved web page is not a listing); any other XML
    document (pipeline.ingest.readers.xml_records.PROLOG then a root element): XML records
@@ -41,6 +45,7 @@ from pipeline.ingest.readers import (
     separated,
     table,
     xml_records,
+    yaml_records,
 )
 from pipeline.ingest.readers.base import is_separator_line
 from pipeline.ingest.readers.fields import map_columns
@@ -80,12 +85,19 @@ def choose(text: str, name: str) -> str | None:
     stripped = text.lstrip("\ufeff \t\n")
     lines = text.split("\n")
     low_name = name.lower()
+    if stripped.startswith("---") and yaml_records.front_matter_paper(text):
+        return yaml_records.NAME_FRONT_MATTER
+    is_yaml_name = low_name.endswith(yaml_records.YAML_SUFFIXES)
     if stripped[:1] in "[{" and stripped:
         if _is_json(stripped):
             return json_records.NAME_JSON
         if _jsonl_like(lines):
             return json_records.NAME_JSONL
+        if not low_name.endswith(".json") and yaml_records.yaml_papers(text):
+            return yaml_records.NAME_YAML
         return json_records.NAME_JSON if low_name.endswith(".json") else None
+    if is_yaml_name and yaml_records.yaml_papers(text):
+        return yaml_records.NAME_YAML
     if _FEED.match(stripped):
         return feed.NAME
     if _HTML.match(stripped):

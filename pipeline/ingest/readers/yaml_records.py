@@ -1,0 +1,147 @@
+"""YAML paper files: per-paper posts with YAML front matter (Jekyll, Hugo, Quarto: the pages proceedings sites
+are built from, e.g. PMLR's ``_posts/*.md``) and YAML paper lists (a site's ``_data/papers.yml``).
+
+Values are parsed by PyYAML's ``safe_load`` only (no object construction); fields are found by name exactly as
+for JSON records (pipeline.ingest.readers.fields, via pipeline.ingest.readers.json_records.records_from_doc).
+
+- **Front matter** (:func:`read_front_matter`): the file opens with a line ``---``, the front matter runs to
+  the next line ``---`` (or ``...``), the body follows. The front matter is one mapping: one record per file.
+  The abstract is the mapping's abstract key (``abstract``, ``summary``, ...); the body is the abstract only
+  when the mapping has no such key. No other key is ever part of the abstract. ``position`` = ``line`` = 1.
+- **Paper lists** (:func:`read_yaml`): a YAML document holding the shapes JSON documents hold (a list of
+  mappings, ``{papers: [...]}``, mappings keyed by id). A flow-style YAML file that looks like JSON but is not
+  (a trailing comma, a tab inside a string) is read here by YAML's rules: double-quoted scalars decode YAML
+  escapes (``\\t`` is a TAB), as the site generator that uses the file reads them.
+
+Pure functions.
+"""
+
+from __future__ import annotations
+
+import re
+
+import yaml
+
+from pipeline.ingest.readers.base import ReaderError, Record
+from pipeline.ingest.readers.fields import flatten, map_columns, record_from_fields
+from pipeline.ingest.readers.json_records import paper_objects, records_from_doc
+
+NAME_FRONT_MATTER = "front_matter"
+NAME_YAML = "yaml"
+#: A front-matter fence: a line of exactly three ``-`` (closing: also ``...``), trailing spaces allowed.
+_OPEN = re.compile(r"---[ \t]*")
+_CLOSE = re.compile(r"(?:---|\.\.\.)[ \t]*")
+#: File names of YAML documents (the extension is how sites name their data files).
+YAML_SUFFIXES = (".yml", ".yaml")
+
+
+def split_front_matter(text: str) -> tuple[str, str, int] | None:
+    """``(front matter, body, body's 1-based first line)`` when ``text`` (a BOM and leading blank lines
+    allowed) opens with a ``---`` line closed by a later ``---``/``...`` line, else None."""
+    lines = text.lstrip("\ufeff").split("\n")
+    start = next((i for i, x in enumerate(lines) if x.strip()), None)
+    if start is None or not _OPEN.fullmatch(lines[start]):
+        return None
+    end = next((j for j in range(start + 1, len(lines)) if _CLOSE.fullmatch(lines[j])), None)
+    if end is None:
+        return None
+    return "\n".join(lines[start + 1 : end]), "\n".join(lines[end + 1 :]), end + 2
+
+
+def _load(text: str, name: str, first_line: int = 1):
+    """``yaml.safe_load(text)``; a YAML error is a :class:`ReaderError` with the file line."""
+    try:
+        return yaml.safe_load(text)
+    except yaml.YAMLError as e:
+        mark = getattr(e, "problem_mark", None)
+        line = mark.line + first_line if mark is not None else 0
+        what = getattr(e, "problem", None) or str(e).split("\n")[0]
+        raise ReaderError(name, f"invalid YAML: {what}", line) from None
+
+
+def front_matter_paper(text: str) -> bool:
+    """True when ``text`` opens with YAML front matter (:func:`split_front_matter`) that parses to a mapping
+    naming an abstract field, or naming a title with a non-empty body (the body is then the abstract): the
+    sniffing rule for :data:`NAME_FRONT_MATTER`. A page whose front matter names neither (a blog post's
+    ``layout``/``date``) is not a paper."""
+    found = split_front_matter(text)
+    if found is None:
+        return False
+    try:
+        doc = yaml.safe_load(found[0])
+    except yaml.YAMLError:
+        return False
+    if not isinstance(doc, dict):
+        return False
+    mapping = map_columns([str(k) for k in flatten(doc)])
+    return "abstract" in mapping or ("title" in mapping and bool(found[1].strip()))
+
+
+def read_front_matter(
+    text: str, name: str, columns: dict[str, str] | None = None
+) -> tuple[str | None, list[Record]]:
+    """Read one per-paper file with YAML front matter; returns ``(None, [record])``.
+
+    Raises:
+        ReaderError: no front matter, invalid YAML (with the line), or front matter that is not a mapping.
+    """
+    found = split_front_matter(text)
+    if found is None:
+        raise ReaderError(name, "no YAML front matter (a first line '---' closed by a later '---' line)")
+    front, body, body_line = found
+    doc = _load(front, name, 2)
+    if not isinstance(doc, dict):
+        raise ReaderError(name, f"YAML front matter is a {type(doc).__name__}, not a mapping of fields", 1)
+    obj = {str(k): v for k, v in flatten(doc).items()}
+    mapping = map_columns(list(obj), columns)
+    if "abstract" not in mapping and body.strip():
+        obj["\0body"] = body  # a key no file can name: the body is the abstract
+        mapping["abstract"] = "\0body"
+    return None, [record_from_fields(obj, mapping, 1, 1)]
+
+
+def yaml_papers(text: str) -> bool:
+    """True when ``text`` parses as YAML (safe_load) into the paper shapes JSON documents hold (a list of
+    mappings, ``{papers: [...]}``, ...) whose keys name an abstract field: the sniffing rule for
+    :data:`NAME_YAML` (tried on ``.yml``/``.yaml`` files and on texts that open like JSON but do not parse as
+    JSON)."""
+    try:
+        doc = yaml.safe_load(text)
+    except yaml.YAMLError:
+        return False
+    found = paper_objects(doc) if isinstance(doc, (list, dict)) else None
+    if not found:
+        return False
+    keys: dict[str, None] = {}
+    for o in found[0][:200]:
+        keys.update(dict.fromkeys(str(k) for k in flatten(o)))
+    return "abstract" in map_columns(list(keys))
+
+
+def read_yaml(text: str, name: str, columns: dict[str, str] | None = None) -> tuple[str | None, list[Record]]:
+    """Read a YAML paper list; returns ``(None, records)``; ``position`` = the 0-based index, ``line`` = 0.
+
+    Raises:
+        ReaderError: invalid YAML (with the line), no paper mappings, or no abstract field.
+    """
+    doc = _load(text, name)
+    if isinstance(doc, list):
+        doc = [{str(k): v for k, v in x.items()} if isinstance(x, dict) else x for x in doc]
+    return None, records_from_doc(doc, name, columns, "YAML")
+
+
+def coverage(text: str, records: list[Record]) -> float:
+    """How much of ``text`` the YAML readers explain, 0..1 (for choosing among readers): a front-matter
+    file is explained whole once read (the front matter is the record's fields, the body its abstract or the
+    page content the format puts after it); a YAML list by the share of its top-level items that became
+    records. 0.0 when nothing was read."""
+    if not records:
+        return 0.0
+    if split_front_matter(text) is not None and len(records) == 1:
+        return 1.0
+    try:
+        doc = yaml.safe_load(text)
+    except yaml.YAMLError:
+        return 0.0
+    items = len(doc) if isinstance(doc, (list, dict)) else 1
+    return min(1.0, len(records) / max(items, 1))
