@@ -160,7 +160,8 @@ def read_listing(
             (True, the pipeline) or reject the file (False: the strict seed-shape behaviour).
 
     Returns:
-        a :class:`ListingRead`. Venue/year per record: settings, else the record's own text or the header
+        a :class:`ListingRead`; records a reader repaired (``Record.repair``) get one warning for the file.
+        Venue/year per record: settings, else the record's own text or the header
         above it, else the file's header, else the path (file name, then folders), else ``unknown``/``0``
         with a warning; an unknown venue token or an implausible year also warns.
 
@@ -190,6 +191,13 @@ def read_listing(
         )
     header, records = READERS[reader](text, name, conf.columns)
     venue, year, venues, years = _resolve(name, header, records, conf, warnings, today)
+    repaired = [r.repair for r in records if r.repair]
+    if repaired:
+        warnings.append(
+            f"{name}: {len(repaired)} record(s) repaired, broken in the file with one reading: "
+            + "; ".join(repaired[:5])
+            + ("; ..." if len(repaired) > 5 else "")
+        )
     if not records:
         warnings.append(
             f"{name}: no abstracts ({'only a header line' if header else 'empty file'}); "

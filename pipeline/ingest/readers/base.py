@@ -42,7 +42,9 @@ class Record:
     names this record's venue, when the file gives one for it (its ``comment`` field, the header line above
     it); ``year_text``: a year field of the record (``year = 2020``); both resolved to venue/year by
     pipeline.ingest.readers.venues. ``problem``: why this record alone cannot be published (a control
-    character, a malformed row), else None.
+    character, a malformed row), else None. ``repair``: how the reader repaired the record when the file
+    broke its own format in a way with one reading (a CSV row whose overflow fields rejoin into one column),
+    else None; the file's warnings count them.
     """
 
     position: int
@@ -56,6 +58,7 @@ class Record:
     venue_text: str | None = None
     year_text: str | None = None
     problem: str | None = None
+    repair: str | None = None
 
 
 def control_problem(text: str) -> str | None:
