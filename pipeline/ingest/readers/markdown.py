@@ -3,8 +3,11 @@ lines, other ``**Label:** value`` fields and the abstract (often inside a
 ``<details><summary>Abstract</summary>`` block); and markdown tables with a header row naming an abstract
                                          column.
 
-Headings: the paper heading level is the most frequent heading level of the file (``###`` in schedules);
-higher-level headings (``## Poster Session 1``, ``## Orals``) are sections: a section named for a presentation
+Headings: the paper heading level is the level whose sections hold paper fields (``**Authors:**``, an
+abstract label or block), else the most frequent heading level of the file (``###`` in schedules); a paper
+section owns everything nested in it (sub-headings, tables, ``<details>`` summaries) and only its abstract
+reaches the abstract (:func:`_paper_fields`); list numbers leave the titles of a numbered list. Higher-level
+headings (``## Poster Session 1``, ``## Orals``) are sections: a section named for a presentation
 type (Oral, Spotlight, Poster) gives ``source_status`` to its papers unless a paper says otherwise
 (``**Oral Presentation:** ...`` → ``Oral``; a heading tag ``### [Spotlight] Title`` → ``Spotlight``).
 HTML tags, ``<details>``/``<summary>`` markup, emphasis markers and heading marks never reach the abstract;

@@ -6,7 +6,9 @@ settings file.
 One record per data row; ``position`` is the 1-based data row (the header row not counted), ``line`` the file
 line where the row starts. A row with more or fewer fields than the header is that row's problem; so is a row
 whose quoting is broken (the strict csv parser refuses it, or its lines hold an odd number of ``"``): it is
-quarantined alone with the reason and its lines, never published split at a guess.
+quarantined alone with the reason and its lines, never published split at a guess, unless the row has exactly
+one reading: the overflow rejoined into one free-text column gives a row whose every cell fits its column
+(:func:`_repair_row`; ``Record.repair`` says so).
 """
 
 from __future__ import annotations
