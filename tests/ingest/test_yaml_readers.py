@@ -107,3 +107,16 @@ def test_yml_name_block_style_list_and_non_paper_yaml():
     assert got.records[0].abstract_raw == "We study x.\nIt works."
     assert got.records[0].authors == ["A. Author", "B. Author"]
     assert choose("- name: Jane\n  role: chair\n", "_data/people.yml") != "yaml"
+
+
+def test_yaml_aliases_and_deep_nesting_are_refused_not_expanded():
+    bomb = "a: &a [x, x, x, x, x, x, x, x, x]\n" + "".join(
+        f"{chr(98 + k)}: &{chr(98 + k)} [*{chr(97 + k)}, *{chr(97 + k)}, *{chr(97 + k)}, *{chr(97 + k)}]\n"
+        for k in range(12)
+    )
+    post = "---\ntitle: T\nabstract: *m\n" + bomb + "---\n"
+    assert choose(post, "p.md") != "front_matter"
+    with pytest.raises(ReaderError, match="aliases"):
+        read_front_matter(post, "p.md")
+    deep = "papers: " + "[" * 5000 + "]" * 5000
+    assert choose(deep, "papers.yml") != "yaml"

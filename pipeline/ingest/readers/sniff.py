@@ -5,7 +5,8 @@ Rules, in order (the first that holds names the reader):
 0. YAML front matter naming a paper (a ``---`` first line; pipeline.ingest.readers.yaml_records
    ``front_matter_paper``): one paper per file;
 1. starts with ``[`` or ``{``: JSON when the whole text parses, else JSON Lines when its first non-blank lines
-   are objects, else (not a ``.json`` name) a YAML paper list when YAML parses it (flow style: JSON-like with
+   are objects, else (not a ``.json`` name; at most yaml_records.MAX_SNIFF_YAML_CHARS unless a YAML name) a
+   YAML paper list when YAML parses it (flow style: JSON-like with
    trailing commas or tabs); a ``.yml``/``.yaml`` file that YAML parses into paper mappings: a YAML paper
    list;
 2. an Atom/RSS feed (``<feed``/``<rss`` after an XML prolog: declaration, comments, a DOCTYPE); an HTML
@@ -93,7 +94,11 @@ def choose(text: str, name: str) -> str | None:
             return json_records.NAME_JSON
         if _jsonl_like(lines):
             return json_records.NAME_JSONL
-        if not low_name.endswith(".json") and yaml_records.yaml_papers(text):
+        if (
+            not low_name.endswith(".json")
+            and (is_yaml_name or len(text) <= yaml_records.MAX_SNIFF_YAML_CHARS)
+            and yaml_records.yaml_papers(text)
+        ):
             return yaml_records.NAME_YAML
         return json_records.NAME_JSON if low_name.endswith(".json") else None
     if is_yaml_name and yaml_records.yaml_papers(text):

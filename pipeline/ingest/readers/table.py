@@ -13,6 +13,7 @@ one reading: the overflow rejoined into one free-text column gives a row whose e
 
 from __future__ import annotations
 
+import bisect
 import csv
 import re
 from dataclasses import dataclass
@@ -60,9 +61,11 @@ def read(text: str, name: str, columns: dict[str, str] | None = None) -> tuple[s
             first + 1,
         )
     rows = _parse_rows(feed, reader)
-    good = [r for _, _, r, _ in rows if r is not None and len(r) == len(header)]
-    profiles = _profiles(good, header, mapping)
     good_starts = [b for b, _, r, _ in rows if r is not None and len(r) == len(header)]
+    profiles = None
+    if any(r is None or len(r) > len(header) for _, _, r, _ in rows):
+        good = [r for _, _, r, _ in rows if r is not None and len(r) == len(header)]
+        profiles = _profiles(good, header, mapping)
     records: list[Record] = []
     skip_to = row_no = 0
     for start, end, row, error in rows:
@@ -71,7 +74,8 @@ def read(text: str, name: str, columns: dict[str, str] | None = None) -> tuple[s
         row_no += 1
         if row is None or len(row) > len(header):
             # a broken row may take in the lines up to the next well-formed row, never that row
-            limit = end if row is not None else next((b for b in good_starts if b >= end), len(lines))
+            at = bisect.bisect_left(good_starts, end)
+            limit = end if row is not None else good_starts[at] if at < len(good_starts) else len(lines)
             fixed = _repair_row(lines, start, end, limit, delimiter, len(header), profiles)
             if fixed is not None:
                 cells, skip_to, column = fixed

@@ -1,8 +1,9 @@
 """YAML paper files: per-paper posts with YAML front matter (Jekyll, Hugo, Quarto: the pages proceedings sites
 are built from, e.g. PMLR's ``_posts/*.md``) and YAML paper lists (a site's ``_data/papers.yml``).
 
-Values are parsed by PyYAML's ``safe_load`` only (no object construction); fields are found by name exactly as
-for JSON records (pipeline.ingest.readers.fields, via pipeline.ingest.readers.json_records.records_from_doc).
+Values are parsed by PyYAML's ``safe_load`` only (no object construction; aliases refused: :func:`safe_load`);
+fields are found by name exactly as for JSON records (pipeline.ingest.readers.fields, via
+pipeline.ingest.readers.json_records.records_from_doc).
 
 - **Front matter** (:func:`read_front_matter`): the file opens with a line ``---``, the front matter runs to
   the next line ``---`` (or ``...``), the body follows. The front matter is one mapping: one record per file.
@@ -33,6 +34,32 @@ _OPEN = re.compile(r"---[ \t]*")
 _CLOSE = re.compile(r"(?:---|\.\.\.)[ \t]*")
 #: File names of YAML documents (the extension is how sites name their data files).
 YAML_SUFFIXES = (".yml", ".yaml")
+#: A text that opens like JSON but is not JSON is tried as YAML (:func:`yaml_papers`) only up to this many
+#: characters unless its name says YAML: PyYAML's pure-Python parser reads about 1 MB a second, and a site's
+#: data file is far smaller (the real ``accepted_papers.yml`` here: 54 kB).
+MAX_SNIFF_YAML_CHARS = 4_000_000
+
+
+class _SafeLoader(yaml.SafeLoader):
+    """PyYAML's SafeLoader (``safe_load``: plain data only, no object construction) that also refuses aliases
+    (``*name``): no paper file needs them, and nested aliases expand exponentially when a value is turned
+    into text (an alias bomb)."""
+
+    def compose_node(self, parent, index):
+        if self.check_event(yaml.AliasEvent):
+            raise yaml.composer.ComposerError(
+                None, None, "aliases (*name) are not read in listing files", self.peek_event().start_mark
+            )
+        return super().compose_node(parent, index)
+
+
+def safe_load(text: str):
+    """``yaml.safe_load(text)`` without aliases (:class:`_SafeLoader`).
+
+    Raises:
+        yaml.YAMLError: invalid YAML or an alias; RecursionError: nesting deeper than Python's stack.
+    """
+    return yaml.load(text, Loader=_SafeLoader)  # noqa: S506  # a SafeLoader subclass
 
 
 def split_front_matter(text: str) -> tuple[str, str, int] | None:
@@ -49,9 +76,11 @@ def split_front_matter(text: str) -> tuple[str, str, int] | None:
 
 
 def _load(text: str, name: str, first_line: int = 1):
-    """``yaml.safe_load(text)``; a YAML error is a :class:`ReaderError` with the file line."""
+    """:func:`safe_load` of ``text``; a YAML error is a :class:`ReaderError` with the file line."""
     try:
-        return yaml.safe_load(text)
+        return safe_load(text)
+    except RecursionError:
+        raise ReaderError(name, "invalid YAML: nested deeper than the parser can follow") from None
     except yaml.YAMLError as e:
         mark = getattr(e, "problem_mark", None)
         line = mark.line + first_line if mark is not None else 0
@@ -68,8 +97,8 @@ def front_matter_paper(text: str) -> bool:
     if found is None:
         return False
     try:
-        doc = yaml.safe_load(found[0])
-    except yaml.YAMLError:
+        doc = safe_load(found[0])
+    except (yaml.YAMLError, RecursionError):
         return False
     if not isinstance(doc, dict):
         return False
@@ -106,8 +135,8 @@ def yaml_papers(text: str) -> bool:
     :data:`NAME_YAML` (tried on ``.yml``/``.yaml`` files and on texts that open like JSON but do not parse as
     JSON)."""
     try:
-        doc = yaml.safe_load(text)
-    except yaml.YAMLError:
+        doc = safe_load(text)
+    except (yaml.YAMLError, RecursionError):
         return False
     found = paper_objects(doc) if isinstance(doc, (list, dict)) else None
     if not found:
@@ -140,8 +169,8 @@ def coverage(text: str, records: list[Record]) -> float:
     if split_front_matter(text) is not None and len(records) == 1:
         return 1.0
     try:
-        doc = yaml.safe_load(text)
-    except yaml.YAMLError:
+        doc = safe_load(text)
+    except (yaml.YAMLError, RecursionError):
         return 0.0
     items = len(doc) if isinstance(doc, (list, dict)) else 1
     return min(1.0, len(records) / max(items, 1))
