@@ -23,9 +23,11 @@ import re
 
 import yaml
 
+from pipeline.ingest.readers import markdown
 from pipeline.ingest.readers.base import ReaderError, Record
-from pipeline.ingest.readers.fields import flatten, map_columns, record_from_fields
+from pipeline.ingest.readers.fields import flatten, fold, map_columns, record_from_fields
 from pipeline.ingest.readers.json_records import paper_objects, records_from_doc
+from pipeline.ingest.readers.markdown import heading
 
 NAME_FRONT_MATTER = "front_matter"
 NAME_YAML = "yaml"
@@ -89,10 +91,12 @@ def _load(text: str, name: str, first_line: int = 1):
 
 
 def front_matter_paper(text: str) -> bool:
-    """True when ``text`` opens with YAML front matter (:func:`split_front_matter`) that parses to a mapping
-    naming an abstract field, or naming a title with a non-empty body (the body is then the abstract): the
-    sniffing rule for :data:`NAME_FRONT_MATTER`. A page whose front matter names neither (a blog post's
-    ``layout``/``date``) is not a paper."""
+    """True when ``text`` opens with YAML front matter (:func:`split_front_matter`) that is one paper: the
+    sniffing rule for :data:`NAME_FRONT_MATTER`. The front matter must parse to a mapping naming a title and
+    either an abstract field (a generic ``description`` counts only with authors: pages use it for a site
+    summary) or authors with a non-empty body (the body is then the abstract); and the body must not itself
+    list papers (two or more markdown paper sections with abstracts: an "accepted papers" page whose front
+    matter is the page's ``layout``/``title``). A blog post's ``layout``/``date`` is not a paper."""
     found = split_front_matter(text)
     if found is None:
         return False
@@ -103,7 +107,24 @@ def front_matter_paper(text: str) -> bool:
     if not isinstance(doc, dict):
         return False
     mapping = map_columns([str(k) for k in flatten(doc)])
-    return "abstract" in mapping or ("title" in mapping and bool(found[1].strip()))
+    if "title" not in mapping:
+        return False
+    if "abstract" in mapping:
+        paper = fold(mapping["abstract"]) != "description" or "authors" in mapping
+    else:
+        paper = "authors" in mapping and bool(found[1].strip())
+    return paper and not _lists_papers(found[1])
+
+
+def _lists_papers(body: str) -> bool:
+    """True when the markdown reader finds two or more paper sections with an abstract in ``body``."""
+    if sum(1 for x in body.split("\n") if heading(x)) < 2:
+        return False
+    try:
+        recs = markdown.read(body)[1]
+    except ReaderError:
+        return False
+    return sum(bool(r.abstract_raw.strip()) for r in recs) >= 2
 
 
 def read_front_matter(
