@@ -102,3 +102,15 @@ def test_jacobmarks_schedule_still_reads_whole():
     assert all(r.abstract_raw and "<" not in r.abstract_raw and r.authors for r in recs)
     assert recs[0].abstract_raw.startswith("Robust loss functions are essential for training deep neural")
     assert recs[0].abstract_raw.endswith("https://github.com/Virusdoll/Active-Negative-Loss.")
+
+
+def test_summary_naming_the_abstract_and_rules_without_a_marked_abstract():
+    text = (
+        "### One\n\n**Authors:** Jane Doe\n\n<details><summary>Show abstract</summary>We prove it.</details>\n\n"
+        "### Two\n\n**Authors:** John Roe\n\nAn affiliation line\n\n---\n\nWe show it twice.\n"
+    )
+    one, two = read(text)[1]
+    assert one.abstract_raw == "We prove it."
+    assert (
+        two.abstract_raw.split() == "An affiliation line We show it twice.".split()
+    )  # no marker: a rule is layout

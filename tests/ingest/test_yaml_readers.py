@@ -124,7 +124,10 @@ def test_yaml_aliases_and_deep_nesting_are_refused_not_expanded():
 
 def test_a_listing_page_with_front_matter_is_read_as_its_listing():
     schedule = (DATA / "readers" / "Not_Presented_Posters.md").read_text()
-    page = "---\nlayout: page\ntitle: Accepted papers\ndescription: Posters of the conference\n---\n\n" + schedule
+    page = (
+        "---\nlayout: page\ntitle: Accepted papers\ndescription: Posters of the conference\n---\n\n"
+        + schedule
+    )
     assert choose(page, "posters.md") == "markdown"
     got = read_listing(page.encode(), "neurips2023/posters.md", today=TODAY)
     assert len(got.records) == 3 and got.records[0].title.startswith("Active Negative Loss Functions")

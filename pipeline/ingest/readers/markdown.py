@@ -231,6 +231,9 @@ _DETAILS_CLOSE = re.compile(r"</details\s*>", re.IGNORECASE)
 _SUMMARY_OPEN = re.compile(r"<summary>", re.IGNORECASE)
 _ABSTRACT_LABEL = re.compile(r"^\s*+(?:\*\*|__)?abstract(?:\*\*|__)?\s*+[:：]\s*+(?:\*\*|__)?", re.IGNORECASE)
 _ABSTRACT_NAME = re.compile(r"(?:\*\*|__)?abstract(?:\*\*|__)?\s*+[:：]?", re.IGNORECASE)
+#: A ``<summary>`` that names the abstract (``Abstract``, ``Show abstract``, ``摘要``); any other summary
+#: (``Reading summary``, ``TL;DR``, ``BibTeX``) opens a block that is not the abstract.
+_SUMMARY_ABSTRACT = re.compile(r"\babstract\b|摘要", re.IGNORECASE)
 _BOLD_LABEL = re.compile(r"^\s*+(?:\*\*|__)[^*_:：]{1,40}(?:[:：](?:\*\*|__)|(?:\*\*|__)\s*+[:：])")
 _TABLE_LINE = re.compile(r"^\s*+\|.*\|\s*+$")
 #: A list number opening a title (``[97] Title``, ``12. Title``, ``(3) Title``).
@@ -310,7 +313,8 @@ def _paper_fields(body: list[str]) -> _Fields:
       to the next field, table, ``<details>`` block, nested heading or thematic break; the block's content;
       the heading's text;
     - other ``<details>`` blocks (a summary, notes), nested headings other than ``Abstract`` and what is under
-      them, tables and thematic breaks are the paper's but never its abstract;
+      them, tables and thematic breaks are the paper's but never its abstract; after a marked abstract, a
+      thematic break closes the paper (what follows, such as a list's navigation links, is not its text);
     - without a marker, the abstract is the section's other text.
     """
     out = _Fields()
@@ -326,7 +330,9 @@ def _paper_fields(body: list[str]) -> _Fields:
             details.append("pending")
         if details and details[-1] == "pending" and _SUMMARY_OPEN.search(s):
             summary = _strip_markup(s[_SUMMARY_OPEN.search(s).end() :])  # type: ignore[union-attr]
-            details[-1] = "abstract" if _ABSTRACT_NAME.fullmatch(summary.strip(" *_")) else "other"
+            # the first abstract wins: a later one (a translation, 中文摘要) is other text
+            first = not any(x.strip() for x in marked)
+            details[-1] = "abstract" if first and _SUMMARY_ABSTRACT.search(summary) else "other"
             explicit |= details[-1] == "abstract"
             s = _SUMMARY_END.split(s, maxsplit=1)[1] if _SUMMARY_END.search(s) else ""
         closes = bool(details) and bool(_DETAILS_CLOSE.search(s))
@@ -347,13 +353,12 @@ def _paper_fields(body: list[str]) -> _Fields:
             explicit |= collecting
             continue
         if _HR.match(s) or _TABLE_LINE.match(s):
-            collecting = collecting and not (marked or loose)  # a rule before any text is layout
-            if _HR.match(s) and (marked or loose):
-                sub_kind = "other"  # what follows a closing rule is not the paper's text
+            if _HR.match(s) and explicit and any(x.strip() for x in marked):
+                collecting, sub_kind = False, "other"  # after the abstract, a rule closes the paper
             continue
         if sub_kind == "other":
             continue
-        if _ABSTRACT_LABEL.match(s):
+        if _ABSTRACT_LABEL.match(s) and not any(x.strip() for x in marked):
             explicit = collecting = True
             marked.append(_ABSTRACT_LABEL.sub("", s, count=1))
             continue
