@@ -6,8 +6,10 @@ scores the published records against the truth:
 
 - files whose records are in the dev corpus (``../shared/corpus/real_abstracts_dev.parquet``; a corpus row's
   ``source`` ends with the file's path) are scored against those rows;
-- files listed in ``constructed/truth.jsonl`` (``file``, ``title``, ``abstract``, ``venue``, ``year``) against
-  it.
+- files listed in a ``truth.jsonl`` beside them (``constructed/truth.jsonl``: ``file`` is the file name;
+  ``real2/truth.jsonl``: ``listing`` is the path under that folder; both give ``title``, ``abstract``, ``venue``,
+  ``year``) against it. A folder whose files each hold one true record (per-paper posts) is scored as one unit,
+  one line for the folder.
 
 True records whose text the quarantine rules reject by themselves ("Abstract Missing") are not counted.
 precision = published records that are exactly one true abstract (their raw or clean text, case and
@@ -45,6 +47,9 @@ SHARED = ROOT.parent / "shared"
 LISTINGS = SHARED / "listings"
 CORPUS = SHARED / "corpus" / "real_abstracts_dev.parquet"
 TARGETS = {"precision": 0.99, "recall": 0.98, "titles": 0.98}
+#: Quarantine reasons that say a true record holds no abstract at all. A true abstract rejected for what it
+#: holds (markup, citations, length) is a miss of the pipeline, so it counts against recall.
+PLACEHOLDER_REASONS = ("empty", "url_only", "math_only", "no_words", "boilerplate", "too_short")
 #: Where a file is kept for the run, relative to the raw folder (the repository name gives venue/year).
 PLACED = {"jacobmarks": "awesome-neurips-2023"}
 
@@ -56,7 +61,7 @@ def norm(text: str | None) -> str:
 def truth_for(rel: str, corpus: pl.DataFrame | None, constructed: list[dict]) -> list[dict]:
     """True records of file ``rel`` (path under the listings folder): dicts with title, abstract, venue,
     year."""
-    rows = [r for r in constructed if r.get("file") in (rel, Path(rel).name)]
+    rows = [r for r in constructed if r.get("file") in (rel, Path(rel).name) or r.get("path") == rel]
     if rows:
         return rows
     if corpus is None:
@@ -72,12 +77,14 @@ def truth_for(rel: str, corpus: pl.DataFrame | None, constructed: list[dict]) ->
 
 
 def placeholder(abstract: str | None) -> bool:
-    """A true record whose abstract the quarantine rules reject on its own text ("Abstract Missing", a
-    five-word fragment): not a true abstract to recall (the count is printed per file)."""
+    """A true record whose abstract the quarantine rules reject on its own text as no abstract
+    (``PLACEHOLDER_REASONS``: "Abstract Missing", a five-word fragment): not a true abstract to recall (the count
+    is printed per file)."""
     from pipeline.analyse import quarantine
 
     raw = abstract or ""
-    return quarantine.quarantine_reason(raw, cleaning.clean_text(raw)) is not None
+    reason = quarantine.quarantine_reason(raw, cleaning.clean_text(raw))
+    return reason is not None and reason.split(":")[0] in PLACEHOLDER_REASONS
 
 
 def score(published: pl.DataFrame, truth: list[dict]) -> dict:
@@ -100,7 +107,10 @@ def score(published: pl.DataFrame, truth: list[dict]) -> dict:
             continue
         matched += 1
         found.add(key)
-        titles += norm(title) == norm(t.get("title"))
+        # the truth's title is the field as the file decodes it (LaTeX left as written); the published title
+        # is clean text, so either spelling counts
+        want_t = t.get("title")
+        titles += norm(title) in (norm(want_t), norm(cleaning.clean_text(want_t or "")))
         want_v, want_y = t.get("venue"), t.get("year")
         vy += (venue == want_v and year == want_y) if want_v else 0
     n_true = len(by_text)
@@ -395,6 +405,53 @@ def build_extra(out: Path, per_file: int = 40) -> Path:
     return out
 
 
+def load_truth(folder: Path) -> list[dict]:
+    """Every ``truth.jsonl`` under ``folder``; a record naming its ``listing`` (the path under the truth file's
+    folder) gets ``path``, the path under ``folder``."""
+    out = []
+    for tf in sorted(folder.rglob("truth.jsonl")):
+        base = tf.parent.relative_to(folder).as_posix()
+        for line in tf.read_text(encoding="utf-8").splitlines():
+            if line.strip():
+                rec = json.loads(line)
+                if rec.get("listing"):
+                    rec["path"] = f"{base}/{rec['listing']}" if base != "." else rec["listing"]
+                out.append(rec)
+    return out
+
+
+def units(folder: Path, constructed: list[dict]) -> list[tuple[str, list[Path]]]:
+    """The scored units under ``folder``: (name, files). A folder of at least five files that each hold exactly
+    one true record (per-paper posts) is one unit named ``folder/``; every other file is a unit of its own.
+    READMEs, truth files, scripts and settings files are not listings."""
+    files = sorted(
+        p
+        for p in folder.rglob("*")
+        if p.is_file()
+        and p.name not in ("README.md", "truth.jsonl", "listing.toml")
+        and p.suffix != ".py"
+        and not p.name.endswith(".listing.toml")
+    )
+    per_file: dict[str, int] = {}
+    for rec in constructed:
+        if rec.get("path"):
+            per_file[rec["path"]] = per_file.get(rec["path"], 0) + 1
+    by_dir: dict[Path, list[Path]] = {}
+    for path in files:
+        by_dir.setdefault(path.parent, []).append(path)
+    out, seen = [], set()
+    for path in files:
+        group = by_dir[path.parent]
+        singles = all(per_file.get(q.relative_to(folder).as_posix()) == 1 for q in group)
+        if len(group) >= 5 and singles:
+            if path.parent not in seen:
+                seen.add(path.parent)
+                out.append((path.parent.relative_to(folder).as_posix() + "/", group))
+        else:
+            out.append((path.relative_to(folder).as_posix(), [path]))
+    return out
+
+
 def main(folder: Path = LISTINGS) -> int:
     if not folder.is_dir():
         print(
@@ -404,48 +461,44 @@ def main(folder: Path = LISTINGS) -> int:
     corpus = pl.read_parquet(CORPUS) if CORPUS.exists() else None
     if corpus is None:
         print(f"eval-listings: {CORPUS} is absent; only files with a truth.jsonl are scored")
-    constructed = []
-    for tf in folder.rglob("truth.jsonl"):
-        constructed += [json.loads(x) for x in tf.read_text().splitlines() if x.strip()]
-    files = sorted(
-        p
-        for p in folder.rglob("*")
-        if p.is_file()
-        and p.name not in ("README.md", "truth.jsonl")
-        and not p.name.endswith(".listing.toml")
-        and p.name != "listing.toml"
-    )
-    worst_ok = True
+    constructed = load_truth(folder)
+    scored, passed = 0, 0
     print(
         f"{'file':48} {'reader':15} {'venue/year':16} {'pub':>5} {'true':>5} {'prec':>6} {'recall':>6} "
         f"{'titles':>6} {'v/y':>5}"
     )
-    for path in files:
-        rel = path.relative_to(folder).as_posix()
-        top = rel.split("/")[0]
-        name = rel if top not in PLACED else f"{PLACED[top]}/{path.name}"
-        frame, _ = ingest_records.listing_records(path.read_bytes(), name)
-        rows = abstracts.abstract_rows(frame)
+    for unit, paths in units(folder, constructed):
+        frames, all_rows, truth = [], [], []
+        for path in paths:
+            rel = path.relative_to(folder).as_posix()
+            top = rel.split("/")[0]
+            name = rel if top not in PLACED else f"{PLACED[top]}/{path.name}"
+            frame, _ = ingest_records.listing_records(path.read_bytes(), name)
+            frames.append(frame)
+            all_rows.append(abstracts.abstract_rows(frame))
+            truth += truth_for(rel, corpus, constructed)
+        frame = pl.concat(frames, how="diagonal_relaxed")
+        rows = pl.concat(all_rows, how="diagonal_relaxed")
         published = rows.filter(pl.col("quarantine_reason").is_null()).unique(
             "content_hash", keep="first", maintain_order=True
         )
-        truth = truth_for(rel, corpus, constructed)
+        readers = "+".join(sorted({r or "-" for r in frame["reader"].to_list()})) if frame.height else "-"
         if not truth:
             print(
-                f"{rel:48} {frame['reader'][0] or '-':15} no truth: {published.height} published, "
-                f"{rows.height - published.height} not"
+                f"{unit:48} {readers:15} no truth: {published.height} published, {rows.height - published.height} not"
             )
             continue
         s = score(published, truth)
         n_placeholders = sum(placeholder(t["abstract"]) for t in truth)
-        vy = f"{frame['venue'].mode()[0]} {frame['year'].mode()[0]}"
+        vy = f"{frame['venue'].mode()[0]} {frame['year'].mode()[0]}" if frame.height else "- -"
         ok = all(s[k] >= v for k, v in TARGETS.items()) and (
             s["venue_year"] is None or s["venue_year"] >= 0.98
         )
         v_y = "    -" if s["venue_year"] is None else f"{s['venue_year']:>5.2f}"
-        worst_ok &= ok
+        scored += 1
+        passed += ok
         print(
-            f"{rel:48} {frame['reader'][0] or '-':15} {vy:16} {s['published']:>5} {s['true']:>5} "
+            f"{unit:48} {readers:15} {vy:16} {s['published']:>5} {s['true']:>5} "
             f"{s['precision']:>6.3f} {s['recall']:>6.3f} {s['titles']:>6.3f} {v_y}"
             f"{'' if ok else '  MISSED'}"
         )
@@ -459,7 +512,10 @@ def main(folder: Path = LISTINGS) -> int:
                 f"{'':48} quarantined: {dict(sorted(reasons.value_counts().iter_rows()))}"
                 + (f"; {n_placeholders} true records are placeholders, not scored" if n_placeholders else "")
             )
-    return 0 if worst_ok else 1
+    print(
+        f"eval-listings: {passed} of {scored} scored files meet every target {TARGETS} and venue/year ≥ 0.98"
+    )
+    return 0 if passed == scored else 1
 
 
 if __name__ == "__main__":
