@@ -12,7 +12,13 @@ import yaml
 
 from pipeline.ingest.readers import ReaderError, read_listing
 from pipeline.ingest.readers.sniff import choose
-from pipeline.ingest.readers.yaml_records import coverage, read_front_matter, split_front_matter
+from pipeline.ingest.readers.yaml_records import (
+    coverage,
+    front_matter_applies,
+    read_front_matter,
+    split_front_matter,
+    yaml_applies,
+)
 from tests.conftest import DATA
 
 YAML_DATA = DATA / "readers" / "yaml"
@@ -107,6 +113,7 @@ def test_yml_name_block_style_list_and_non_paper_yaml():
     assert got.records[0].abstract_raw == "We study x.\nIt works."
     assert got.records[0].authors == ["A. Author", "B. Author"]
     assert choose("- name: Jane\n  role: chair\n", "_data/people.yml") != "yaml"
+    assert yaml_applies(block, [], "papers.yml") and not yaml_applies('[{"a": 1}]', [], "x.json")
 
 
 def test_yaml_aliases_and_deep_nesting_are_refused_not_expanded():
@@ -133,3 +140,13 @@ def test_a_listing_page_with_front_matter_is_read_as_its_listing():
     assert len(got.records) == 3 and got.records[0].title.startswith("Active Negative Loss Functions")
     about = "---\ntitle: About\ndescription: The workshop on efficient NLP\n---\n\nWe meet in New Orleans.\n"
     assert choose(about, "about.md") != "front_matter"
+    # read as a post anyway (a coverage-ranked sniffer tries every reader that applies): refused, not a paper
+    assert front_matter_applies(page, page.split("\n"), "posters.md")
+    with pytest.raises(ReaderError, match="page description"):
+        read_front_matter(page, "posters.md")
+    workshop = "---\ntitle: Accepted papers\nabstract: The papers of the workshop.\n---\n\n" + schedule
+    assert choose(workshop, "posters.md") == "markdown"
+    with pytest.raises(ReaderError, match="lists papers"):
+        read_front_matter(workshop, "posters.md")
+    with pytest.raises(ReaderError, match="names no abstract"):
+        read_front_matter("---\nlayout: post\ntitle: Hello\n---\n\nText.\n", "hello.md")

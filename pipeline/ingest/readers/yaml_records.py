@@ -90,13 +90,29 @@ def _load(text: str, name: str, first_line: int = 1):
         raise ReaderError(name, f"invalid YAML: {what}", line) from None
 
 
+def not_a_paper(doc: dict, body: str, columns: dict[str, str] | None = None) -> str | None:
+    """Why front matter ``doc`` (a parsed mapping) with ``body`` is not one paper, else None. A paper's front
+    matter names a title and either an abstract field (a generic ``description`` counts only with authors:
+    pages use it for a site summary) or authors with a non-empty body (the body is then the abstract); and
+    its body does not itself list papers (two or more markdown paper sections with abstracts: an "accepted
+    papers" page whose front matter is the page's ``layout``/``title``). A blog post's ``layout``/``date`` is
+    not a paper."""
+    mapping = map_columns([str(k) for k in flatten(doc)], columns)
+    if "title" not in mapping:
+        return f"front matter names no title (keys: {list(doc)[:20]})"
+    if "abstract" in mapping:
+        if fold(mapping["abstract"]) == "description" and "authors" not in mapping:
+            return "front matter names no abstract or authors, only a page description"
+    elif "authors" not in mapping or not body.strip():
+        return f"front matter names no abstract (keys: {list(doc)[:20]})"
+    if _lists_papers(body):
+        return "the page's body lists papers itself: read it as markdown"
+    return None
+
+
 def front_matter_paper(text: str) -> bool:
-    """True when ``text`` opens with YAML front matter (:func:`split_front_matter`) that is one paper: the
-    sniffing rule for :data:`NAME_FRONT_MATTER`. The front matter must parse to a mapping naming a title and
-    either an abstract field (a generic ``description`` counts only with authors: pages use it for a site
-    summary) or authors with a non-empty body (the body is then the abstract); and the body must not itself
-    list papers (two or more markdown paper sections with abstracts: an "accepted papers" page whose front
-    matter is the page's ``layout``/``title``). A blog post's ``layout``/``date`` is not a paper."""
+    """True when ``text`` opens with YAML front matter (:func:`split_front_matter`) that is one paper
+    (:func:`not_a_paper` says None): the sniffing rule for :data:`NAME_FRONT_MATTER`."""
     found = split_front_matter(text)
     if found is None:
         return False
@@ -104,16 +120,25 @@ def front_matter_paper(text: str) -> bool:
         doc = safe_load(found[0])
     except (yaml.YAMLError, RecursionError):
         return False
-    if not isinstance(doc, dict):
-        return False
-    mapping = map_columns([str(k) for k in flatten(doc)])
-    if "title" not in mapping:
-        return False
-    if "abstract" in mapping:
-        paper = fold(mapping["abstract"]) != "description" or "authors" in mapping
-    else:
-        paper = "authors" in mapping and bool(found[1].strip())
-    return paper and not _lists_papers(found[1])
+    return isinstance(doc, dict) and not_a_paper(doc, found[1]) is None
+
+
+def front_matter_applies(text: str, lines: list[str], low_name: str) -> bool:
+    """The cheap test for a coverage-ranked sniffer (``applies(text, lines, low_name)``): the first
+    non-blank line is ``---``. :func:`read_front_matter` then parses the file whole (a document reader: it
+    explains the file when it returns a record) or raises."""
+    first = next((x for x in lines[:50] if x.strip()), "")
+    return bool(_OPEN.fullmatch(first.lstrip("\ufeff")))
+
+
+def yaml_applies(text: str, lines: list[str], low_name: str) -> bool:
+    """The cheap test for a coverage-ranked sniffer: a ``.yml``/``.yaml`` name, or a text that opens like
+    JSON (``[``/``{``), is not named ``.json`` and is at most MAX_SNIFF_YAML_CHARS long. :func:`read_yaml`
+    then parses the file whole (a document reader) or raises."""
+    if low_name.endswith(YAML_SUFFIXES):
+        return True
+    start = text.lstrip("\ufeff \t\n")[:1]
+    return start in ("[", "{") and not low_name.endswith(".json") and len(text) <= MAX_SNIFF_YAML_CHARS
 
 
 def _lists_papers(body: str) -> bool:
@@ -133,18 +158,22 @@ def read_front_matter(
     """Read one per-paper file with YAML front matter; returns ``(None, [record])``.
 
     Raises:
-        ReaderError: no front matter, invalid YAML (with the line), or front matter that is not a mapping.
+        ReaderError: no front matter, invalid YAML (with the line), front matter that is not a mapping, or
+            one that is not a paper (:func:`not_a_paper`).
     """
     found = split_front_matter(text)
     if found is None:
         raise ReaderError(name, "no YAML front matter (a first line '---' closed by a later '---' line)")
-    front, body, body_line = found
+    front, body, _ = found
     doc = _load(front, name, 2)
     if not isinstance(doc, dict):
         raise ReaderError(name, f"YAML front matter is a {type(doc).__name__}, not a mapping of fields", 1)
+    why = not_a_paper(doc, body, columns)
+    if why is not None:
+        raise ReaderError(name, why, 1)
     obj = {str(k): v for k, v in flatten(doc).items()}
     mapping = map_columns(list(obj), columns)
-    if "abstract" not in mapping and body.strip():
+    if "abstract" not in mapping:
         obj["\0body"] = body  # a key no file can name: the body is the abstract
         mapping["abstract"] = "\0body"
     return None, [record_from_fields(obj, mapping, 1, 1)]
