@@ -114,3 +114,14 @@ def test_summary_naming_the_abstract_and_rules_without_a_marked_abstract():
     assert (
         two.abstract_raw.split() == "An affiliation line We show it twice.".split()
     )  # no marker: a rule is layout
+
+
+def test_bold_labels_end_a_marked_abstract_and_are_text_without_one():
+    text = (
+        "### A Title\n\n**Authors:** Jane Doe\n\n"
+        "**Background:** Models fail.\n**Method:** We fix them.\n\n"
+        "### B Title\n\n**Authors:** John Roe\n\n**Abstract:** We fix models.\n**Keywords:** repair, models\n"
+    )
+    structured, marked = read(text)[1]
+    assert structured.abstract_raw == "**Background:** Models fail.\n**Method:** We fix them."
+    assert marked.abstract_raw == "We fix models."

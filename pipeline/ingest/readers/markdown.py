@@ -281,8 +281,8 @@ class _Fields:
 
 
 def _field_line(s: str, out: _Fields) -> bool:
-    """Take a labelled field line (``**Authors:** ...``, a status, links, a venue, any other bold label) into
-    ``out``; False when ``s`` is not one (an unbolded unknown ``Label:`` is text)."""
+    """Take a labelled field line (``**Authors:** ...``, a status, links, a venue) into ``out``; False when
+    ``s`` is not one (an unknown ``Label:`` is text, see :func:`_paper_fields`)."""
     m = _FIELD.match(s)
     if not m or len(m["label"].split()) > 4:
         return False
@@ -298,7 +298,7 @@ def _field_line(s: str, out: _Fields) -> bool:
             out.urls.append(value.split()[0])
     elif label in _VENUE_LABELS:
         out.venue = clean_field(_strip_markup(value))
-    elif not _BOLD_LABEL.match(s):
+    else:
         return False
     return True
 
@@ -307,7 +307,9 @@ def _paper_fields(body: list[str]) -> _Fields:
     """The lines under one paper heading (up to the next heading of the paper level or above) read as its
     fields and abstract. The section owns everything nested in it; only the abstract reaches the abstract:
 
-    - labelled fields (:func:`_field_line`) are taken out;
+    - labelled fields (:func:`_field_line`) are taken out; a line with another bold label (``**Keywords:**``,
+      ``**TL;DR:**``) ends a marked abstract and is other text (the abstract when nothing marks one: a
+      structured abstract's ``**Background:** ...``);
     - an abstract marker (an ``Abstract:`` label, a ``<details>`` block summarised ``Abstract``, a nested
       ``Abstract`` heading) makes the abstract that part alone: the label's text and the lines after it up
       to the next field, table, ``<details>`` block, nested heading or thematic break; the block's content;
@@ -364,6 +366,10 @@ def _paper_fields(body: list[str]) -> _Fields:
             continue
         if s and _field_line(s.replace("**<details>", "<details>"), out):
             collecting = False
+            continue
+        if _BOLD_LABEL.match(s):
+            collecting = False  # another field (**Keywords:**, **Conference**:) ends a marked abstract
+            loose.append(s)
             continue
         (marked if collecting else loose).append(s)
     out.abstract = marked if explicit else loose
