@@ -64,6 +64,17 @@ def test_a_repaired_row_may_span_lines_but_never_takes_in_the_next_row():
     assert len(recs) == 14 and all(r.problem is None for r in recs)
 
 
+def test_a_line_break_before_the_stray_quote_loses_no_row():
+    lines = _text().split("\n")
+    k = next(i for i, x in enumerate(lines) if x.startswith("BkrsAzWAb"))
+    lines[k] = lines[k].replace(' this "hypergradient" needs', ' this\n"hypergradient" needs', 1)
+    recs = read("\n".join(lines), "x.csv")[1]
+    assert [r.problem for r in recs] == [None] * 14
+    assert [r.position for r in recs] == list(range(1, 15))
+    hyper = next(r for r in recs if r.source_id == "BkrsAzWAb")
+    assert 'Computing this\n"hypergradient" needs little' in hyper.abstract_raw
+
+
 def test_overflow_that_fits_two_columns_stays_quarantined():
     # title and abstract both free text: "A, B" could be the title's or the abstract's comma
     header = "id,title,abstract,decision"

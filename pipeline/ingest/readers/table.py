@@ -60,40 +60,43 @@ def read(text: str, name: str, columns: dict[str, str] | None = None) -> tuple[s
             f'settings file\'s [columns] abstract = "..."',
             first + 1,
         )
+    data_at = feed.next_line
     rows = _parse_rows(feed, reader)
-    good_starts = [b for b, _, r, _ in rows if r is not None and len(r) == len(header)]
-    profiles = None
-    if any(r is None or len(r) > len(header) for _, _, r, _ in rows):
-        good = [r for _, _, r, _ in rows if r is not None and len(r) == len(header)]
+    n = len(header)
+    if any(r is None or len(r) > n for _, _, r, _, _ in rows):
+        good = [r for _, _, r, _, _ in rows if r is not None and len(r) == n]
         profiles = _profiles(good, header, mapping)
+        if profiles is not None:
+            # read again, repairing as it goes: a repaired row's end is where the next row starts
+            good_starts = [b for b, _, r, _, _ in rows if r is not None and len(r) == n]
+
+            def repair(start: int, end: int, broken: bool) -> tuple[list[str], int, int] | None:
+                # a broken row may take in the lines up to the next well-formed row, never that row
+                limit = end
+                if broken:
+                    at = bisect.bisect_left(good_starts, end)
+                    limit = good_starts[at] if at < len(good_starts) else len(lines)
+                return _repair_row(lines, start, end, limit, delimiter, n, profiles)
+
+            feed = _Lines(lines, data_at)
+            rows = _parse_rows(feed, csv.reader(feed, delimiter=delimiter, strict=True), repair, n)
     records: list[Record] = []
-    skip_to = row_no = 0
-    for start, end, row, error in rows:
-        if start < skip_to:
-            continue  # lines a repaired row took in
-        row_no += 1
-        if row is None or len(row) > len(header):
-            # a broken row may take in the lines up to the next well-formed row, never that row
-            at = bisect.bisect_left(good_starts, end)
-            limit = end if row is not None else good_starts[at] if at < len(good_starts) else len(lines)
-            fixed = _repair_row(lines, start, end, limit, delimiter, len(header), profiles)
-            if fixed is not None:
-                cells, skip_to, column = fixed
-                rec = record_from_fields(dict(zip(header, cells)), mapping, row_no, start + 1)
-                rec.repair = f"column {header[column]!r} rejoined (lines {_span(start, skip_to)})"
-                records.append(rec)
-                continue
+    for row_no, (start, end, row, error, column) in enumerate(rows, 1):
         if row is None:
             records.append(_broken_row(error, row_no, start, end))
             continue
         rec = record_from_fields(dict(zip(header, row)), mapping, row_no, start + 1)
+        if column is not None:
+            rec.repair = f"column {header[column]!r} rejoined (lines {_span(start, end)})"
+            records.append(rec)
+            continue
         quotes = sum(lines[i].count('"') for i in range(start, end))
         if rec.problem is None and quotes % 2:
             rec.problem = (
                 f"malformed_row: unbalanced quote ({quotes} quote characters in lines {_span(start, end)})"
             )
-        if len(row) != len(header) and rec.problem is None:
-            rec.problem = f"malformed_row: {len(row)} fields, the header has {len(header)}"
+        if len(row) != n and rec.problem is None:
+            rec.problem = f"malformed_row: {len(row)} fields, the header has {n}"
         records.append(rec)
     return None, records
 
@@ -225,29 +228,42 @@ def _repair_row(
     return None
 
 
-def _parse_rows(feed: _Lines, reader) -> list[tuple[int, int, list[str] | None, csv.Error | None]]:
-    """The data rows as ``(first line, end line, cells or None, csv error or None)`` (0-based lines, end
-    exclusive); blank rows left out. A row the strict parser refuses has no cells: when the refused quote
-    opens the line it stopped on (a row that begins ``"Title",...`` after a row whose opening quote was never
-    closed), that line is read again as the next row. A field over the csv module's size limit is not a
-    quoting problem: the error propagates and the whole file is quarantined."""
-    rows: list[tuple[int, int, list[str] | None, csv.Error | None]] = []
+_Row = tuple[int, int, "list[str] | None", "csv.Error | None", "int | None"]
+
+
+def _parse_rows(feed: _Lines, reader, repair=None, n: int = 0) -> list[_Row]:
+    """The data rows as ``(first line, end line, cells or None, csv error or None, repaired column or
+    None)`` (0-based lines, end exclusive); blank rows left out. A row the strict parser refuses has no
+    cells: when the refused quote opens the line it stopped on (a row that begins ``"Title",...`` after a
+    row whose opening quote was never closed), that line is read again as the next row. With ``repair``
+    (``(start, end, broken) -> (cells, end, column) | None``), a refused row or one of more than ``n`` fields
+    is offered to it first; a repaired row ends where it says and the parser goes on from there. A field
+    over the csv module's size limit is not a quoting problem: the error propagates and the whole file is
+    quarantined."""
+    rows: list[_Row] = []
     while True:
         start = feed.next_line
         try:
-            row = next(reader)
+            row, error = next(reader), None
         except StopIteration:
             return rows
         except csv.Error as e:
             if "field larger than field limit" in str(e):
                 raise
+            row, error = None, e
+        if repair is not None and (row is None or len(row) > n):
+            fixed = repair(start, feed.next_line, row is None)
+            if fixed is not None:
+                feed.again(fixed[1])
+                rows.append((start, fixed[1], fixed[0], None, fixed[2]))
+                continue
+        if row is None:
             stop = feed.next_line - 1
             if stop > start and feed.lines[stop].startswith('"'):
                 feed.again(stop)
-            rows.append((start, feed.next_line, None, e))
-            continue
-        if any(cell.strip() for cell in row):
-            rows.append((start, feed.next_line, row, None))
+            rows.append((start, feed.next_line, None, error, None))
+        elif any(cell.strip() for cell in row):
+            rows.append((start, feed.next_line, row, None, None))
 
 
 class _Lines:
