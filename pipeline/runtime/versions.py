@@ -68,6 +68,7 @@ RULE_SETS: dict[str, RuleSet] = {
                 "readers/table",
                 "readers/venues",
                 "readers/xml_records",
+                "readers/yaml_records",
             )
         ),
     ),

@@ -18,6 +18,7 @@ venue/year.
 ``bibtex``          BibTeX entries with ``abstract``
 ``feed``            Atom/RSS feeds (arXiv API), one record per entry
 ``xml_records``     other XML documents of paper records (ACL Anthology volumes), one record per element
+``yaml_records``    per-paper posts with YAML front matter (one record per file) and YAML paper lists
 ``fields``          which column/key holds what (names as data)
 ``settings``        per-folder / per-file settings files
 ``venues``          venue/year from settings, header, records, path; aliases
@@ -147,7 +148,8 @@ def read_listing(
             (True, the pipeline) or reject the file (False: the strict seed-shape behaviour).
 
     Returns:
-        a :class:`ListingRead`. Venue/year per record: settings, else the record's own text or the header
+        a :class:`ListingRead`; records a reader repaired (``Record.repair``) get one warning for the file.
+        Venue/year per record: settings, else the record's own text or the header
         above it, else the file's header, else the path (file name, then folders), else ``unknown``/``0``
         with a warning; an unknown venue token or an implausible year also warns.
 
@@ -181,6 +183,13 @@ def read_listing(
     venue, year, venues, years = _resolve(name, header, records, conf, warnings, today, sources)
     if any(v != venue for v in venues) or any(y != year for y in years):
         sources["records"] = "some records say otherwise"
+    repaired = [r.repair for r in records if r.repair]
+    if repaired:
+        warnings.append(
+            f"{name}: {len(repaired)} record(s) repaired, broken in the file with one reading: "
+            + "; ".join(repaired[:5])
+            + ("; ..." if len(repaired) > 5 else "")
+        )
     if not records:
         warnings.append(
             f"{name}: no abstracts ({'only a header line' if header else 'empty file'}); "

@@ -45,7 +45,9 @@ class Record:
     character, a malformed row), else None. ``end_line``: the 1-based last line of the file the record
     spans, 0 when the reader does not say (it then runs to the line before the next record:
     pipeline.ingest.readers.coverage.spans); set by readers whose records can be followed by text that is
-    not theirs (a BibTeX entry, a markdown table row).
+    not theirs (a BibTeX entry, a markdown table row). ``repair``: how the reader repaired the record when
+    the file broke its own format in a way with one reading (a CSV row whose overflow fields rejoin into one
+    column), else None; the file's warnings count them.
     """
 
     position: int
@@ -60,6 +62,7 @@ class Record:
     year_text: str | None = None
     problem: str | None = None
     end_line: int = 0
+    repair: str | None = None
 
 
 def control_problem(text: str) -> str | None:

@@ -123,7 +123,9 @@ def coverage(
     Returns:
         ``(explained, accounted, unexplained)``: the share (0..1) of the characters of non-blank lines on
         explained lines (1.0 for a file of blank lines only); the same share counting the lines of malformed
-        records too (they are quarantined alone); the unexplained line ranges (:func:`ranges_of`).
+        and over-long records too (they are quarantined alone: a reading that is right for every other
+        record is not thrown away for one glued record, but it does not win the choice with it); the
+        unexplained line ranges (:func:`ranges_of`).
     """
     n = len(lines)
     weight = [len(x.strip()) for x in lines]
@@ -135,7 +137,7 @@ def coverage(
         return 1.0, 1.0, []
     # a separator line starts (after blanks) with one of its characters: most lines are skipped unstripped
     ok = [x[:1] in _SEPARATOR_START and is_separator_line(x) for x in lines]
-    quarantined = [False] * n  # lines of malformed records: not explained, but quarantined alone
+    quarantined = [False] * n  # lines of malformed or over-long records: not explained, quarantined alone
     for first, last in non_records:
         a, b = max(first, 1) - 1, min(last, n)
         if a < b:
@@ -150,7 +152,8 @@ def coverage(
         if (r.problem or "").startswith(MALFORMED):
             quarantined[first - 1 : last] = [True] * (last - first + 1)
             continue
-        if record_words_over(r.abstract_raw, max_words):
+        if record_words_over(r.abstract_raw, max_words):  # quarantined alone too_long, never published
+            quarantined[first - 1 : last] = [True] * (last - first + 1)
             continue
         if prose_markup is not None and last > first:  # a one-line record is never markup nor glued
             body = lines[first - 1 : last]

@@ -4,7 +4,7 @@
 matched after folding case, accents, spaces, ``-`` and ``_`` (``Paper Abstract`` = ``paper_abstract``). A
 settings file's ``[columns]`` table overrides them per file. Sources: the keys of papercopilot's paperlists
 files, arXiv feed/API records, OpenReview exports, Semantic Scholar / DBLP / ACL Anthology dumps, Kaggle paper
-datasets and BibTeX fields.
+datasets, BibTeX fields and CSL (citeproc) YAML/JSON (``container-title``: PMLR's post front matter).
 """
 
 from __future__ import annotations
@@ -108,6 +108,7 @@ FIELD_NAMES: dict[str, tuple[str, ...]] = {
         "note",
         "proceedings",
         "proceeding",
+        "container_title",
     ),
     "year": ("year", "pub_year", "publication_year", "conference_year"),
 }

@@ -23,7 +23,7 @@ NAME_JSON = "json"
 NAME_JSONL = "jsonl"
 
 
-def _objects(doc) -> tuple[list[dict], list[str] | None] | None:
+def paper_objects(doc) -> tuple[list[dict], list[str] | None] | None:
     """The paper objects of a parsed JSON document and, for an object keyed by id, the keys; None if none."""
     if isinstance(doc, list):
         return (
@@ -56,22 +56,32 @@ def read_json(text: str, name: str, columns: dict[str, str] | None = None) -> tu
         doc = json.loads(text)
     except json.JSONDecodeError as e:
         raise ReaderError(name, f"invalid JSON: {e.msg}", e.lineno) from None
-    found = _objects(doc)
+    return None, records_from_doc(doc, name, columns, "JSON")
+
+
+def records_from_doc(doc, name: str, columns: dict[str, str] | None, what: str) -> list[Record]:
+    """The records of a parsed document (JSON, or YAML: the same shapes, see the module docstring); ``what``
+    names the format in errors.
+
+    Raises:
+        ReaderError: no paper objects, paper objects mixed with other values, or no abstract field.
+    """
+    found = paper_objects(doc)
     if found is None:
         raise ReaderError(
             name,
-            'JSON holds no paper objects (expected an array of objects, {"papers": [...]} '
+            f'{what} holds no paper objects (expected an array of objects, {{"papers": [...]}} '
             "or objects keyed by id)",
         )
     objs, keys = found
     objs = lift_nested([flatten(o) for o in objs])
     if any(not isinstance(x, dict) for x in (doc if isinstance(doc, list) else [])):
-        raise ReaderError(name, "JSON array mixes paper objects with other values")
+        raise ReaderError(name, f"{what} array mixes paper objects with other values")
     mapping = map_columns(_key_names(objs), columns)
     if "abstract" not in mapping:
         raise ReaderError(
             name,
-            f"JSON records have no abstract field (keys: {_key_names(objs)[:20]}); name it in "
+            f"{what} records have no abstract field (keys: {_key_names(objs)[:20]}); name it in "
             'a settings file\'s [columns] abstract = "..."',
         )
     records = []
@@ -80,7 +90,7 @@ def read_json(text: str, name: str, columns: dict[str, str] | None = None) -> tu
         if keys is not None and rec.source_id is None:
             rec.source_id = str(keys[i])
         records.append(rec)
-    return None, records
+    return records
 
 
 def read_jsonl(

@@ -3,8 +3,11 @@ lines, other ``**Label:** value`` fields and the abstract (often inside a
 ``<details><summary>Abstract</summary>`` block); and markdown tables with a header row naming an abstract
                                          column.
 
-Headings: the paper heading level is the most frequent heading level of the file (``###`` in schedules);
-higher-level headings (``## Poster Session 1``, ``## Orals``) are sections: a section named for a presentation
+Headings: the paper heading level is the level whose sections hold paper fields (``**Authors:**``, an
+abstract label or block), else the most frequent heading level of the file (``###`` in schedules); a paper
+section owns everything nested in it (sub-headings, tables, ``<details>`` summaries) and only its abstract
+reaches the abstract (:func:`_paper_fields`); list numbers leave the titles of a numbered list. Higher-level
+headings (``## Poster Session 1``, ``## Orals``) are sections: a section named for a presentation
 type (Oral, Spotlight, Poster) gives ``source_status`` to its papers unless a paper says otherwise
 (``**Oral Presentation:** ...`` → ``Oral``; a heading tag ``### [Spotlight] Title`` → ``Spotlight``).
 HTML tags, ``<details>``/``<summary>`` markup, emphasis markers and heading marks never reach the abstract;
@@ -15,6 +18,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from dataclasses import dataclass, field
 
 from pipeline.ingest.readers.base import ReaderError, Record, clean_field, control_problem, split_authors
 from pipeline.ingest.readers.decoding import sanitise_line
@@ -216,11 +220,47 @@ def read_table(
     return None, records
 
 
-def _paper_level(heads: list[tuple[int, int, str]]) -> tuple[int, str | None]:
-    """The heading level of the papers (the most frequent level, the deeper on a tie) and the listing's
-    header: the first heading above that level before the first paper heading, else None."""
+#: A line of paper fields under a heading: an ``Authors``/``Abstract`` label (bold or not) or a ``<details>``
+#: block summarised ``Abstract``; the paper level is the heading level whose sections hold such lines.
+_OWN_FIELD = re.compile(
+    r"^\s*+(?:[*_]{2})?(?:<details>\s*+)?(?:<summary>\s*+)?(?:[*_]{2})?(?:authors?|abstract)\b", re.IGNORECASE
+)
+_HR = re.compile(r"^ {0,3}([-*_])(?: *+\1){2,} *+$")
+_DETAILS_OPEN = re.compile(r"<details\b", re.IGNORECASE)
+_DETAILS_CLOSE = re.compile(r"</details\s*>", re.IGNORECASE)
+_SUMMARY_OPEN = re.compile(r"<summary>", re.IGNORECASE)
+_ABSTRACT_LABEL = re.compile(r"^\s*+(?:\*\*|__)?abstract(?:\*\*|__)?\s*+[:：]\s*+(?:\*\*|__)?", re.IGNORECASE)
+_ABSTRACT_NAME = re.compile(r"(?:\*\*|__)?abstract(?:\*\*|__)?\s*+[:：]?", re.IGNORECASE)
+#: A ``<summary>`` that names the abstract (``Abstract``, ``Show abstract``, ``摘要``); any other summary
+#: (``Reading summary``, ``TL;DR``, ``BibTeX``) opens a block that is not the abstract.
+_SUMMARY_ABSTRACT = re.compile(r"\babstract\b|摘要", re.IGNORECASE)
+_BOLD_LABEL = re.compile(r"^\s*+(?:\*\*|__)[^*_:：]{1,40}(?:[:：](?:\*\*|__)|(?:\*\*|__)\s*+[:：])")
+_TABLE_LINE = re.compile(r"^\s*+\|.*\|\s*+$")
+#: A list number opening a title (``[97] Title``, ``12. Title``, ``(3) Title``).
+_LIST_NUMBER = re.compile(r"^(?:\[\d{1,5}\]|\(\d{1,5}\)|\d{1,5}[.)])\s+(?=\S)")
+#: Field labels that name the venue (their value becomes the record's ``venue_text``).
+_VENUE_LABELS = ("conference", "venue", "booktitle", "journal", "proceedings", "event")
+_LINK_LABELS = ("paper", "code", "project", "links", "link", "url", "pdf", "openreview", "arxiv")
+
+
+def _paper_level(heads: list[tuple[int, int, str]], lines: list[str]) -> tuple[int, str | None]:
+    """The heading level of the papers and the listing's header (the first heading above that level before
+    the first paper heading, else None).
+
+    The paper level is the level whose headings most often have paper fields (:data:`_OWN_FIELD`) in their
+    own text (up to the next heading of any level): the sub-sections of a paper (a summary's ``### Method``,
+    ``#### Notes``) are more numerous but hold none. When no level has any, the most frequent level, the
+    deeper on a tie."""
     levels = [lv for _, lv, _ in heads]
-    paper_level = max(set(levels), key=lambda lv: (levels.count(lv), lv))
+    with_fields: Counter[int] = Counter()
+    for k, (i, lv, _) in enumerate(heads):
+        end = heads[k + 1][0] if k + 1 < len(heads) else len(lines)
+        if any(_OWN_FIELD.match(x) for x in lines[i + 1 : end]):
+            with_fields[lv] += 1
+    if with_fields:
+        paper_level = max(with_fields, key=lambda lv: (with_fields[lv], levels.count(lv), lv))
+    else:
+        paper_level = max(set(levels), key=lambda lv: (levels.count(lv), lv))
     header = None
     first_paper = next(i for i, lv, _ in heads if lv == paper_level)
     top = [t for i, lv, t in heads if lv < paper_level and i < first_paper]
@@ -229,48 +269,119 @@ def _paper_level(heads: list[tuple[int, int, str]]) -> tuple[int, str | None]:
     return paper_level, header
 
 
-def _paper_fields(body: list[str]) -> tuple[list[str], str | None, list[str], list[str]]:
-    """The lines under one paper heading read as ``(authors, status, urls, rest)``: labelled fields
-    (``**Authors:**``, a status or decision, code/paper links) are taken out; ``rest`` is every other line,
-    stripped, an ``Abstract:`` label removed (fields inside ``<details>`` stay text)."""
-    authors: list[str] = []
+@dataclass
+class _Fields:
+    """What one paper section says (see :func:`_paper_fields`)."""
+
+    authors: list[str] = field(default_factory=list)
     status: str | None = None
-    urls: list[str] = []
-    rest: list[str] = []
-    in_details = False
+    urls: list[str] = field(default_factory=list)
+    venue: str | None = None
+    abstract: list[str] = field(default_factory=list)
+
+
+def _field_line(s: str, out: _Fields) -> bool:
+    """Take a labelled field line (``**Authors:** ...``, a status, links, a venue) into ``out``; False when
+    ``s`` is not one (an unknown ``Label:`` is text, see :func:`_paper_fields`)."""
+    m = _FIELD.match(s)
+    if not m or len(m["label"].split()) > 4:
+        return False
+    label, value = m["label"].strip().lower(), m["value"].strip().strip("*").strip()
+    if label.startswith("author"):
+        out.authors = split_authors(_strip_markup(value))
+    elif _status_of(label) or label in ("status", "decision", "type", "presentation"):
+        out.status = _status_of(label) if _status_of(label) else clean_field(value)
+    elif label in _LINK_LABELS:
+        found = links(value)
+        out.urls += [u for _, _, t, u in found if _CODE_LINK.search(t) or label in ("code", "project")]
+        if not found and label in ("code", "project") and value.startswith("http"):
+            out.urls.append(value.split()[0])
+    elif label in _VENUE_LABELS:
+        out.venue = clean_field(_strip_markup(value))
+    else:
+        return False
+    return True
+
+
+def _paper_fields(body: list[str]) -> _Fields:
+    """The lines under one paper heading (up to the next heading of the paper level or above) read as its
+    fields and abstract. The section owns everything nested in it; only the abstract reaches the abstract:
+
+    - labelled fields (:func:`_field_line`) are taken out; a line with another bold label (``**Keywords:**``,
+      ``**TL;DR:**``) ends a marked abstract and is other text (the abstract when nothing marks one: a
+      structured abstract's ``**Background:** ...``);
+    - an abstract marker (an ``Abstract:`` label, a ``<details>`` block summarised ``Abstract``, a nested
+      ``Abstract`` heading) makes the abstract that part alone: the label's text and the lines after it up
+      to the next field, table, ``<details>`` block, nested heading or thematic break; the block's content;
+      the heading's text;
+    - other ``<details>`` blocks (a summary, notes), nested headings other than ``Abstract`` and what is under
+      them, tables and thematic breaks are the paper's but never its abstract; after a marked abstract, a
+      thematic break closes the paper (what follows, such as a list's navigation links, is not its text);
+    - without a marker, the abstract is the section's other text.
+    """
+    out = _Fields()
+    marked: list[str] = []
+    loose: list[str] = []
+    explicit = collecting = False
+    details: list[str] = []  # kinds of the open <details> blocks: abstract, other, unlabelled, pending
+    sub_kind: str | None = None  # kind of the nested heading the line is under
     for x in body:
         s = x.strip()
-        if re.search(r"<details", s, re.I):
-            in_details = True
-        m = _FIELD.match(s.replace("**<details>", "<details>")) if not in_details else None
-        if m and len(m["label"].split()) <= 4 and not s.lower().startswith(("abstract", "**abstract")):
-            label, value = m["label"].strip().lower(), m["value"].strip().strip("*").strip()
-            if label.startswith("author"):
-                authors = split_authors(_strip_markup(value))
-                continue
-            if _status_of(label) or label in ("status", "decision", "type", "presentation"):
-                status = _status_of(label) if _status_of(label) else clean_field(value)
-                continue
-            if label in (
-                "paper",
-                "code",
-                "project",
-                "links",
-                "link",
-                "url",
-                "pdf",
-                "openreview",
-                "arxiv",
-            ):
-                found = links(value)
-                urls += [u for _, _, t, u in found if _CODE_LINK.search(t) or label in ("code", "project")]
-                if not found and label in ("code", "project") and value.startswith("http"):
-                    urls.append(value.split()[0])
-                continue
-        if re.match(r"^\s*(?:\*\*|__)?abstract(?:\*\*|__)?\s*[:：]", s, re.I):
-            s = re.sub(r"^\s*(?:\*\*|__)?abstract(?:\*\*|__)?\s*[:：]\s*(?:\*\*|__)?", "", s, flags=re.I)
-        rest.append(s)
-    return authors, status, urls, rest
+        if _DETAILS_OPEN.search(s):
+            collecting = False
+            details.append("pending")
+        if details and details[-1] == "pending" and _SUMMARY_OPEN.search(s):
+            summary = _strip_markup(s[_SUMMARY_OPEN.search(s).end() :])  # type: ignore[union-attr]
+            # the first abstract wins: a later one (a translation, 中文摘要) is other text
+            first = not any(x.strip() for x in marked)
+            details[-1] = "abstract" if first and _SUMMARY_ABSTRACT.search(summary) else "other"
+            explicit |= details[-1] == "abstract"
+            s = _SUMMARY_END.split(s, maxsplit=1)[1] if _SUMMARY_END.search(s) else ""
+        closes = bool(details) and bool(_DETAILS_CLOSE.search(s))
+        if details:
+            if details[-1] == "pending" and s:
+                details[-1] = "unlabelled"  # a block without a summary: its text is the section's text
+            if "other" not in details and details[-1] in ("abstract", "unlabelled"):
+                (marked if details[-1] == "abstract" else loose).append(
+                    _DETAILS_CLOSE.split(s, maxsplit=1)[0]
+                )
+            if closes:
+                details.pop()
+            continue
+        h = heading(s)
+        if h is not None:
+            sub_kind = "abstract" if _ABSTRACT_NAME.fullmatch(h[1].strip()) else "other"
+            collecting = sub_kind == "abstract"
+            explicit |= collecting
+            continue
+        if _HR.match(s) or _TABLE_LINE.match(s):
+            if _HR.match(s) and explicit and any(x.strip() for x in marked):
+                collecting, sub_kind = False, "other"  # after the abstract, a rule closes the paper
+            continue
+        if sub_kind == "other":
+            continue
+        if _ABSTRACT_LABEL.match(s) and not any(x.strip() for x in marked):
+            explicit = collecting = True
+            marked.append(_ABSTRACT_LABEL.sub("", s, count=1))
+            continue
+        if s and _field_line(s.replace("**<details>", "<details>"), out):
+            collecting = False
+            continue
+        if _BOLD_LABEL.match(s):
+            collecting = False  # another field (**Keywords:**, **Conference**:) ends a marked abstract
+            loose.append(s)
+            continue
+        (marked if collecting else loose).append(s)
+    out.abstract = marked if explicit else loose
+    return out
+
+
+def _numbered(titles: list[str]) -> bool:
+    """True when at least 80 % of the paper headings (and two or more) open with a list number
+    (:data:`_LIST_NUMBER`): the numbers are the list's, not the titles' (a title that starts with a number,
+    ``3D Gaussian ...``, has no bracket or dot after it)."""
+    n = sum(1 for t in titles if _LIST_NUMBER.match(t))
+    return n >= 2 and n >= 0.8 * len(titles)
 
 
 def read(text: str, name: str = "") -> tuple[str | None, list[Record]]:
@@ -287,30 +398,32 @@ def read(text: str, name: str = "") -> tuple[str | None, list[Record]]:
     heads = [(i, *h) for i, x in enumerate(lines) if (h := heading(x))]
     if not heads:
         raise ReaderError(name, "markdown without headings: no paper headings (### Title) found")
-    paper_level, header = _paper_level(heads)
+    paper_level, header = _paper_level(heads, lines)
     records: list[Record] = []
     section_status = None
     section_text = header
-    bounds = [i for i, lv, _ in heads if lv <= paper_level] + [len(lines)]
-    for (i, lv, title), end in zip([h for h in heads if h[1] <= paper_level], bounds[1:]):
+    top = [h for h in heads if h[1] <= paper_level]
+    bounds = [i for i, _, _ in top] + [len(lines)]
+    numbered = _numbered([t for _, lv, t in top if lv == paper_level])
+    for (i, lv, title), end in zip(top, bounds[1:]):
         if lv < paper_level:
             section_status = _status_of(title)
             section_text = title
             continue
-        body = lines[i + 1 : end]
-        authors, status, urls, rest = _paper_fields(body)
-        abstract = _strip_markup("\n".join(rest))
+        got = _paper_fields(lines[i + 1 : end])
+        if numbered:
+            title = _LIST_NUMBER.sub("", title, count=1)
         raw_body = "\n".join(raw_lines[i:end])
         records.append(
             Record(
                 position=where[i] + 1,
                 line=where[i] + 1,
-                abstract_raw=abstract,
+                abstract_raw=_strip_markup("\n".join(got.abstract)),
                 title=clean_field(_strip_markup(sub_links(title, lambda label, url: label)).strip("*_ ")),
-                authors=authors,
-                source_status=status or _title_tag_status(title) or section_status,
-                source_urls=list(dict.fromkeys(urls)),
-                venue_text=section_text,
+                authors=got.authors,
+                source_status=got.status or _title_tag_status(title) or section_status,
+                source_urls=list(dict.fromkeys(got.urls)),
+                venue_text=got.venue or section_text,
                 problem=control_problem(raw_body),
             )
         )

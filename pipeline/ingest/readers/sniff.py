@@ -20,8 +20,11 @@ explained:
   whose fields do not fit the header, a JSON Lines line that is not an object);
 - for a prose reader, a record spanning more than MAX_RECORD_PARAGRAPHS blank-line paragraphs: several
   records glued together (a quoted label or heading that opened a record, every paragraph after it in it);
-- for a *document* reader (JSON, XML, feeds: the whole text parses or the reader raises), coverage is 1.0
-  when it gives a record, else 0.0.
+- for a *document* reader (JSON, XML, feeds, YAML paper lists: the whole text parses or the reader raises),
+  coverage is 1.0 when it gives a record, else 0.0; a text that parses as JSON, or is JSON Lines, is never
+  read as YAML. A per-paper file of YAML front matter is not a document: its one record spans the front
+  matter (and the body when that is the abstract), so a ``---`` block inside a dump explains only itself,
+  and a page whose front matter is not one paper (a listing page) is refused by that reader.
 
 **Choice** (:func:`read_best`): the candidates are the readers whose cheap ``applies`` test holds (most
 readers need a sign of their shape, see each :data:`REGISTRY` entry); a document reader that applies is the
@@ -34,8 +37,8 @@ least the best coverage minus MARGIN, so reading stops once a candidate explains
 sample then reads the whole file; its coverage over the whole file is what the lineage records.
 
 **Thresholds**: a best reading explaining less than WARN_COVERAGE of the file gets a warning naming the
-unexplained line ranges; one explaining less than MIN_COVERAGE (malformed records counted: they are
-quarantined alone) is no reading: the file is quarantined with the reason ``unexplained``
+unexplained line ranges; one explaining less than MIN_COVERAGE (malformed and over-long records counted:
+they are quarantined alone) is no reading: the file is quarantined with the reason ``unexplained``
 (pipeline.ingest.records: one row, never the reason a run fails). A settings file that names a reader skips
 the choice (its coverage is still measured and warned about).
 
@@ -68,6 +71,7 @@ from pipeline.ingest.readers import (
     separated,
     table,
     xml_records,
+    yaml_records,
 )
 from pipeline.ingest.readers.base import ReaderError, Record, is_separator_line
 from pipeline.ingest.readers.coverage import coverage, mark_markup
@@ -147,7 +151,8 @@ class Reading:
     ``unexplained`` (1-based ``(first, last)`` line ranges of text the reading does not explain),
     ``runner_up``/``runner_up_coverage`` (the best other candidate, None when there was none) and
     ``candidates`` (every candidate's coverage on the sample, or its error, in REGISTRY order);
-    ``accounted``: the coverage counting malformed records too (quarantined alone, never the whole file)."""
+    ``accounted``: the coverage counting malformed and over-long records too (quarantined alone, never the
+    whole file)."""
 
     reader: str
     header: str | None
@@ -259,6 +264,29 @@ def _table_head(lines: list[str], records: list[Record]) -> list[tuple[int, int]
     return [(records[0].line - 2, records[0].line - 1)]
 
 
+def front_matter_applies(text: str, lines: list[str], low: str) -> bool:
+    """The front-matter reader's test: the first non-blank line is ``---``. The reading then competes by
+    coverage like any other: it explains the front matter (and the body when that is the abstract), so a
+    ``---`` block that is one record of a dump explains only that record."""
+    first = next((x for x in lines[:50] if x.strip()), "")
+    return first.lstrip("\ufeff").rstrip() == "---"
+
+
+def yaml_applies(text: str, lines: list[str], low: str) -> bool:
+    """The YAML list reader's test: a ``.yml``/``.yaml`` name, or a JSON-like text that is not JSON, not JSON
+    Lines, not named ``.json`` and at most MAX_SNIFF_YAML_CHARS long, that YAML parses into paper mappings."""
+    # after JSON in the order: a text that is a JSON document, or JSON Lines, is never read as YAML
+    s = text.lstrip("\ufeff \t\n")
+    yaml_name = low.endswith(yaml_records.YAML_SUFFIXES)
+    if s[:1] in ("[", "{"):
+        if _is_json(s) or _jsonl_like(lines) or low.endswith(".json"):
+            return False
+        return (yaml_name or len(text) <= yaml_records.MAX_SNIFF_YAML_CHARS) and yaml_records.yaml_papers(
+            text
+        )
+    return yaml_name and yaml_records.yaml_papers(text)
+
+
 #: Every reader, in tie order (specific shapes first, the seed shape last).
 REGISTRY: tuple[ReaderSpec, ...] = (
     ReaderSpec(json_records.NAME_JSON, json_records.read_json, _json_applies, document=True),
@@ -270,6 +298,8 @@ REGISTRY: tuple[ReaderSpec, ...] = (
         document=True,
     ),
     ReaderSpec(xml_records.NAME, xml_records.read, _xml_applies, document=True),
+    ReaderSpec(yaml_records.NAME_YAML, yaml_records.read_yaml, yaml_applies, document=True),
+    ReaderSpec(yaml_records.NAME_FRONT_MATTER, yaml_records.read_front_matter, front_matter_applies),
     ReaderSpec(bibtex.NAME, bibtex.read, _bibtex_applies),
     ReaderSpec(markdown.NAME_TABLE, markdown.read_table, _md_table_applies, non_records=_table_head),
     ReaderSpec(markdown.NAME, lambda text, name, columns: markdown.read(text, name), _markdown_applies),
