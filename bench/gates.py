@@ -103,7 +103,11 @@ def _run_at(rev: str | None, out: Path, args: list[str]) -> None:
                 t.extractall(tmp, filter="data")
             path = f"{tmp}{os.pathsep}{ROOT}"
         env["PYTHONPATH"] = path
-        subprocess.run([sys.executable, "-m", "bench.gates", "--dump", str(out), *args], check=True, env=env)
+        # run from the tree under test: ``-m`` puts the working folder first on the path, before PYTHONPATH
+        cwd = tmp if rev is not None else str(ROOT)
+        subprocess.run(
+            [sys.executable, "-m", "bench.gates", "--dump", str(out), *args], check=True, env=env, cwd=cwd
+        )
 
 
 def _short(text: str, n: int = 220) -> str:

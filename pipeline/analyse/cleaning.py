@@ -225,7 +225,7 @@ def _latex(text: str) -> str:
     if "$" in text or "\\(" in text or "\\[" in text:
         text = _MATH.sub(_math_span, text)
     if "\\" in text:
-        text = _CONTROL_SPACE.sub(" ", _FONT_GROUP.sub(r"\1", text))
+        text = _CONTROL_SPACE.sub(lambda m: " " if len(m[0]) == 2 else "", _FONT_GROUP.sub(r"\1", text))
         text = _MACRO.sub(lambda m: _latex_span(_escape_for_latex(m[0])), text)
         text = _ESCAPED_BRACE.sub(r"\1", _GLUED_GROUP.sub(lambda m: m[1] or m[2], text))
     if "~" in text:
@@ -427,6 +427,10 @@ STEPS: tuple[CleaningStep, ...] = (
             ("R\\'enyi \\textbf{bold} as in~\\cite{x}.", "Rényi bold as in."),
             ("Fig.~3 shows (~2× fewer)", "Fig. 3 shows (~2× fewer)"),
             ("it costs $5 and $10 per run", "it costs $5 and $10 per run"),
+            (
+                "Cl{\\'{e}}ment's {\\em monotone} case, i.e.\\ \\{1,2\\}",
+                "Clément's monotone case, i.e. {1,2}",
+            ),
         ),
     ),
     CleaningStep(

@@ -106,7 +106,8 @@ def read(text: str, name: str, columns: dict[str, str] | None = None) -> tuple[s
         ReaderError: no entry has an abstract field.
     """
     starts = [m for m in ENTRY.finditer(text) if m["type"].lower() not in ("string", "preamble", "comment")]
-    entries, volume = [], []
+    entries: list[tuple[int, dict[str, str | list[str]]]] = []
+    volume: list[dict[str, str]] = []
     line, counted = 1, 0  # lines counted up to ``counted``: linear in the file, not in entries x size
     for k, m in enumerate(starts):
         end = starts[k + 1].start() if k + 1 < len(starts) else len(text)
@@ -117,10 +118,11 @@ def read(text: str, name: str, columns: dict[str, str] | None = None) -> tuple[s
             volume.append(fields)
             continue
         fields.setdefault("id", m["key"])
+        record: dict[str, str | list[str]] = dict(fields)
         for key in ("author", "editor"):
             if key in fields:
-                fields[key] = split_names(fields[key])
-        entries.append((line, fields))
+                record[key] = split_names(fields[key])
+        entries.append((line, record))
     names = list(dict.fromkeys(n for _, f in entries for n in f))
     mapping = map_columns(names, columns)
     if "abstract" not in mapping:

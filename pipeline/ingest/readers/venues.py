@@ -358,13 +358,13 @@ def _acronym_year(comp: str) -> tuple[str, int] | None:
 
 
 def acronym_venue(token: str, capitals: bool = False) -> str | None:
-    """A venue missing from the table as written (``pldi``, ``PLDI``, ``SIGdial``) → its published spelling,
-    else ``None``.
+    """A venue missing from the table as written (``pldi``, ``PLDI``, ``ClinicalNLP``) → its published
+    spelling, else ``None``.
 
     An acronym is 2-12 ASCII letters, not a word of :data:`NOT_ACRONYMS` (``papers``, ``june``); with
     ``capitals`` (a header line, where ordinary words start with a capital) it must hold at least two
     capitals. Returned in capitals when written in one case (``pldi`` → ``PLDI``), as written when its
-    case is mixed inside (``SIGdial``). A known venue returns its canonical spelling."""
+    case is mixed inside (``ClinicalNLP``). A known venue returns its canonical spelling."""
     token = token.strip()
     if (known := canonical_venue(token)) is not None:
         return known
