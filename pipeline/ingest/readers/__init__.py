@@ -298,6 +298,8 @@ def _resolve(name, header, records, conf: Settings, warnings, today):
         v, y = (None, None) if conf.venue is not None else venue_year_of_text(r.venue_text, today, field=True)
         if conf.venue is None:
             _note_outside_table(v, name, "the records' venue field", warnings)
+        if v is None and file_year != UNKNOWN_YEAR:
+            y = None  # free text naming a year but no venue ("10 pages, 2019") does not beat the file's year
         own_year = int(r.year_text) if r.year_text and re.fullmatch(r"(?:19|20)\d\d", r.year_text) else None
         venues.append(v or file_venue)
         if conf.year is not None:
