@@ -22,8 +22,11 @@ from functools import lru_cache
 
 from pipeline.analyse.cleaning import clean_abstract
 
-#: Characters that may need a cleaning step; a title without any (and pure ASCII) is returned as it is.
-_MAY_NEED = re.compile(r"[\\{}&<>*_`\[\]$~#\s]{1}|^\s|\s$|^\(?\d")
+#: What a cleaning step may change in ASCII text (markup characters, a space before punctuation or after an
+#: opening bracket, a whitespace run or a non-space whitespace character, outer whitespace, a leading
+#: number, a split ``- ``); an ASCII title with none of them is returned as it is (most titles: the
+#: cleaning steps cost about 0.7 ms a title).
+_MAY_NEED = re.compile(r"[\\{}&<>*_`\[\]$~#%]|\s[,.;:!?)\]%]|[(\[]\s|\s\s|[^\S ]|^\s|\s$|^\(?\d|- |\(cid:")
 _UNESCAPED_BRACE = re.compile(r"(?<!\\)[{}]")
 _ESCAPED_BRACE = re.compile(r"\\([{}])")
 _MD_LINK = re.compile(r"\[([^\[\]]+)\]\([^()\s]+\)")
@@ -41,7 +44,7 @@ def clean_title(raw: str | None) -> str | None:
     cleans to nothing."""
     if raw is None:
         return None
-    if raw.isascii() and not _MAY_NEED.search(raw) and "  " not in raw:
+    if raw.isascii() and not _MAY_NEED.search(raw):
         return raw or None
     text = _MD_LINK.sub(r"\1", raw)
     text = _braces(clean_abstract(text))
