@@ -82,6 +82,8 @@ ABSTRACT_SCHEMA: dict[str, PolarsDataType] = {
 #: descriptions the Dagster UI shows for the per-listing assets.
 COLUMN_DESCRIPTIONS = {
     **RECORD_DESCRIPTIONS,
+    "title": "The record's title as clean text (pipeline.analyse.titles.clean_title), else null.",
+    "authors": "Author names as clean text, in order (pipeline.analyse.titles.clean_authors), else null.",
     "abstract": "The clean abstract text (pipeline.analyse.cleaning.clean_text).",
     "language": "ISO 639-1 language code of the clean abstract, or 'und' when undetermined.",
     "language_score": "langdetect's probability of that language, 0..1.",
