@@ -9,9 +9,11 @@ its quarantine reason (pipeline.analyse.quarantine.quarantine_reason); every fil
 ``../shared/listings`` (``$EVAL_LISTINGS``; README.md, truth.jsonl and settings files left out) is read and
 analysed as a run does (pipeline.ingest.records.listing_records, pipeline.analyse.abstracts.abstract_rows).
 Printed: rows per quarantine reason for each source, with examples of the gates that judge a text's shape
-(``markup``, ``citation``, ``several_abstracts``) and of any other reason. With ``--base REV`` the same runs
+(``markup``, ``citation``, ``several_abstracts``). With ``--base REV`` the same runs
 on REV's ``pipeline/`` and ``schemas/`` (``git archive`` into a temporary folder, run in a subprocess), and
-the rows whose reason or clean text differ are counted, by (before → after), with examples. A source that
+the rows whose reason or clean text differ are counted, by (before → after), with examples. Rows are
+matched by (source, row index or paragraph): a listing whose reader now gives a different number of
+records shows its later rows as changed. A source that
 is absent is said and skipped. ``--out`` also writes the report as markdown.
 """
 

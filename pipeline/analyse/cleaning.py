@@ -112,8 +112,9 @@ _MACRO = re.compile(
 _FONT_GROUP = re.compile(r"\{\\(?:em|bf|it|sl|sc|tt|rm|sf|bfseries|itshape|scshape|ttfamily)\b\s*([^{}]*)\}")
 _CONTROL_SPACE = re.compile(r"\\\\(?![A-Za-z])|\\(?=\s)")
 _ESCAPED_BRACE = re.compile(r"\\([{}])")
-#: A group of letters glued to a word (``Cl{é}ment``, ``{B}ayesian``, ``{GAN}s``): BibTeX case protection.
-_GLUED_GROUP = re.compile(r"(?<=[^\W\d_])\{([^\W\d_]{1,12})\}|\{([^\W\d_]{1,12})\}(?=[^\W\d_])")
+#: A group of letters followed by a letter (``Cl{é}ment``, ``{B}ayesian``, ``{GAN}s``): case protection.
+#: Not ``sqrt{T})`` or ``tilde{O}(n)`` (a macro that lost its backslash upstream), not ``\{e}`` (an escape).
+_GLUED_GROUP = re.compile(r"(?<!\\)\{([^\W\d_]{1,12})\}(?=[^\W\d_])")
 #: ``$5 and $10``: a dollar amount followed by words and no TeX operator is not an inline math span.
 _CURRENCY = re.compile(r"\d[\d.,]*[kKmMbB]?\s(?!.*[\\^_={}])")
 _TIE = re.compile(r"(?<=[\w.,;:)\]])~(?=\S)")
@@ -227,7 +228,7 @@ def _latex(text: str) -> str:
     if "\\" in text:
         text = _CONTROL_SPACE.sub(lambda m: " " if len(m[0]) == 2 else "", _FONT_GROUP.sub(r"\1", text))
         text = _MACRO.sub(lambda m: _latex_span(_escape_for_latex(m[0])), text)
-        text = _ESCAPED_BRACE.sub(r"\1", _GLUED_GROUP.sub(lambda m: m[1] or m[2], text))
+        text = _ESCAPED_BRACE.sub(r"\1", _GLUED_GROUP.sub(r"\1", text))
     if "~" in text:
         text = _TIE.sub(" ", text)
     return text
