@@ -112,7 +112,8 @@ def test_acronym_spelling():
         None,
         None,
     ]
-    assert acronym_venue("Pldi", capitals=True) is None  # in a header, a capitalised word is not one
+    assert acronym_venue("Pldi") is None and acronym_venue("Preprint") is None  # capitalised words
+    assert acronym_venue("Pldi", capitals=True) is None and acronym_venue("preprint") is None
 
 
 def test_csv_of_two_colocated_venues_per_row():

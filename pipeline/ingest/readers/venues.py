@@ -158,6 +158,15 @@ _ACL_OLD_ID = re.compile(r"^(?P<letter>[A-Z])(?P<year>\d\d)$")
 #: paths and of Mini-Conf/papercopilot/ACL repository layouts, months and seasons.
 NOT_ACRONYMS = frozenset(
     (
+        # what venue/comment fields hold when they name no venue
+        "preprint none null nan na tba tbd other others unknown submitted review rejected withdrawn "
+        "published journal press forthcoming yes no true false "
+        # words of data folders and files
+        "summary summaries overview report reports stats analysis collection corpus info metadata meta "
+        "sample samples subset top best selected awesome readme misc scrape scraped crawl crawled ids json "
+        "csv txt tsv xml yaml yml md bib html src docs doc assets public private local temp cache build dist "
+        "out input inputs snapshot latest current history chunk shard split train dev val valid eval "
+        "benchmark bench "
         "abstract abstracts accept accepted all archive backup batch blog camera conf conference "
         "content copy data dataset day demo demos draft dump export extra file files final findings "
         "full index issue list lists listing listings main new notes old oral output page pages paper "
@@ -361,15 +370,15 @@ def acronym_venue(token: str, capitals: bool = False) -> str | None:
     """A venue missing from the table as written (``pldi``, ``PLDI``, ``ClinicalNLP``) → its published
     spelling, else ``None``.
 
-    An acronym is 2-12 ASCII letters, not a word of :data:`NOT_ACRONYMS` (``papers``, ``june``); with
-    ``capitals`` (a header line, where ordinary words start with a capital) it must hold at least two
+    An acronym is 2-12 ASCII letters, not a word of :data:`NOT_ACRONYMS` (``papers``, ``june``, ``preprint``)
+    nor a capitalised word (``Preprint``); with ``capitals`` (a header line) it must hold at least two
     capitals. Returned in capitals when written in one case (``pldi`` → ``PLDI``), as written when its
     case is mixed inside (``ClinicalNLP``). A known venue returns its canonical spelling."""
     token = token.strip()
     if (known := canonical_venue(token)) is not None:
         return known
-    if not _ACRONYM.match(token) or token.lower() in NOT_ACRONYMS:
-        return None
+    if not _ACRONYM.match(token) or token.lower() in NOT_ACRONYMS or token.istitle():
+        return None  # a capitalised word (``Preprint``, ``Pldi``) is a word
     if capitals and sum(c.isupper() for c in token) < 2:
         return None
     mixed = any(c.isupper() for c in token[1:]) and any(c.islower() for c in token)
