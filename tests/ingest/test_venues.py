@@ -160,3 +160,14 @@ def test_split_names_keeps_braced_groups():
         "{Barnes and Noble}",
         "Jan van der Berg Jr",
     ]
+
+
+def test_acronym_from_the_folder_is_published_with_a_warning():
+    """Without the per-row column the folder's acronym is the venue; with it, the folder's glued
+    ``sigdialinlg`` is named by no record, so no warning about it."""
+    data = (DATA / "sigdialinlg2023_papers.csv").read_bytes().replace(b"conference,", b"track,", 1)
+    got = read_listing(data, "pldi2021/sitedata/papers.csv", today=TODAY)
+    assert set(zip(got.venues, got.years)) == {("PLDI", 2021)}
+    assert any("venue 'PLDI'" in w and "published as written" in w for w in got.warnings)
+    both = _read("sigdialinlg2023_papers.csv", "sigdialinlg2023/sitedata/papers.csv")
+    assert not any("published as written" in w for w in both.warnings)

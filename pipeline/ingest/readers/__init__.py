@@ -281,10 +281,10 @@ def _resolve(name, header, records, conf: Settings, warnings, today):
             year = hy
     path_venue, path_year, where = venue_year_from_path(name, today)
     taken = []
-    if venue is None and path_venue is not None:
+    venue_from_path = venue is None and path_venue is not None
+    if venue_from_path:
         venue = path_venue
         taken.append(f"venue {path_venue!r}")
-        _note_outside_table(path_venue, name, f"the path ({where})", warnings)
     if year is None and path_year is not None:
         year = path_year
         taken.append(f"year {path_year}")
@@ -306,6 +306,8 @@ def _resolve(name, header, records, conf: Settings, warnings, today):
             years.append(file_year)
         else:
             years.append(y if y is not None else own_year if own_year is not None else file_year)
+    if venue_from_path and (path_venue in venues or not records):
+        _note_outside_table(path_venue, name, f"the path ({where})", warnings)
     n_unknown = sum(v == UNKNOWN_VENUE for v in venues)
     if venue is None and (n_unknown or not records):
         what = "" if n_unknown == len(records) else f" for {n_unknown} of {len(records)} records"
