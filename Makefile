@@ -128,6 +128,12 @@ inspect: $(VENV)/.installed ## how listing FILES="a b" would be read (reader, co
 eval-listings: $(VENV)/.installed ## the listing readers on real files (needs ../shared/listings)
 	$(PY) -m bench.eval_listings $(LISTINGS)
 
+# What the quarantine gates quarantine on the dev corpus and every shared listing (docs/gates.md);
+# `make bench-gates ARGS="--base main"` also lists what changed since a revision. About 10 min (20 with --base).
+.PHONY: bench-gates
+bench-gates: $(VENV)/.installed ## quarantine reasons over the dev corpus and shared listings, with examples
+	$(PY) -m bench.gates $(ARGS)
+
 # Reliability trial (docs/operations.md, "Reliability"): hostile raw entries, kill -9 of runs, concurrent first runs, a full
 # disk under DAGSTER_HOME (the last needs root for a small tmpfs); real processes, about 5 minutes.
 # Read time against file size per reader (BibTeX 50k -> 100k entries, JSON 100k -> 200k records, markdown);

@@ -80,12 +80,13 @@ class Papers(pa.DataFrameModel):
     title: str = pa.Field(
         nullable=True,
         str_length={"min_value": 1},
-        description="The paper's title as the listing gives it (whitespace collapsed); null when the listing has "
-        "no titles (never guessed).",
+        description="The paper's title as the listing gives it, as clean text (LaTeX, HTML entities and markdown "
+        "converted, BibTeX braces and list numbers removed); null when the listing has no titles (never guessed).",
     )
     authors: Annotated[pl.List, pl.String()] = pa.Field(
         nullable=True,
-        description="Author names as the listing gives them (list of strings, in order); null when it has none.",
+        description="Author names as the listing gives them, as clean text (list of strings, in order; BibTeX "
+        "'Last, First' as 'First Last'); null when it has none.",
     )
     abstract: str = pa.Field(
         str_length={"min_value": MIN_ABSTRACT_CHARS},

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 import polars as pl
 
-from pipeline.analyse import cleaning, hashing, language, quarantine
+from pipeline.analyse import cleaning, hashing, language, quarantine, titles
 from pipeline.analyse.extraction import extract_metrics, extract_urls
 from pipeline.analyse.extraction.rows import AbstractResult
 from pipeline.ingest.records import RECORD_DESCRIPTIONS, RECORD_SCHEMA
@@ -82,6 +82,8 @@ ABSTRACT_SCHEMA: dict[str, PolarsDataType] = {
 #: descriptions the Dagster UI shows for the per-listing assets.
 COLUMN_DESCRIPTIONS = {
     **RECORD_DESCRIPTIONS,
+    "title": "The record's title as clean text (pipeline.analyse.titles.clean_title), else null.",
+    "authors": "Author names as clean text, in order (pipeline.analyse.titles.clean_authors), else null.",
     "abstract": "The clean abstract text (pipeline.analyse.cleaning.clean_text).",
     "language": "ISO 639-1 language code of the clean abstract, or 'und' when undetermined.",
     "language_score": "langdetect's probability of that language, 0..1.",
@@ -297,17 +299,22 @@ def _plan(keys: list[str], record_hashes: pl.LazyFrame, cache: dict[str, Path]) 
 
 def _assemble(recs: pl.DataFrame, analysed: pl.DataFrame) -> pl.DataFrame:
     """One listing's :data:`ABSTRACT_SCHEMA` frame (plus ``analysis_version``) from its records and the
-    analysis rows (``raw_sha256`` + analysis columns) of its readable ones."""
+    analysis rows (``raw_sha256`` + analysis columns) of its readable ones; ``title`` and ``authors`` are
+    the clean text of the records' (pipeline.analyse.titles)."""
     ok = recs.filter(pl.col("decode_error").is_null()).join(analysed, on="raw_sha256", how="left")
     bad = recs.filter(pl.col("decode_error").is_not_null()).with_columns(
         *[pl.lit(v, dtype=_ANALYSIS_COLUMNS[k]).alias(k) for k, v in _FAILED.items()],
         quarantine_reason=pl.col("decode_error"),
     )
-    return (
-        pl.concat([ok, bad.select(ok.columns)])
-        .sort("paragraph")
-        .select(list(ABSTRACT_SCHEMA))
-        .with_columns(analysis_version=pl.lit(ANALYSIS_VERSION))
+    out = pl.concat([ok, bad.select(ok.columns)]).sort("paragraph").select(list(ABSTRACT_SCHEMA))
+    return out.with_columns(
+        pl.Series("title", [titles.clean_title(t) for t in out["title"].to_list()], dtype=pl.String),
+        pl.Series(
+            "authors",
+            [titles.clean_authors(a) for a in out["authors"].to_list()],
+            dtype=ABSTRACT_SCHEMA["authors"],
+        ),
+        analysis_version=pl.lit(ANALYSIS_VERSION),
     )
 
 

@@ -54,7 +54,7 @@ import ftfy
 from pipeline.analyse.residue import strip_residue
 from pipeline.ingest.readers.decoding import invisible_patterns
 
-RULES_VERSION = "2"  # bump when outputs change (docs/execution.md)
+RULES_VERSION = "3"  # bump when outputs change (docs/execution.md)
 
 # ---------------------------------------------------------------- Unicode repair (ftfy)
 #: ftfy settings: HTML is handled below (so that tags and entities follow one rule); curly quotes are kept
@@ -103,8 +103,18 @@ _ESCAPES = re.compile(r"\\([%&_#$])")
 _MATH = re.compile(r"\$\$(.+?)\$\$|\$([^$]+?)\$|\\\((.+?)\\\)|\\\[(.+?)\\\]", re.DOTALL)
 #: A text-mode macro with optional braced arguments, or an accent such as \'e or \"{o}.
 _MACRO = re.compile(
-    r"\\(?:[A-Za-z]+\*?(?:\s*" + _BRACED.replace("(", "(?:", 1) + r")*|['`^\"~=.][A-Za-z{][A-Za-z}]?)"
+    r"\\(?:[A-Za-z]+\*?(?:\s*"
+    + _BRACED.replace("(", "(?:", 1)
+    + r")*|['`^\"~=.](?:\{\\?[A-Za-z]\}|\\?[A-Za-z]))"
 )
+#: Old-style font switches in a group (``{\em monotone}``, ``{\bf X}``): the group's text; a control space
+#: ``\ `` (``e.g.\ a``) or a line break ``\\`` outside math: a space; ``\{``/``\}`` outside math: braces.
+_FONT_GROUP = re.compile(r"\{\\(?:em|bf|it|sl|sc|tt|rm|sf|bfseries|itshape|scshape|ttfamily)\b\s*([^{}]*)\}")
+_CONTROL_SPACE = re.compile(r"\\\\(?![A-Za-z])|\\(?=\s)")
+_ESCAPED_BRACE = re.compile(r"\\([{}])")
+#: A group of letters followed by a letter (``Cl{é}ment``, ``{B}ayesian``, ``{GAN}s``): case protection.
+#: Not ``sqrt{T})`` or ``tilde{O}(n)`` (a macro that lost its backslash upstream), not ``\{e}`` (an escape).
+_GLUED_GROUP = re.compile(r"(?<!\\)\{([^\W\d_]{1,12})\}(?=[^\W\d_])")
 #: ``$5 and $10``: a dollar amount followed by words and no TeX operator is not an inline math span.
 _CURRENCY = re.compile(r"\d[\d.,]*[kKmMbB]?\s(?!.*[\\^_={}])")
 _TIE = re.compile(r"(?<=[\w.,;:)\]])~(?=\S)")
@@ -216,7 +226,9 @@ def _latex(text: str) -> str:
     if "$" in text or "\\(" in text or "\\[" in text:
         text = _MATH.sub(_math_span, text)
     if "\\" in text:
+        text = _CONTROL_SPACE.sub(lambda m: " " if len(m[0]) == 2 else "", _FONT_GROUP.sub(r"\1", text))
         text = _MACRO.sub(lambda m: _latex_span(_escape_for_latex(m[0])), text)
+        text = _ESCAPED_BRACE.sub(r"\1", _GLUED_GROUP.sub(r"\1", text))
     if "~" in text:
         text = _TIE.sub(" ", text)
     return text
@@ -416,6 +428,10 @@ STEPS: tuple[CleaningStep, ...] = (
             ("R\\'enyi \\textbf{bold} as in~\\cite{x}.", "Rényi bold as in."),
             ("Fig.~3 shows (~2× fewer)", "Fig. 3 shows (~2× fewer)"),
             ("it costs $5 and $10 per run", "it costs $5 and $10 per run"),
+            (
+                "Cl{\\'{e}}ment's {\\em monotone} case, i.e.\\ \\{1,2\\}",
+                "Clément's monotone case, i.e. {1,2}",
+            ),
         ),
     ),
     CleaningStep(

@@ -78,7 +78,9 @@ RULE_SETS: dict[str, RuleSet] = {
         "RECORDS_VERSION",
     ),
     "text": RuleSet("pipeline.analyse.residue", ("pipeline/analyse/residue.py",)),
-    "cleaning": RuleSet("pipeline.analyse.cleaning", ("pipeline/analyse/cleaning.py",)),
+    "cleaning": RuleSet(
+        "pipeline.analyse.cleaning", ("pipeline/analyse/cleaning.py", "pipeline/analyse/titles.py")
+    ),
     "language": RuleSet("pipeline.analyse.language", ("pipeline/analyse/language.py",)),
     "quarantine": RuleSet("pipeline.analyse.quarantine", ("pipeline/analyse/quarantine.py",)),
     "urls": RuleSet("pipeline.analyse.extraction.urls", ("pipeline/analyse/extraction/urls.py",)),

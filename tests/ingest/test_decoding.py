@@ -172,9 +172,13 @@ def test_no_header_no_name_unknown():
 
 
 def test_unknown_venue_and_bad_year_warn():
+    # an acronym outside the venue table is published as written, with a warning; a word is not an acronym
     listing = parse_listing(("FOOCONF 2025 Papers\n\n" + BODY).encode(), "x.txt", TODAY)
+    assert (listing.venue, listing.year, len(listing.paragraphs)) == ("FOOCONF", 2025, 1)
+    assert any("'FOOCONF' (the header) is not in" in w for w in listing.warnings)
+    listing = parse_listing(("Accepted 2025 Papers\n\n" + BODY).encode(), "x.txt", TODAY)
     assert (listing.venue, listing.year, len(listing.paragraphs)) == ("unknown", 2025, 1)
-    assert any("unknown venue 'FOOCONF'" in w for w in listing.warnings)
+    assert any("unknown venue 'Accepted'" in w for w in listing.warnings)
     for year in (1979, 2028):
         listing = parse_listing((f"ICML {year} Papers\n\n" + BODY).encode(), "x.txt", TODAY)
         assert (listing.venue, listing.year, len(listing.paragraphs)) == ("ICML", 0, 1)

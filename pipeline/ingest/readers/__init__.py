@@ -44,12 +44,12 @@ from pipeline.ingest.readers.decoding import ListingDecodeError, decode_listing
 from pipeline.ingest.readers.venues import (
     UNKNOWN_VENUE,
     UNKNOWN_YEAR,
+    acronym_venue,
     canonical_venue,
     parse_header,
     plausible_year,
-    venue_named,
     venue_year_from_path,
-    venue_year_in_text,
+    venue_year_of_text,
 )
 from pipeline.ingest.settings import Settings, SettingsError, SettingsSource, parse_settings
 
@@ -247,28 +247,28 @@ def parse_listing(
 
 
 def _canonical(token: str | None, name: str, where: str, warnings: list[str]) -> str | None:
+    """The venue ``token`` (from ``where``) publishes under: its canonical spelling, or an acronym outside
+    the table as written (readers.venues.acronym_venue, with a warning), else ``None`` with a warning."""
     if token is None:
         return None
-    venue = canonical_venue(token)
+    venue = acronym_venue(token)
     if venue is None:
         warnings.append(
             f"{name}: unknown venue {token!r} in {where} (not in readers.venues.KNOWN_VENUES); "
             f"venue={UNKNOWN_VENUE!r}"
         )
+    else:
+        _note_outside_table(venue, name, where, warnings)
     return venue
 
 
-def _from_text(text: str | None, today) -> tuple[str | None, int | None]:
-    if not text:
-        return None, None
-    parsed = parse_header(text)
-    if parsed and canonical_venue(parsed[0]):
-        return canonical_venue(parsed[0]), parsed[1]
-    found = venue_year_in_text(text, today)
-    return found if found else (None, None)
-
-
-_YEAR_IN_TEXT = re.compile(r"(?<!\d)((?:19[89]|20\d)\d)(?!\d)")
+def _note_outside_table(venue: str | None, name: str, where: str, warnings: list[str]) -> None:
+    if venue is not None and canonical_venue(venue) is None:
+        note = (
+            f"{name}: venue {venue!r} ({where}) is not in readers.venues.KNOWN_VENUES; published as written"
+        )
+        if note not in warnings:
+            warnings.append(note)
 
 
 def _resolve(name, header, records, conf: Settings, warnings, today, sources: dict[str, str]):
@@ -283,18 +283,22 @@ def _resolve(name, header, records, conf: Settings, warnings, today, sources: di
         year = conf.year
         sources["year"] = f"settings file {conf.sources[-1]}"
     if header:
-        parsed: tuple[str | None, int | None] | None = parse_header(header)
-        if parsed is None:
-            parsed = _from_text(header, today)
-        if venue is None and parsed[0] is not None:
+        hv, hy = venue_year_of_text(header, today)
+        parsed = parse_header(header)
+        if venue is None and hv is not None:
+            venue = hv
+            _note_outside_table(hv, name, "the header", warnings)
+            sources["venue"] = "the header"
+        elif venue is None and parsed is not None:
             venue = _canonical(parsed[0], name, "the header", warnings) or UNKNOWN_VENUE
             sources["venue"] = "the header"
-        if year is None and parsed[1] is not None:
-            year = parsed[1]
+        if year is None and hy is not None:
+            year = hy
             sources["year"] = "the header"
     path_venue, path_year, where = venue_year_from_path(name, today)
     taken = []
-    if venue is None and path_venue is not None:
+    venue_from_path = venue is None and path_venue is not None
+    if venue_from_path:
         venue = path_venue
         taken.append(f"venue {path_venue!r}")
         sources["venue"] = f"the path ({where})"
@@ -309,19 +313,19 @@ def _resolve(name, header, records, conf: Settings, warnings, today, sources: di
     file_year = year if year is not None else UNKNOWN_YEAR
     venues, years = [], []
     for r in records:
-        v, y = (None, None) if conf.venue is not None else _from_text(r.venue_text, today)
-        if v is None and r.venue_text and conf.venue is None:
-            # a venue field without a year after the name ("venue": "NeurIPS", "Proceedings of the 2021
-            # Conference on Empirical Methods in Natural Language Processing"): its one year, if any
-            v = venue_named(r.venue_text)
-            named_years = set(_YEAR_IN_TEXT.findall(r.venue_text)) if v else set()
-            y = int(named_years.pop()) if len(named_years) == 1 else y
+        v, y = (None, None) if conf.venue is not None else venue_year_of_text(r.venue_text, today, field=True)
+        if conf.venue is None:
+            _note_outside_table(v, name, "the records' venue field", warnings)
+        if v is None and file_year != UNKNOWN_YEAR:
+            y = None  # free text naming a year but no venue ("10 pages, 2019") does not beat the file's year
         own_year = int(r.year_text) if r.year_text and re.fullmatch(r"(?:19|20)\d\d", r.year_text) else None
         venues.append(v or file_venue)
         if conf.year is not None:
             years.append(file_year)
         else:
             years.append(y if y is not None else own_year if own_year is not None else file_year)
+    if venue_from_path and (path_venue in venues or not records):
+        _note_outside_table(path_venue, name, f"the path ({where})", warnings)
     n_unknown = sum(v == UNKNOWN_VENUE for v in venues)
     if venue is None and (n_unknown or not records):
         what = "" if n_unknown == len(records) else f" for {n_unknown} of {len(records)} records"

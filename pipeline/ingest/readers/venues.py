@@ -46,7 +46,10 @@ KNOWN_VENUES = {
     for v in (
         "3DV AAAI AAMAS ACCV ACL ACML AISTATS ALT AutoML-Conf BMVC COLING COLM COLT CVPR CoLLAs CoNLL CoRL "
         "EACL ECAI ECCV ECML EMNLP ICASSP ICCV ICDM ICLR ICML ICRA IJCAI IJCNLP Interspeech IROS JMLR KDD "
-        "L4DC LoG MICCAI MIDL MLSys NAACL NeurIPS RSS SDM SIGIR TMLR TPAMI UAI WACV WSDM WWW arXiv"
+        "L4DC LoG MICCAI MIDL MLSys NAACL NeurIPS RSS SDM SIGIR TMLR TPAMI UAI WACV WSDM WWW arXiv "
+        # ACL Anthology venues (its venue ids, https://aclanthology.org/venues/): the series of the old id
+        # letters (ACL_ID_LETTERS) and the main ACL conferences that have their own id since 2020
+        "AACL ANLP HLT INLG LREC SemEval SIGDIAL TACL"
     ).split()
 }
 #: Aliases: other names of a known venue → its canonical spelling (case-insensitive keys).
@@ -62,6 +65,9 @@ VENUE_ALIASES = {
     "mlsys-conf": "MLSys",
     "sysml": "MLSys",
     "pami": "TPAMI",
+    "semeval": "SemEval",
+    "sigdial": "SIGDIAL",
+    "lrec-coling": "LREC",
 }
 KNOWN_VENUES |= VENUE_ALIASES
 #: Full names of known venues, as written in proceedings/booktitle/venue fields (Semantic Scholar, DBLP,
@@ -114,7 +120,64 @@ VENUE_NAMES = {
     "The Web Conference": "WWW",
     "Web Search and Data Mining": "WSDM",
     "Research and Development in Information Retrieval": "SIGIR",
+    # ACL Anthology booktitles (acl-org/acl-anthology data/xml: ``<meta><booktitle>``); the CoNLL 2019 shared
+    # task volume (K19-2) writes the conference's name without "Computational"
+    "Conference on Natural Language Learning": "CoNLL",
+    "Asia-Pacific Chapter of the Association for Computational Linguistics": "AACL",
+    "International Conference on Natural Language Generation": "INLG",
+    "International Natural Language Generation Conference": "INLG",
+    "Special Interest Group on Discourse and Dialogue": "SIGDIAL",
+    "Language Resources and Evaluation Conference": "LREC",
+    "International Conference on Language Resources and Evaluation": "LREC",
+    "Transactions of the Association for Computational Linguistics": "TACL",
+    "International Workshop on Semantic Evaluation": "SemEval",
 }
+#: ACL Anthology collection ids (acl-org/acl-anthology ``hugo/content/info/ids.md``, "Anthology Identifiers"):
+#: since 2020 ``YEAR.VENUE`` (``2021.eacl``: the venue id is the venue's acronym, lower case); before, one
+#: letter per venue series and a two-digit year (``K19``: CoNLL 2019; ``P`` was for ACL). ``W`` (workshops)
+#: names no one venue: only its year is taken.
+ACL_ID_LETTERS = {
+    "A": "ANLP",
+    "C": "COLING",
+    "D": "EMNLP",
+    "E": "EACL",
+    "H": "HLT",
+    "I": "IJCNLP",
+    "J": "CL",
+    "K": "CoNLL",
+    "L": "LREC",
+    "N": "NAACL",
+    "P": "ACL",
+    "Q": "TACL",
+    "S": "SemEval",
+}
+_ACL_NEW_ID = re.compile(r"^(?P<year>(?:19|20)\d\d)\.(?P<venue>[a-z][a-z0-9]*)(?:-[a-z0-9]+)*$")
+_ACL_OLD_ID = re.compile(r"^(?P<letter>[A-Z])(?P<year>\d\d)$")
+#: Words of file/folder names, headers and venue fields that are not venue acronyms even next to a year
+#: (``papers2021/``, ``data_2020``, ``June 2021``, ``conference: main``): the words of the shared listings'
+#: paths and of Mini-Conf/papercopilot/ACL repository layouts, months and seasons.
+NOT_ACRONYMS = frozenset(
+    (
+        # what venue/comment fields hold when they name no venue
+        "preprint none null nan na tba tbd other others unknown submitted review rejected withdrawn "
+        "published journal press forthcoming yes no true false "
+        # words of data folders and files
+        "summary summaries overview report reports stats analysis collection corpus info metadata meta "
+        "sample samples subset top best selected awesome readme misc scrape scraped crawl crawled ids json "
+        "csv txt tsv xml yaml yml md bib html src docs doc assets public private local temp cache build dist "
+        "out input inputs snapshot latest current history chunk shard split train dev val valid eval "
+        "benchmark bench "
+        "abstract abstracts accept accepted all archive backup batch blog camera conf conference "
+        "content copy data dataset day demo demos draft dump export extra file files final findings "
+        "full index issue list lists listing listings main new notes old oral output page pages paper "
+        "papers part post posts poster program proceedings raw ready release results schedule session "
+        "short site sitedata spotlight static talk talks test tmp track tutorial tutorials update "
+        "upload version vol volume web website workshop workshops year "
+        "jan january feb february mar march apr april may jun june jul july aug august sep sept "
+        "september oct october nov november dec december spring summer fall autumn winter "
+    ).split()
+)
+_ACRONYM = re.compile(r"^[A-Za-z]{2,12}$")
 _NAMES = re.compile(
     r"(?<![\w-])(?:"
     + "|".join(re.escape(n).replace(r"\ ", r"\s+") for n in sorted(VENUE_NAMES, key=len, reverse=True))
@@ -221,30 +284,42 @@ def venue_year_in_text(text: str, today: _dt.date | None = None) -> tuple[str, i
     return None
 
 
+def _path_components(name: str) -> list[str]:
+    """The file name without its extension (``.gz`` too), then each folder name, nearest first; dates
+    (``2022-01-11``: a post's publication date, not the conference's year) removed from each."""
+    parts = list(PurePosixPath(name).parts)
+    if not parts:
+        return []
+    stem = parts[-1]
+    if stem.lower().endswith(".gz"):
+        stem = stem[:-3]
+    head, dot, ext = stem.rpartition(".")
+    if dot and head and ext.isalnum() and not ext.isdigit():
+        stem = head
+    return [_DATE.sub(" ", c) for c in (stem, *reversed(parts[:-1]))]
+
+
+_DATE = re.compile(r"(?<!\d)(?:19|20)\d\d-[01]\d-[0-3]\d(?!\d)")
+_PATH_SPLIT = re.compile(r"[\s_\-.,()\[\]]+")
+
+
 def venue_year_from_path(
     name: str, today: _dt.date | None = None
 ) -> tuple[str | None, int | None, str | None]:
     """Venue and year from the file name and the folder names of ``name`` (POSIX path), nearest first.
 
     Returns ``(venue, year, where)``: the canonical venue of the nearest component naming a known venue
-    (``nips_2016.txt``, ``iclr2017.json``, ``cvpr19.txt``, folder ``icml2025/`` or ``ECCV/``), the year glued
-    to it or else the nearest 4-digit year component (``ECCV/2022/list.txt``), each ``None`` when no component
-    says; ``where`` names the component(s) used, for the run log.
+    (``nips_2016.txt``, ``iclr2017.json``, ``cvpr19.txt``, ``2021.eacl.xml``, folder ``icml2025/`` or
+    ``ECCV/``), the year glued to it or else the nearest 4-digit year component (``ECCV/2022/list.txt``), each
+    ``None`` when no component says; ``where`` names the component(s) used, for the run log. Only the last
+    extension is dropped (``2021.eacl.xml`` → ``2021.eacl``), and dates (``2022-01-11-post.md``: a
+    publication date) are not years. When no component names a known venue, an acronym outside the table
+    glued to a year (``pldi2021/``, ``PLDI-2021``: :func:`acronym_venue`) is the venue, as written.
     """
-    parts = list(PurePosixPath(name).parts)
-    if not parts:
-        return None, None, None
-    stem = parts[-1]
-    while "." in stem and not stem.startswith("."):
-        stem, ext = stem.rsplit(".", 1)
-        if not ext.isalpha() and ext != "gz":
-            stem = f"{stem}.{ext}"
-            break
-    components = [stem, *reversed(parts[:-1])]
+    components = _path_components(name)
     venue = year = where_v = where_y = None
     for comp in components:
-        tokens = re.split(r"[\s_\-.,()\[\]]+", comp)
-        for tok in tokens:
+        for tok in _PATH_SPLIT.split(comp):
             if not tok:
                 continue
             glued = _GLUED.match(tok)
@@ -264,10 +339,103 @@ def venue_year_from_path(
                 year, where_y = int(tok), comp
         if venue is not None and year is not None:
             break
+    if venue is None:
+        for comp in components:
+            if (found := _acronym_year(comp)) is not None:
+                # the year next to the acronym is the venue's (``pldi2021/papers_2020.csv``)
+                (venue, year), where_v, where_y = found, comp, comp
+                break
     where = None
     if venue is not None or year is not None:
-        where = " and ".join(dict.fromkeys(w for w in (where_v, where_y) if w))
+        where = " and ".join(dict.fromkeys(w.strip() for w in (where_v, where_y) if w))
     return venue, year, where
+
+
+def _acronym_year(comp: str) -> tuple[str, int] | None:
+    """``(acronym, year)`` of a path component holding an acronym outside the table glued to a 4-digit year
+    (``pldi2021``) or next to one (``PLDI-2021``, ``2021_pldi``), else ``None``."""
+    tokens = [t for t in _PATH_SPLIT.split(comp) if t]
+    for i, tok in enumerate(tokens):
+        glued = _GLUED.match(tok)
+        if glued and _YEAR4.match(glued["year"]) and (a := acronym_venue(glued["venue"])):
+            return a, int(glued["year"])
+        if _YEAR4.match(tok):
+            for nb in (tokens[i + 1 : i + 2] + tokens[max(0, i - 1) : i])[:2]:
+                if a := acronym_venue(nb):
+                    return a, int(tok)
+    return None
+
+
+def acronym_venue(token: str, capitals: bool = False) -> str | None:
+    """A venue missing from the table as written (``pldi``, ``PLDI``, ``ClinicalNLP``) → its published
+    spelling, else ``None``.
+
+    An acronym is 2-12 ASCII letters, not a word of :data:`NOT_ACRONYMS` (``papers``, ``june``, ``preprint``)
+    nor a capitalised word (``Preprint``); with ``capitals`` (a header line) it must hold at least two
+    capitals. Returned in capitals when written in one case (``pldi`` → ``PLDI``), as written when its
+    case is mixed inside (``ClinicalNLP``). A known venue returns its canonical spelling."""
+    token = token.strip()
+    if (known := canonical_venue(token)) is not None:
+        return known
+    if not _ACRONYM.match(token) or token.lower() in NOT_ACRONYMS or token.istitle():
+        return None  # a capitalised word (``Preprint``, ``Pldi``) is a word
+    if capitals and sum(c.isupper() for c in token) < 2:
+        return None
+    mixed = any(c.isupper() for c in token[1:]) and any(c.islower() for c in token)
+    return token if mixed else token.upper()
+
+
+def acl_anthology_id(text: str | None, today: _dt.date | None = None) -> tuple[str | None, int] | None:
+    """``(venue, year)`` of an ACL Anthology collection or volume id (:data:`ACL_ID_LETTERS`): ``2021.eacl``
+    → ``("EACL", 2021)``, ``2021.eacl-main`` too, ``K19`` → ``("CoNLL", 2019)``; a workshop id (``W19``,
+    ``2020.findings``) gives ``(None, year)``; anything else ``None``."""
+    text = (text or "").strip()
+    if m := _ACL_NEW_ID.match(text):
+        token = m["venue"]
+        venue = None if token.lower() in NOT_ACRONYMS or token == "ws" else acronym_venue(token)
+        return venue, int(m["year"])
+    if m := _ACL_OLD_ID.match(text):
+        return ACL_ID_LETTERS.get(m["letter"]), expand_year(m["year"], today)
+    return None
+
+
+_YEAR_IN_TEXT = re.compile(r"(?<!\d)((?:19[89]|20\d)\d)(?!\d)")
+
+
+def venue_year_of_text(
+    text: str | None, today: _dt.date | None = None, field: bool = False
+) -> tuple[str | None, int | None]:
+    """Venue and year named by one text: a header line, or (``field``) a record's venue field (``booktitle``,
+    ``venue``, ``conference``, ``event``). Either may be ``None``.
+
+    In order: a header of a known venue (:func:`parse_header`); a known venue next to a year
+    (:func:`venue_year_in_text`); a known venue's name or acronym without a year after it
+    (:func:`venue_named`), with the text's one year if it names exactly one; an acronym outside the table
+    at the start of a header (``PLDI 2021``, in capitals: :func:`acronym_venue`) or, in a field, glued to a
+    year (``pldi2021``) or the field's whole value (``event: pldi``); else no venue, and the text's one year
+    if it names exactly one (a year found without a venue is kept)."""
+    if not text or not text.strip():
+        return None, None
+    parsed = parse_header(text)
+    if parsed and (v := canonical_venue(parsed[0])):
+        return v, parsed[1]
+    if found := venue_year_in_text(text, today):
+        return found
+    years = set(_YEAR_IN_TEXT.findall(text))
+    one_year = int(years.pop()) if len(years) == 1 else None
+    if v := venue_named(text):
+        return v, one_year
+    if parsed and (a := acronym_venue(parsed[0], capitals=True)):
+        return a, parsed[1]
+    if field:
+        words = _TOKEN.findall(text)
+        if len(words) == 1 and (a := acronym_venue(words[0])):
+            return a, one_year
+        for w in words:
+            glued = _GLUED.match(w)
+            if glued and _YEAR4.match(glued["year"]) and (a := acronym_venue(glued["venue"])):
+                return a, int(glued["year"])
+    return None, one_year
 
 
 def venue_year_from_filename(name: str) -> tuple[str, int] | None:

@@ -7,7 +7,9 @@ pipeline.ingest.readers.fields maps to the abstract (``<abstract>``, ``<summary>
 each record's children are its fields, matched by name like JSON keys (repeated children such as ``<author>``
 become a list, attributes such as ``id`` are fields too; an author's parts ``<first>``/``<last>`` are
 joined by a space). Fields outside the records that name the venue or the year (``<booktitle>``,
-``<year>`` in a volume's ``<meta>``) form the header line. ``position`` is the 0-based record index.
+``<year>`` in a volume's ``<meta>``) are the venue and year of the records under them (per volume), and
+an ACL Anthology collection id on the root (``<collection id="2021.eacl">``, ``K19``) forms the header
+line (else the first two such fields outside the records do). ``position`` is the 0-based record index.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from collections import Counter
 
 from pipeline.ingest.readers.base import ReaderError, Record
 from pipeline.ingest.readers.fields import map_columns, record_from_fields
+from pipeline.ingest.readers.venues import acl_anthology_id
 
 NAME = "xml"
 #: What may come before an XML document's root element (XML 1.0, "Prolog and Document Type Declaration"): the
@@ -91,18 +94,60 @@ def read(text: str, name: str, columns: dict[str, str] | None = None) -> tuple[s
     kind = kinds.most_common(1)[0][0]
     elements = [el for el in root.iter() if _local(el.tag) == kind]
     inside = {id(x) for el in elements for x in el.iter()}
-    outer = [el for el in root.iter() if id(el) not in inside and not len(el)]
-    meta = map_columns([_local(el.tag) for el in outer])
-    header_parts = [
-        " ".join("".join(el.itertext()).split())
-        for f in ("comment", "year")
-        if f in meta
-        for el in outer
-        if _local(el.tag) == meta[f]
-    ][:2]
-    header = " ".join(p for p in header_parts if p) or None
+    header = _collection_header(root) or _meta_text(root, inside, ("comment", "year"))
     objs = [_fields(el) for el in elements]
     keys = list(dict.fromkeys(k for o in objs[:200] for k in o))
     mapping = map_columns(keys, columns)
     records = [record_from_fields(o, mapping, i, 0) for i, o in enumerate(objs)]
+    _volume_venues(root, kind, inside, records)
     return header, records
+
+
+def _meta_text(container, inside: set[int], fields: tuple[str, ...]) -> str | None:
+    """The texts of ``container``'s leaf elements outside the records (``inside``: ids of the records'
+    elements) that name ``fields`` (pipeline.ingest.readers.fields: ``comment`` = ``booktitle``, ``venue``...;
+    ``year``), the first two, joined by a space; ``None`` when there are none."""
+    outer = [el for el in container.iter() if id(el) not in inside and not len(el)]
+    meta = map_columns([_local(el.tag) for el in outer])
+    parts = [
+        " ".join("".join(el.itertext()).split())
+        for f in fields
+        if f in meta
+        for el in outer
+        if _local(el.tag) == meta[f]
+    ][:2]
+    return " ".join(p for p in parts if p) or None
+
+
+def _collection_header(root) -> str | None:
+    """``"<venue> <year> (collection <id>)"`` when the root's ``id`` is an ACL Anthology collection id
+    (``2021.eacl``, ``K19``: pipeline.ingest.readers.venues.acl_anthology_id) that names a venue, else
+    ``None``."""
+    cid = root.get("id")
+    got = acl_anthology_id(cid)
+    if got is None or got[0] is None:
+        return None
+    return f"{got[0]} {got[1]} (collection {cid})"
+
+
+def _volume_venues(root, kind: str, inside: set[int], records: list[Record]) -> None:
+    """Each record without a venue or year field of its own gets those of its volume: the nearest ancestor
+    of the record elements (an ACL Anthology ``<volume>``) whose leaves outside the records name them
+    (``<meta><booktitle>``, ``<year>``). Volumes of one file may differ (CoNLL's main volume and its shared
+    task). Changes ``records`` in place."""
+    parent = {id(c): p for p in root.iter() for c in p}
+    by_el = [el for el in root.iter() if _local(el.tag) == kind]
+    cache: dict[int, tuple[str | None, str | None]] = {}
+    for el, rec in zip(by_el, records):
+        anc = parent.get(id(el))
+        while anc is not None and anc is not root:
+            if id(anc) not in cache:
+                cache[id(anc)] = (_meta_text(anc, inside, ("comment",)), _meta_text(anc, inside, ("year",)))
+            if cache[id(anc)] != (None, None):
+                break
+            anc = parent.get(id(anc))
+        venue, year = cache.get(id(anc), (None, None)) if anc is not None else (None, None)
+        if rec.venue_text is None and venue is not None:
+            rec.venue_text = venue
+        if rec.year_text is None and year is not None:
+            rec.year_text = year
