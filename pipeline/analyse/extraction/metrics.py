@@ -58,6 +58,7 @@ from pipeline.analyse.extraction.roles import (
     clause_bounds,
     direction_of,
     kind_of,
+    margin_bracket,
     qualifier_of,
     subject_of,
 )
@@ -66,7 +67,7 @@ from pipeline.analyse.extraction.sentences import sentences
 from pipeline.analyse.extraction.spelled import SPELLED_GATE, WORD_GATE, spelled_results, word_results
 from pipeline.analyse.extraction.tokens import Tok, number_tokens, pair_structures
 
-RULES_VERSION = "1"  # with keys, text, rules; bump when outputs change (docs/execution.md)
+RULES_VERSION = "2"  # with keys, text, rules; bump when outputs change (docs/execution.md)
 
 #: Keys of every row returned by :func:`extract_metrics`, in column order.
 METRIC_FIELDS = (
@@ -249,7 +250,7 @@ def _draft_row(text: str, k: _Kept, nxt: int, attached: list[tuple[int, int]]) -
         if bm and not MODEL_NAME.search(bm[1]) and not LEX.fullmatch(bm[1]):
             dataset, metric = bm[1], bm[2]
             row_rules.append("dataset-in-metric")
-    subject, baseline = ("ours", None) if t.unit in ("x", "pp") else subject_of(text, t, None, s0)
+    subject, baseline = ("ours", None) if t.unit in ("x", "pp") else subject_of(text, t, t.kind, s0)
     kind = "score" if subject == "baseline" and t.kind is None else kind_of(text, t, lo, hi, metric)
     if not dataset:
         dataset = dataset_after(text, t.span_end, min(nxt, hi))
@@ -260,6 +261,9 @@ def _draft_row(text: str, k: _Kept, nxt: int, attached: list[tuple[int, int]]) -
             row_rules += ["dataset-before"] if dataset else []
     if subject == "baseline":
         row_rules.append("subject-baseline")
+    po = _in_paren(text, s0, t.span_start)
+    if po >= 0 and margin_bracket(text, s0, po):
+        row_rules.append("margin-bracket")
     if subject == "ours" and kind in ("delta", "relative_change", "multiplier"):
         bm = re.search(
             r"\b(?:over|than|outperform\w*|surpass\w*|beat\w*|against|compared (?:to|with))\s+"

@@ -36,6 +36,17 @@ _COMPARATOR = re.compile(
     re.I,
 )
 
+#: A bracket that holds the margin itself: "by a large margin (17%)", "by large margins (3.7% and 1.2%)".
+_MARGIN_PAREN = re.compile(r"\b(?:margins?|gaps?|improvements?|gains?)\s*\($", re.I)
+
+
+def margin_bracket(text: str, s0: int, po: int) -> bool:
+    """Whether the bracket opened at ``po`` holds the margin named right before it ("by a large margin
+    (17%)"), not a comparison of two levels ("by a significant margin (79.8% vs 68.0%)")."""
+    close = text.find(")", po)
+    inside = text[po : close if close >= 0 else po + 80]
+    return _MARGIN_PAREN.search(text, s0, po + 1) is not None and not re.search(r"\b(?:vs|versus)\b", inside)
+
 _CLAUSE_SPLIT = re.compile(
     r";|:\s|—|\s--\s|,\s(?=(?:while|whereas|but|and it|which|with|along with|and also|"
     r"and (?:we|our|the|it)\b))|\sand also\s"
@@ -105,6 +116,8 @@ def subject_of(text: str, t: Tok, kind: str | None, s0: int) -> tuple[str, str |
         return "baseline", m["name"].split()[-1]
     po = text.rfind("(", s0, t.span_start)
     pc = text.rfind(")", s0, t.span_start)
+    if po > pc and margin_bracket(text, s0, po):
+        return "ours", None  # "surpassing X by large margins (3.7% and 1.2%)": the bracket holds the margin
     if po > pc and re.fullmatch(r"[\s\d.,%×x+and&<>~≈]*", text[po + 1 : t.span_start]):
         stripped = re.sub(r"\([^()]*\)", "", text[s0:po])
         cm = None
@@ -181,10 +194,9 @@ def kind_of(text: str, t: Tok, lo: int, hi: int, metric: str | None) -> str:
     )
     comparator = re.search(r"\b(?:outperform\w*|surpass\w*|beat\w*)\b[^\d%]{0,60}$", pre, re.I) is not None
     paren_change = (
-        re.search(
-            r"\b(?:gains?|loss|drops?|improvements?|degradation|increases?|decreases?)\s*\(\s*$", pre, re.I
-        )
+        re.search(r"\b(?:gains?|loss|drops?|improvements?|degradation|increases?|decreases?)\s*\(\s*$", pre, re.I)
         is not None
+        or (pre.rstrip().endswith("(") and margin_bracket(text, lo, text.rfind("(", lo, t.span_start)))
     )
     # an explicit sign marks a change, except a negative plain score (a slope, a correlation); a percentage
     # level is never negative, so "-9% CHAIRi" is a change

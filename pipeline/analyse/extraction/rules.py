@@ -132,12 +132,40 @@ RULES: dict[str, Rule] = {
         (("We obtain 28.4 BLEU on WMT'14 En-De.", 28.4, {"metric": "BLEU", "dataset": "WMT'14 En-De"}),),
     ),
     "before-after": Rule(
-        "'from A to B' with numbers of one unit is one before_after row: value B, value_from A.",
+        "'from A to B' (also 'from A mAP to B mAP', the words after A repeated after B) and 'A → B' with "
+        "numbers of one unit are one before_after row: value B, value_from A; its subject is the paper's.",
         (
             (
                 "Fine-tuning reduces WER from 5.1 to 4.3.",
                 4.3,
                 {"kind": "before_after", "value_from": 5.1, "metric": "WER"},
+            ),
+            (
+                "We boost the performance on instance segmentation from 35.7 mAP to 37.9 mAP.",
+                37.9,
+                {"kind": "before_after", "value_from": 35.7, "metric": "mAP"},
+            ),
+            (
+                "It improves over prior autoformalizers on pass@1 accuracy (6.2% → 9.6%).",
+                9.6,
+                {"kind": "before_after", "value_from": 6.2, "subject": "ours"},
+            ),
+        ),
+    ),
+    "margin-bracket": Rule(
+        "A bracket right after 'margin(s)', 'gap', 'gain(s)' or 'improvement(s)' holds that margin: a delta of "
+        "the paper's method, not a baseline's level ('surpasses X by a large margin (17%)'); a bracket that "
+        "compares two levels ('(79.8% vs 68.0%)') is not one.",
+        (
+            (
+                "Our method surpasses previous state-of-the-arts by a large margin (17%) on LC-QuAD 1.0.",
+                17.0,
+                {"kind": "delta", "subject": "ours"},
+            ),
+            (
+                "It surpasses previous state-of-the-art by large margins (3.7% and 1.2% respectively).",
+                1.2,
+                {"kind": "delta", "subject": "ours"},
             ),
         ),
     ),

@@ -305,10 +305,21 @@ _RANGE_SEP = re.compile(r"\s?(?:--|–|—|-|~|∼|to)\s?")
 _FROM = re.compile(r"\bfrom\s+(?:an?\s+|the\s+)?(?:[\w-]+\s+){0,2}$", re.I)
 
 
+_ARROW = re.compile(r"\s?(?:→|->|⟶|⇒|=>)\s?")
+# "from 35.7 mAP to 37.9 mAP": the words after the first number, repeated after the second
+_TO_GAP = re.compile(r"\s?(?P<w>(?:[^\s\d(),;]+\s){1,2})?to\s")
+
+
 def _before_after(text: str, t: Tok, n: Tok) -> bool:
-    """Whether ``t`` then ``n`` read "from A to B" (rule before-after); ``n`` becomes the pair's token."""
-    if not (
-        re.fullmatch(r"\s?to\s", text[t.end : n.start])
+    """Whether ``t`` then ``n`` read "from A to B", "from A mAP to B mAP" or "A → B" (rule before-after);
+    ``n`` becomes the pair's token."""
+    gap = text[t.end : n.start]
+    arrow = _ARROW.fullmatch(gap) is not None and t.unit == n.unit
+    tm = _TO_GAP.fullmatch(gap)
+    words = (tm["w"] or "") if tm else ""
+    if not arrow and not (
+        tm
+        and (not words or text.startswith(words.strip(), n.end + (text[n.end : n.end + 1] == " ")))
         and _FROM.search(text[max(0, t.start - 40) : t.start])
         and not re.search(
             r"\b(?:thresholds?|rang\w*|vary\w*|varie\w*|sizes?|scal\w*|lengths?)\s+(?:\w+\s+)?from\s+$",
