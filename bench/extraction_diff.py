@@ -58,9 +58,7 @@ def base_package(rev: str, into: Path):
         ).stdout
         dest = pkg / Path(name).relative_to("pipeline/analyse/extraction")
         dest.parent.mkdir(parents=True, exist_ok=True)
-        dest.write_text(
-            src.replace("pipeline.analyse.extraction", "base_extraction"), encoding="utf-8"
-        )
+        dest.write_text(src.replace("pipeline.analyse.extraction", "base_extraction"), encoding="utf-8")
     sys.path.insert(0, str(into))
     return importlib.import_module("base_extraction.metrics")
 

@@ -7,7 +7,6 @@ import pytest
 
 from bench import eval_extraction as evaluation
 
-
 #: What each dev gold file scores today through the extraction functions (bench/eval_extraction.py, direct):
 #: a floor that a rule change may not go under; the goals are evaluation.TARGETS (docs/extraction.md).
 FLOORS = {

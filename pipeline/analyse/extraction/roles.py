@@ -47,6 +47,7 @@ def margin_bracket(text: str, s0: int, po: int) -> bool:
     inside = text[po : close if close >= 0 else po + 80]
     return _MARGIN_PAREN.search(text, s0, po + 1) is not None and not re.search(r"\b(?:vs|versus)\b", inside)
 
+
 _CLAUSE_SPLIT = re.compile(
     r";|:\s|—|\s--\s|,\s(?=(?:while|whereas|but|and it|which|with|along with|and also|"
     r"and (?:we|our|the|it)\b))|\sand also\s"
@@ -193,10 +194,10 @@ def kind_of(text: str, t: Tok, lo: int, hi: int, metric: str | None) -> str:
         is not None
     )
     comparator = re.search(r"\b(?:outperform\w*|surpass\w*|beat\w*)\b[^\d%]{0,60}$", pre, re.I) is not None
-    paren_change = (
-        re.search(r"\b(?:gains?|loss|drops?|improvements?|degradation|increases?|decreases?)\s*\(\s*$", pre, re.I)
-        is not None
-        or (pre.rstrip().endswith("(") and margin_bracket(text, lo, text.rfind("(", lo, t.span_start)))
+    paren_change = re.search(
+        r"\b(?:gains?|loss|drops?|improvements?|degradation|increases?|decreases?)\s*\(\s*$", pre, re.I
+    ) is not None or (
+        pre.rstrip().endswith("(") and margin_bracket(text, lo, text.rfind("(", lo, t.span_start))
     )
     # an explicit sign marks a change, except a negative plain score (a slope, a correlation); a percentage
     # level is never negative, so "-9% CHAIRi" is a change
