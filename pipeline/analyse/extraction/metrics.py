@@ -57,7 +57,7 @@ from pipeline.analyse.extraction.roles import (
     accept_plain,
     clause_bounds,
     direction_of,
-    kind_of,
+    kind_rule,
     margin_bracket,
     qualifier_of,
     subject_of,
@@ -251,7 +251,10 @@ def _draft_row(text: str, k: _Kept, nxt: int, attached: list[tuple[int, int]]) -
             dataset, metric = bm[1], bm[2]
             row_rules.append("dataset-in-metric")
     subject, baseline = ("ours", None) if t.unit in ("x", "pp") else subject_of(text, t, t.kind, s0)
-    kind = "score" if subject == "baseline" and t.kind is None else kind_of(text, t, lo, hi, metric)
+    kind, kind_named = (
+        ("score", None) if subject == "baseline" and t.kind is None else kind_rule(text, t, lo, hi, metric)
+    )
+    row_rules += [kind_named] if kind_named else []
     if not dataset:
         dataset = dataset_after(text, t.span_end, min(nxt, hi))
         if dataset:

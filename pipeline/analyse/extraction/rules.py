@@ -152,6 +152,33 @@ RULES: dict[str, Rule] = {
             ),
         ),
     ),
+    "kind-over-100-percent": Rule(
+        "A % change above 100 cannot be the difference of two percentage levels (both lie in 0-100), so it "
+        "is relative to the level it starts from (roles.MAX_PERCENT_DELTA).",
+        (
+            (
+                "The experimental results obtained show 145% performance gains over the present state-of-the-art.",
+                145.0,
+                {"kind": "relative_change"},
+            ),
+        ),
+    ),
+    "kind-saving-speedup": Rule(
+        "A % after a verb of saving or cutting ('saving 77.3% training time', 'reduces 13.9% FPR95') or "
+        "before 'speed-up' is a relative change of that quantity.",
+        (
+            (
+                "Koopa achieves competitive performance while saving 77.3% training time and 76.0% memory.",
+                77.3,
+                {"kind": "relative_change", "metric": "training time"},
+            ),
+            ("It achieves up to a 38% speed-up over unweighted training.", 38.0, {"kind": "relative_change"}),
+        ),
+    ),
+    "kind-difference": Rule(
+        "A % after 'difference is/of' is a difference of two levels: a delta.",
+        (("In reinflection, the greatest average difference is 1.2% in accuracy.", 1.2, {"kind": "delta"}),),
+    ),
     "margin-bracket": Rule(
         "A bracket right after 'margin(s)', 'gap', 'gain(s)' or 'improvement(s)' holds that margin: a delta of "
         "the paper's method, not a baseline's level ('surpasses X by a large margin (17%)'); a bracket that "
