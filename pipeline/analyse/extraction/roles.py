@@ -29,8 +29,14 @@ _SAVING_BEFORE = re.compile(
 )
 #: A % after "speed-up" names a relative gain of speed ("up to a 38% speed-up").
 _SPEEDUP_AFTER = re.compile(r"\s*(?:[\w-]+\s+)?(?:speed-?ups?|acceleration)\b", re.I)
+#: "solves the puzzles 93.7% of the time": the share of the cases where something holds, a level.
+_OF_THE_TIME = re.compile(r"\s*of\s+the\s+(?:time|cases|trials|runs|instances)\b", re.I)
 #: "the greatest average difference is 1.2%": a difference of two levels.
 _DIFFERENCE_BEFORE = re.compile(r"\bdifferences?\s+(?:is|was|of|reaches|reached)\s+(?:an?\s+)?$", re.I)
+_DIFFERENCE_AFTER = re.compile(
+    r"\s*(?:differences?\b|(?:above|below)\s+(?:the\s+)?(?:state|previous|prior|best|baselines?|chance|human)\b)",
+    re.I,
+)
 #: The largest % change that can be a difference of two percentage levels (both lie in 0-100): a larger one
 #: ("145% performance gains", "by 214%") is relative to the level it starts from.
 MAX_PERCENT_DELTA = 100.0
@@ -182,6 +188,8 @@ def kind_rule(text: str, t: Tok, lo: int, hi: int, metric: str | None) -> tuple[
     pre = QUAL_TEXT.sub("", text[max(lo, t.span_start - 60) : t.span_start]).rstrip() + " "
     post = text[t.span_end : min(hi, t.span_end + 40)]
     near = text[max(lo, t.span_start - 25) : min(hi, t.span_end + 25)]
+    if t.unit == "%" and _OF_THE_TIME.match(post):
+        return "score", "share-of-the-time"
     if _RELATIVE.search(near) and not _ABSOLUTE.search(near):
         return ("relative_change" if t.unit == "%" else "delta"), None
     if t.unit == "%" and re.match(
@@ -200,7 +208,7 @@ def kind_rule(text: str, t: Tok, lo: int, hi: int, metric: str | None) -> tuple[
         return "relative_change", None
     if t.unit == "%" and (_SAVING_BEFORE.search(pre) or _SPEEDUP_AFTER.match(post)):
         return "relative_change", "kind-saving-speedup"
-    if _DIFFERENCE_BEFORE.search(pre):
+    if _DIFFERENCE_BEFORE.search(pre) or _DIFFERENCE_AFTER.match(post):
         return "delta", "kind-difference"
     by = re.search(r"\bby\s+(?:(?:an?\s+)?(?:\w+\s+)?(?:average|mean|margins?)\s+of\s+)?$", pre) is not None
     change_word = _DELTA_NEAR.match(post) is not None and not re.match(r"\s*or\s+(?:less|more|fewer)", post)
@@ -215,9 +223,15 @@ def kind_rule(text: str, t: Tok, lo: int, hi: int, metric: str | None) -> tuple[
         )
         is not None
     )
-    comparator = re.search(r"\b(?:outperform\w*|surpass\w*|beat\w*)\b[^\d%]{0,60}$", pre, re.I) is not None
+    # "surpassing X by 3%" is a margin; "surpassing 50% and 60%" (no object before the number) is a level
+    comparator = (
+        re.search(r"\b(?:outperform\w*|surpass\w*|beat\w*)\s+[^\d%\s][^\d%]{0,58}$", pre, re.I) is not None
+    )
     paren_change = re.search(
-        r"\b(?:gains?|loss|drops?|improvements?|degradation|increases?|decreases?)\s*\(\s*$", pre, re.I
+        r"\b(?:gains?|loss|drops?|improvements?|degradation|increases?|decreases?|boosts?)"
+        r"(?:\s+(?:in|of)\s+[\w-]+)?\s*\(\s*$",
+        pre,
+        re.I,
     ) is not None or (
         pre.rstrip().endswith("(") and margin_bracket(text, lo, text.rfind("(", lo, t.span_start))
     )

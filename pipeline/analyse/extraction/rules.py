@@ -176,8 +176,24 @@ RULES: dict[str, Rule] = {
         ),
     ),
     "kind-difference": Rule(
-        "A % after 'difference is/of' is a difference of two levels: a delta.",
-        (("In reinflection, the greatest average difference is 1.2% in accuracy.", 1.2, {"kind": "delta"}),),
+        "A % after 'difference is/of', before 'difference', or before 'above the state of the art/baseline/"
+        "chance' is a difference of two levels: a delta.",
+        (
+            ("In reinflection, the greatest average difference is 1.2% in accuracy.", 1.2, {"kind": "delta"}),
+            ("The intelligibility is comparable (< 3% difference) to real lips.", 3.0, {"kind": "delta"}),
+            ("It reaches about 30%, roughly 10% above the state-of-the-art.", 10.0, {"kind": "delta"}),
+        ),
+    ),
+    "share-of-the-time": Rule(
+        "'N% of the time / of the cases' is the share of the cases where something holds: a level (score), "
+        "never a relative change of a time.",
+        (
+            (
+                "Our model predicts the exact correct repair 41% of the time with a single guess.",
+                41.0,
+                {"kind": "score"},
+            ),
+        ),
     ),
     "margin-bracket": Rule(
         "A bracket right after 'margin(s)', 'gap', 'gain(s)' or 'improvement(s)' holds that margin: a delta of "
