@@ -465,6 +465,11 @@ RULES: dict[str, Rule] = {
         (
             ("We reach an FID of 2.1 on FFHQ.", 2.1, {"dataset": "FFHQ"}),
             (
+                "InstructNav surpasses the previous SOTA method by 10.48% on the zero-shot Habitat ObjNav.",
+                10.48,
+                {"dataset": "Habitat ObjNav"},
+            ),
+            (
                 "It achieves 75.2% mAP on real student behavior dataset.",
                 75.2,
                 {"dataset": "real student behavior dataset"},
@@ -473,7 +478,14 @@ RULES: dict[str, Rule] = {
     ),
     "dataset-before": Rule(
         "A benchmark named earlier in the sentence and not taken by another number's 'N on X'.",
-        (("On HumanEval, our model reaches 61.0% pass@1.", 61.0, {"dataset": "HumanEval"}),),
+        (
+            ("On HumanEval, our model reaches 61.0% pass@1.", 61.0, {"dataset": "HumanEval"}),
+            (
+                "GAV outperformed the state-of-the-art on the ogbl-vessel benchmark by 12% (98.38 vs. 87.98 AUC).",
+                12.0,
+                {"dataset": "ogbl-vessel"},
+            ),
+        ),
     ),
     "baseline-pair-dataset": Rule(
         "A number compared with a baseline's right after it is measured on the data set named after the pair.",
