@@ -226,7 +226,7 @@ def _kept_results(text: str, toks: list[Tok], sents: list[tuple[int, int]]) -> l
 def _metric_of(text: str, k: _Kept) -> tuple[str | None, list[str]]:
     """The metric of a kept number and the rules that named it (the first rule is how it became a row)."""
     t = k.t
-    metric = t.group if t.why == "slash" else None
+    metric = t.group if t.why in ("slash", "spelled") else None
     metric = tidy_metric(metric or metric_after(text, t, k.hi) or metric_before(text, t, k.lo))
     row_rules = ["metric-lexicon"] if metric else []
     unit_word = (t.unit_text or "").strip() if t.measure else ""

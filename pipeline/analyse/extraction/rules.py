@@ -221,8 +221,10 @@ RULES: dict[str, Rule] = {
         (("It scores 87.5/89.1 EM/F1 on SQuAD v1.1.", 89.1, {"metric": "F1"}),),
     ),
     "spelled-number": Rule(
-        "Results written in words: 'twice as', 'factor of N' (N > 0), 'N orders of magnitude', 'one percent', fractions "
-        "of a quantity ('about half the accuracy'), ranks ('ranked first', 'won the 1st place'), 'zero error'.",
+        "Results written in words: 'twice as', 'factor of N' (N > 0), 'N orders of magnitude', 'one percent', 'one "
+        "percentage point', 'by two times' / 'three times faster' (not 'N times fewer <data>': the setup), fractions "
+        "of a quantity ('about half the accuracy'), ranks ('ranked first', 'ranking 1st', 'rank number one', 'won the "
+        "1st place': metric 'rank'), 'zero error'.",
         (
             (
                 "Our solver is two orders of magnitude faster than Cplex.",
@@ -231,6 +233,22 @@ RULES: dict[str, Rule] = {
             ),
             ("It reaches about half the accuracy of GPT-4.", 0.5, {"unit": "x", "metric": "accuracy"}),
             ("Our system ranked first in the shared task.", 1.0, {"unit": None, "kind": "score"}),
+            (
+                "It outperforms MinkowskiNet by 3.3%, ranking 1st on the competitive SemanticKITTI leaderboard.",
+                1.0,
+                {"kind": "score", "metric": "rank", "dataset": "SemanticKITTI"},
+            ),
+            (
+                "Plus, we rank number one in the official ImageNet 2013 detection challenge.",
+                1.0,
+                {"metric": "rank"},
+            ),
+            ("Accuracy rises by one percentage point.", 1.0, {"unit": "pp", "kind": "delta"}),
+            (
+                "It improves uncertainty estimation quality by two times for blood typing.",
+                2.0,
+                {"unit": "x", "kind": "multiplier", "metric": "uncertainty estimation quality"},
+            ),
             ("The method achieves zero training error on MNIST.", 0.0, {"metric": "training error"}),
         ),
     ),
