@@ -163,6 +163,7 @@ def extract_metrics(text: str) -> list[MetricRow]:
     _share_across_lists(text, rows)
     linking.link_respectively(text, rows, sents)
     linking.share_clause_metric(text, rows)
+    linking.share_sentence_metric(rows)
     linking.share_baseline_dataset(text, rows)
     linking.share_sentence_dataset(text, rows)
     linking.share_abstract_dataset(text, rows)

@@ -413,6 +413,19 @@ RULES: dict[str, Rule] = {
             ),
         ),
     ),
+    "sentence-metric": Rule(
+        "A number still with no metric takes the one metric the other numbers of its sentence with the same unit "
+        "name (never two, never for a multiplier): 'improves the accuracy by 17.0%, lifting the state of the art "
+        "to 98.78%'.",
+        (
+            (
+                "On TabMWP, GPT-4-powered Chameleon improves the accuracy by 17.0%, lifting the state of the art to "
+                "98.78%.",
+                98.78,
+                {"metric": "accuracy", "kind": "score"},
+            ),
+        ),
+    ),
     "clause-metric-word": Rule(
         "A number with no metric takes the one metric word of its clause when no other number of the clause "
         "has one ('the mAP of our model reaches 41.2% and 37.9%').",
