@@ -279,6 +279,8 @@ def accept_plain(text: str, t: Tok, s0: int) -> bool:
         return True
     if re.match(r"\s?/\s?\d", post) or re.search(r"\d\s?/\s?$", pre):
         return False  # fractions such as 5/5, 1/2
+    if re.search(rf"(?:{LEX_WORDS})\s+(?:(?:score|value)s?\s+)?by\s*$", pre, re.I):
+        return True  # "reduces FID by 100", "improves BLEU by 2": a change of the metric just named
     if not (t.decimal or t.signed):
         return False  # plain integers are counts unless a unit says otherwise
     if re.search(r"\b(?:margins?|gaps?)\s+of\s+$", pre):

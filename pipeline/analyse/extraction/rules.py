@@ -36,7 +36,11 @@ RULES: dict[str, Rule] = {
     # pipeline.analyse.extraction.tokens.SETUP_RULES, in the order applied; not written into rows' rules)
     "setup-in-name": Rule(
         "A minus sign glued after a letter is a hyphen inside a name ('GPT-4', 'Llama-3.1', 'CIFAR-10'), not a sign.",
-        (("GPT-4 reaches 81.2% accuracy on MMLU.", 4.0, {"value": 81.2, "metric": "accuracy"}),),
+        (
+            ("GPT-4 reaches 81.2% accuracy on MMLU.", 4.0, {"value": 81.2, "metric": "accuracy"}),
+            # the suffix of a coordinated name ("CIFAR-10 and -100") is no negative number
+            ("Our method reaches 95.1% and 78.2% accuracy on CIFAR-10 and -100.", 100.0, {"value": 78.2}),
+        ),
         setup=True,
     ),
     "setup-exponent": Rule(
@@ -128,8 +132,12 @@ RULES: dict[str, Rule] = {
     ),
     "plain-result": Rule(
         "A plain decimal is a result only next to a metric name, a sign, a benchmark after 'on' or a 'vs.' "
-        "partner (GUIDELINES: 'BLEU 28.4', 'F1 of 0.91', 'slope -0.38'); plain integers are counts.",
-        (("We obtain 28.4 BLEU on WMT'14 En-De.", 28.4, {"metric": "BLEU", "dataset": "WMT'14 En-De"}),),
+        "partner (GUIDELINES: 'BLEU 28.4', 'F1 of 0.91', 'slope -0.38'); plain integers are counts, except a "
+        "change 'by N' of the metric just named ('reduces FID by 100').",
+        (
+            ("We obtain 28.4 BLEU on WMT'14 En-De.", 28.4, {"metric": "BLEU", "dataset": "WMT'14 En-De"}),
+            ("Guidance reduces FID by 100 on FFHQ.", 100.0, {"metric": "FID", "kind": "delta"}),
+        ),
     ),
     "before-after": Rule(
         "'from A to B' (also 'from A mAP to B mAP', the words after A repeated after B) and 'A → B' with "

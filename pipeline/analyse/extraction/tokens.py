@@ -130,6 +130,12 @@ class _Number:
     u: str
 
 
+#: A name with a numeric suffix and a joint right before a "-N": "CIFAR-10 and -100", "ResNet-18, -34".
+_NAME_SUFFIX_BEFORE = re.compile(
+    r"[A-Za-z][\w.]*-\d+(?:\.\d+)?\s*(?:,\s*(?:and\s+|or\s+)?|and\s+|or\s+|/\s*)$"
+)
+
+
 def _sign_and_start(text: str, m: re.Match, last_end: int) -> tuple[str, int] | None:
     """The sign of the number ``m`` and where the token starts, or None when a hyphen glues it to a name
     (rule :data:`SETUP_IN_NAME`: "GPT-4", "Llama-3.1", "CIFAR-10")."""
@@ -146,6 +152,8 @@ def _sign_and_start(text: str, m: re.Match, last_end: int) -> tuple[str, int] | 
         return None
     if sign == "-" and before == "-":
         return "", na  # "2--3" (LaTeX en dash), "layers---8x deeper" (a LaTeX dash is punctuation)
+    if minus and text[a:na] == "-" and _NAME_SUFFIX_BEFORE.search(text, max(0, a - 40), a):
+        return None  # "CIFAR-10 and -100", "ResNet-18, -34 and -50": the suffix of a coordinated name
     return sign, a
 
 
