@@ -252,6 +252,9 @@ def kind_rule(text: str, t: Tok, lo: int, hi: int, metric: str | None) -> tuple[
     return "score", None
 
 
+#: "reduces FID by", "boosts mIoU scores by": a metric name right before "by" (checked only before a " by").
+_METRIC_BY = re.compile(rf"(?:{LEX_WORDS})\s+(?:(?:score|value)s?\s+)?by\s*$", re.I)
+
 _RESULT_CUE = re.compile(
     r"\b(achiev\w*|attain\w*|reach\w*|obtain\w*|scor\w*|yield\w*|outperform\w*|surpass\w*|improv\w*|"
     r"record\w*|report\w*|deliver\w*|get|gets|sets?|establish\w*|results?|accurac\w*|rate|performance)\b",
@@ -279,7 +282,7 @@ def accept_plain(text: str, t: Tok, s0: int) -> bool:
         return True
     if re.match(r"\s?/\s?\d", post) or re.search(r"\d\s?/\s?$", pre):
         return False  # fractions such as 5/5, 1/2
-    if re.search(rf"(?:{LEX_WORDS})\s+(?:(?:score|value)s?\s+)?by\s*$", pre, re.I):
+    if pre.rstrip().endswith(" by") and _METRIC_BY.search(pre):
         return True  # "reduces FID by 100", "improves BLEU by 2": a change of the metric just named
     if not (t.decimal or t.signed):
         return False  # plain integers are counts unless a unit says otherwise

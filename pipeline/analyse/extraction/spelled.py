@@ -55,8 +55,14 @@ _FRACTION_OF = re.compile(
     rf"(?:{LEX_WORDS}|{V.alternation(V.AMOUNT_WORDS)}|{V.alternation(V.METRIC_HEADS)})\b",
     re.I,
 )
-WORD_GATE = re.compile(r"(?i)\b(?:half|third|thirds|quarter|tenth|rank(?:ed|ing|s)?|place|zero|near-zero)\b")
-SPELLED_GATE = re.compile(r"(?i)\b(?:twice|factor|magnitude|percent|percentage|absolute|times)\b")
+# "rank" alone is mostly "low-rank" (LoRA): only the verb forms and "rank number/first" open the rank rule
+WORD_GATE = re.compile(
+    r"(?i)\b(?:half|third|thirds|quarter|tenth|rank(?:ed|ing|s)|rank\s+(?:number|first|1st)|place|zero|near-zero)\b"
+)
+SPELLED_GATE = re.compile(
+    r"(?i)\b(?:twice|factor|magnitude|percent|(?:one|two|three|four|five|six|seven|eight|nine|ten)\s+"
+    r"(?:times|percentage|absolute))\b"
+)
 
 
 def _spelled_tok(text: str, a: int, b: int, value: float, unit: str | None, kind: str | None = None) -> Tok:
