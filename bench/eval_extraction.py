@@ -5,16 +5,18 @@ usage: python bench/eval_extraction.py [--gold PATH ...] [--direct-only] [--erro
 This is an evaluation entry point, not part of the runtime package: it loads the gold scorer
 (``tests/data/gold/score.py``) by path, so ``pipeline`` never imports anything under ``tests/``.
 
-Gold files: every ``--gold`` (default: ``gold_dev.jsonl`` and ``gold_dev2.jsonl`` in ``tests/data/gold/``) is
-scored apart and their union is scored as one file; ``$EVAL_HELDOUT`` may name one more gold file (scored
-apart, never part of the union).
+Gold files: every ``--gold`` (default: ``gold_dev.jsonl``, ``gold_dev2.jsonl`` and ``gold_dev3.jsonl`` in
+``tests/data/gold/``) is scored apart and their union is scored as one file; ``$EVAL_HELDOUT`` may name one more
+gold file (scored apart, never part of the union). The targets hold for EACH file, so the table ends with the
+spread: the worst and the best file per score (through the pipeline when it ran, else direct).
 
 What it does:
 1. **Pipeline run** (on the union) (when ``python -m pipeline run`` exists): writes the gold abstracts as one
    listing with the gold scorer's ``listing`` rule into a temporary raw folder, runs the pipeline into a
    temporary warehouse (``PIPELINE_RAW_DIR``, ``PIPELINE_WAREHOUSE_DIR``, ``DAGSTER_HOME`` set to temp dirs),
    then scores the release with the gold scorer's ``score`` (``tests/data/gold/score.py``, a copy of the
-   project's scoring rules, README there).
+   project's scoring rules, README there), once for the union and once for each gold file (columns
+   ``pipeline <file>``).
 2. **Direct**: the same gold through the extraction functions alone (paper ``abstract_raw`` = the listing
    paragraph, metrics read ``clean_text(abstract_raw)``), written as a one-release warehouse and scored
    by the same ``score`` function. This isolates extraction from parsing/dedup.
@@ -55,18 +57,19 @@ from pipeline.analyse.extraction import METRIC_FIELDS, URL_FIELDS, extract_metri
 
 GOLD_DIR = ROOT / "tests" / "data" / "gold"
 DEFAULT_GOLD = GOLD_DIR / "gold_dev.jsonl"
-#: Every dev gold file; their union is what the targets are measured on.
-DEV_GOLDS = (GOLD_DIR / "gold_dev.jsonl", GOLD_DIR / "gold_dev2.jsonl")
+#: Every dev gold file; the targets hold on each of them (the worst file is what counts).
+DEV_GOLDS = (GOLD_DIR / "gold_dev.jsonl", GOLD_DIR / "gold_dev2.jsonl", GOLD_DIR / "gold_dev3.jsonl")
 FIXTURES = GOLD_DIR / "fixtures.jsonl"
 DEFAULT_CORPUS = ROOT.parent / "shared" / "corpus" / "real_abstracts_dev.parquet"
 
-#: Targets on the union of the dev gold files (tests/analyse/test_evaluation.py asserts the ones met today).
+#: Targets on EACH dev gold file through the pipeline (docs/extraction.md "Evaluation"; the floors that
+#: tests/analyse/test_evaluation.py asserts are the figures met today, at or below these).
 TARGETS = {
-    "url_f1": 0.99,
+    "url_f1": 0.98,
     "url_kind_acc": 0.97,
-    "metric_f1": 0.93,
+    "metric_f1": 0.94,
     "metric_precision": 0.95,
-    "metric_kind_acc": 0.92,
+    "metric_kind_acc": 0.90,
     "metric_name_acc": 0.88,
     "metric_dataset_acc": 0.88,
     "metric_subject_acc": 0.95,
@@ -141,10 +144,12 @@ def pipeline_cli_available() -> bool:
     )
 
 
-def score_pipeline(gold_path: Path = DEFAULT_GOLD, timeout: int = 1800):
+def score_pipeline(gold_path: Path = DEFAULT_GOLD, timeout: int = 1800, parts: dict[str, Path] | None = None):
     """Run ``python -m pipeline run`` over a raw folder holding only the gold listing, score the release.
 
-    Returns ``(result, errors, log)``; ``result`` is None when the run failed (log says why).
+    Returns ``(result, errors, log)``; ``result`` is None when the run failed (log says why). With ``parts``
+    (name -> gold file whose abstracts are all in ``gold_path``) the same release is also scored on each
+    part: ``result["parts"]`` is then ``{name: (result, errors)}``.
     """
     scorer = load_scorer()
     tmp = Path(tempfile.mkdtemp(prefix="eval_pipeline_"))
@@ -168,6 +173,7 @@ def score_pipeline(gold_path: Path = DEFAULT_GOLD, timeout: int = 1800):
         if proc.returncode != 0 or not (wh / "LATEST").exists():
             return None, [], f"pipeline run failed (exit {proc.returncode}):\n{log}"
         res, errors = scorer.score(str(gold_path), str(wh))
+        res["parts"] = {name: scorer.score(str(p), str(wh)) for name, p in (parts or {}).items()}
         return res, errors, log
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
@@ -277,16 +283,32 @@ _ROWS = (
 )
 
 
-def format_table(columns: dict[str, dict | None]) -> str:
-    """A markdown table: one row per score, one column per run, the target and whether it is met."""
+def spread(columns: dict[str, dict | None], names: list[str]) -> dict[str, tuple[float, float]]:
+    """Score key -> (worst, best) over the columns ``names`` that have a result (the spread between files)."""
+    res = [columns[n] for n in names if columns.get(n) is not None]
+    return {key: (min(r[key] for r in res), max(r[key] for r in res)) for _, key in _ROWS} if res else {}
+
+
+def format_table(columns: dict[str, dict | None], spread_of: list[str] | None = None) -> str:
+    """A markdown table: one row per score, one column per run, then (with ``spread_of``, the per-file
+    columns) the worst and best of those files, the target and whether the worst file meets it."""
     names = list(columns)
-    lines = ["| score | " + " | ".join(names) + " | target |", "|---|" + "---|" * len(names) + "---|"]
+    sp = spread(columns, spread_of or [])
+    extra = " worst | best | met |" if sp else ""
+    lines = [
+        "| score | " + " | ".join(names) + " |" + extra + " target |",
+        "|---|" + "---|" * (len(names) + (3 if sp else 0)) + "---|",
+    ]
     for label, key in _ROWS:
         cells = []
         for n in names:
             res = columns[n]
             cells.append("n/a" if res is None else f"{res[key]:.3f}")
         tgt = TARGETS.get(key)
+        if sp:
+            worst, best = sp[key]
+            met = ("yes" if worst >= tgt else "no") if tgt else ""
+            cells += [f"{worst:.3f}", f"{best:.3f}", met]
         lines.append(f"| {label} | " + " | ".join(cells) + f" | {f'≥ {tgt:.2f}' if tgt else ''} |")
     return "\n".join(lines)
 
@@ -337,17 +359,24 @@ def main(argv: list[str] | None = None) -> int:
     columns: dict[str, dict | None] = {}
     all_errors: dict[str, list] = {}
     notes = []
+    files = [n for n in sets if n not in ("union", "heldout")]
+    per_file = files
     if not args.direct_only:
         if pipeline_cli_available():
-            res, errors, log = score_pipeline(sets[main_set])
+            parts = {n: sets[n] for n in files} if main_set == "union" else {}
+            res, errors, log = score_pipeline(sets[main_set], parts=parts)
             columns[f"pipeline {main_set}"] = res
             all_errors[f"pipeline {main_set}"] = errors
             if res is None:
                 notes.append(log)
-            elif res["unmatched_docs"]:
-                notes.append(
-                    f"pipeline: {res['unmatched_docs']} gold abstracts not found among published papers"
-                )
+            else:
+                if res["unmatched_docs"]:
+                    notes.append(
+                        f"pipeline: {res['unmatched_docs']} gold abstracts not found among published papers"
+                    )
+                for name, (pres, _) in res.pop("parts").items():
+                    columns[f"pipeline {name}"] = pres
+                per_file = [f"pipeline {n}" for n in files] if parts else files
         else:
             notes.append("`python -m pipeline run` not available yet: pipeline column skipped")
     for name, path in sets.items():
@@ -362,7 +391,9 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps({"scores": columns, "fixtures": fx, "cost": cost, "notes": notes}, default=str))
         return 0
     print("gold: " + ", ".join(f"{k}={v}" for k, v in sets.items()))
-    print(format_table(columns))
+    print(format_table(columns, spread_of=per_file if len(files) > 1 else None))
+    if len(files) > 1:
+        print(f"worst/best: over {', '.join(per_file)}; met: the worst file meets the target")
     for grp in ("metric", "url"):
         rows = [f for f in fx if f["group"] == grp]
         ok = sum(f["passed"] for f in rows)

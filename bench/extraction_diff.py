@@ -44,7 +44,7 @@ def base_package(rev: str, into: Path):
     """Import the extraction package of git revision ``rev`` as ``base_extraction`` (a copy under
     ``into``)."""
     names = subprocess.run(
-        ["git", "ls-tree", "--name-only", rev, "pipeline/analyse/extraction/"],
+        ["git", "ls-tree", "-r", "--name-only", rev, "pipeline/analyse/extraction/"],
         cwd=ROOT,
         check=True,
         capture_output=True,
@@ -52,13 +52,13 @@ def base_package(rev: str, into: Path):
     ).stdout.split()
     pkg = into / "base_extraction"
     pkg.mkdir()
-    for name in names:
+    for name in names:  # every file, sub-packages (vocabulary/) included, at its place under the package
         src = subprocess.run(
             ["git", "show", f"{rev}:{name}"], cwd=ROOT, check=True, capture_output=True, text=True
         ).stdout
-        (pkg / Path(name).name).write_text(
-            src.replace("pipeline.analyse.extraction", "base_extraction"), encoding="utf-8"
-        )
+        dest = pkg / Path(name).relative_to("pipeline/analyse/extraction")
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        dest.write_text(src.replace("pipeline.analyse.extraction", "base_extraction"), encoding="utf-8")
     sys.path.insert(0, str(into))
     return importlib.import_module("base_extraction.metrics")
 

@@ -1,6 +1,6 @@
 """What each rule set outputs on fixed real inputs, digested: the golden file behind tests/runtime/test_versions_golden.py.
 
-Inputs (all in the repository): the abstracts of tests/data/gold/{gold_dev,gold_dev2,fixtures}.jsonl and every
+Inputs (all in the repository): the abstracts of tests/data/gold/{gold_dev,gold_dev2,gold_dev3,fixtures}.jsonl and every
 record of the listing files in tests/data/{readers,listings,seeds,cases}. Each probe runs one rule set's public
 functions over them and returns ``{input id: output}``; the golden file
 (tests/data/versions/golden.json) keeps, per probe, the rules versions it ran under (pipeline.runtime.versions) and a
@@ -32,7 +32,7 @@ ROOT = Path(__file__).resolve().parent
 GOLDEN = ROOT / "data" / "versions" / "golden.json"
 REGENERATE = "make versions-golden"
 LISTING_DIRS = ("readers", "listings", "seeds", "cases")
-GOLD_FILES = ("gold/gold_dev.jsonl", "gold/gold_dev2.jsonl", "gold/fixtures.jsonl")
+GOLD_FILES = ("gold/gold_dev.jsonl", "gold/gold_dev2.jsonl", "gold/gold_dev3.jsonl", "gold/fixtures.jsonl")
 
 
 @cache

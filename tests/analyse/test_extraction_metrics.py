@@ -214,3 +214,16 @@ def test_metric_names_do_not_depend_on_the_process_hash_seed():
         seen.add(out)
     assert len(seen) == 1
     assert json.loads(seen.pop()) == [["precision", "18GB"]]  # the first one written
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        # dev corpus sentences: hardware after "on" is where it runs, not a data set
+        ("Our visual tracker runs 3.1x faster on a CPU.", 3.1),
+        ("By 2-bit quantization we achieve a 6x real inference acceleration on CPUs.", 6.0),
+    ],
+)
+def test_hardware_is_not_a_dataset(text, value):
+    rows = extract_metrics(clean_text(text))
+    assert [r["dataset"] for r in rows if r["value"] == value] == [None]

@@ -224,3 +224,22 @@ def test_broken_line_before_a_word_is_not_joined():
 def test_sentence_cue_beats_host(text, kind):
     rows = extract_urls(text)
     assert rows[-1]["kind"] == kind
+
+
+@pytest.mark.parametrize(
+    ("text", "url"),
+    [
+        # real abstracts of the dev corpus: a named anchor is part of the link, a share-tracking hash is not
+        (
+            "Our code is available at http://www.merl.com/research/license#FoldingNet",
+            "http://www.merl.com/research/license#FoldingNet",
+        ),
+        ("Data: https://zenodo.org/record/6891965#.YtwoS3ZBxD8).", "https://zenodo.org/record/6891965"),
+        (
+            "See https://ai.tencent.com/ailab/nlp/dialogue/#datasets.",
+            "https://ai.tencent.com/ailab/nlp/dialogue#datasets",
+        ),
+    ],
+)
+def test_named_fragment_kept_tracking_hash_dropped(text, url):
+    assert [r["url"] for r in extract_urls(text)] == [url]

@@ -15,7 +15,7 @@ import re
 from pipeline.analyse.extraction import vocabulary as V
 from pipeline.analyse.extraction.rows import MetricDraft
 
-RULES_VERSION = "2"  # bump when outputs change (docs/execution.md)
+RULES_VERSION = "3"  # bump when outputs change (docs/execution.md)
 
 _LEX_WORDS = V.alternation(V.METRIC_NAMES)
 _LEX = V.words(V.METRIC_NAMES)
@@ -199,6 +199,30 @@ def share_clause_metric(text: str, rows: list[MetricDraft]) -> None:
         if len({w.lower() for w in lex}) == 1:
             r["metric"] = lex[0]
             r["rules"].append("clause-metric-word")
+
+
+def share_sentence_metric(rows: list[MetricDraft]) -> None:
+    """A row still with no metric takes the one metric the other rows of its sentence with the same unit name
+    ("an F1 score of 54.53% ... over previous models - DyGIE++:28.17%; spERT:27.81%"; "improves the accuracy
+    by 17.0%, lifting the state of the art to 98.78%"); never when they name two, never for a multiplier.
+    Measured: on the three dev gold files it raises metric-name accuracy on each; on 20,000 dev-corpus
+    abstracts it names 135 more rows (null metric 27.6% -> 24.8%), about two in three of them right."""
+    for r in rows:
+        if r["metric"] or r["kind"] == "multiplier":
+            continue
+        named = {
+            x["metric"].lower(): x["metric"]
+            for x in rows
+            if x is not r
+            and x["_s0"] == r["_s0"]
+            and x["metric"]
+            and x["unit"] == r["unit"]
+            and x["kind"] != "multiplier"
+            and not _GENERIC_METRIC.fullmatch(x["metric"])
+        }
+        if len(named) == 1:
+            (r["metric"],) = named.values()
+            r["rules"].append("sentence-metric")
 
 
 # Strong mentions of a data set anywhere in the abstract: "<Name> dataset/benchmark", "benchmark <Name>",

@@ -343,15 +343,25 @@ def metric_before(text: str, t: Tok, lo: int) -> str | None:
 
 
 PREP_NAME = re.compile(
-    r"\b(?i:on|in|for|across)\s+(?:the\s+|both\s+|a\s+)?(?:(?:challenging|popular|public|standard|widely-used|"
-    r"[a-z]+-based)\s+)?"
+    r"\b(?:(?i:in|for|across)\s+(?:the\s+|both\s+|a\s+)?(?:(?:challenging|popular|public|standard|widely-used|"
+    r"[a-z]+-based)\s+)?|(?i:on)\s+(?:the\s+|both\s+|a\s+)?"
+    # after "on", up to two lower-case modifiers before the name ("the competitive SemanticKITTI",
+    # "the zero-shot Habitat ObjNav", "demand-driven navigation DDN"), never a function word
+    r"(?:(?!(?:and|or|of|to|with|by|than|that|which|our|their|its|all|each|these|those|this|most|many|"
+    r"several|other|some|both|two|three|four|five|terms|average|addition|particular|contrast)\s)"
+    r"[a-z][a-z\-]+\s+){0,2})"
     r"(?P<name>[A-Z](?:\.(?=\w)|[\w'’\-+→])*(?:[\s-](?:[A-Z0-9](?:\.(?=\w)|[\w'’\-+→])*|v\d[\w.]*|test-\w+|Lite|Verified|generation|"
     r"scenario|split|\d+))*)"
 )
 _BENCH_NAME = re.compile(
     r"\b(?:benchmark|dataset)s?\s+(?:of\s+|like\s+|such as\s+|including\s+)?"
     r"(?P<name>[A-Z][\w'’.\-+]*(?:\s[A-Z0-9][\w'’.\-+]*)?)|"
-    r"\b(?:the\s+)?(?P<name2>[A-Z][\w'’.\-+]*(?:\s[A-Z0-9][\w'’.\-+]*)?)\s+(?:benchmark|dataset|data set)s?\b"
+    r"\b(?:the\s+)?(?P<name2>[A-Z][\w'’.\-+]*(?:\s[A-Z0-9][\w'’.\-+]*)?|"
+    # a lower-case name before a singular "benchmark"/"dataset": "the ogbl-vessel benchmark", "the mnist1d dataset"
+    r"(?<=the\s)(?!(?:real|large|small|well|open|widely|publicly|state|multi|cross|few|zero|high|low|long|short|"
+    r"fine|self|semi|non|full|single|new|two|three|in|out|hand|human|web|task|domain)-)"
+    r"(?:[a-z][a-z\d]*(?:-[a-z\d]+)+|[a-z]+\d\w*)(?=\s+(?:benchmark|dataset|data set)\b(?!s)))"
+    r"\s+(?:benchmark|dataset|data set)s?\b"
 )
 _LOWER_SET = re.compile(
     r"\s*(?:On|In)\s+the\s+(?P<name>(?:[a-z][\w-]*\s){0,2}(?:scenes|split|set|subset|tasks?))\b"
@@ -378,7 +388,7 @@ def _generic_mention(text: str, m: re.Match, group: str = "name") -> bool:
 def _ok_dataset(name: str | None) -> str | None:
     if not name:
         return None
-    name = name.strip(" .,'’")
+    name = re.split(r"-{2,}|—", name)[0].strip(" .,'’")  # "CIFAR-10---and": a dash run ends the name
     name = re.sub(r"\s(?:benchmarks?|datasets?|and|with|while|using|under|across)$", "", name)
     first = name.split()[0] if name else ""
     if not name or first in GENERIC_CAP or MODEL_NAME.search(name) or LEX.fullmatch(name):

@@ -19,10 +19,27 @@ from pipeline.analyse.extraction.patterns import (
 from pipeline.analyse.extraction.tokens import Tok
 
 _DELTA_NEAR = re.compile(
-    r"^\s*(?:absolute\s+|relative\s+|average\s+|mean\s+|overall\s+)?(?:\w+\s+){0,2}?"
+    r"^\s*(?:absolute\s+|relative\s+|average\s+|mean\s+|overall\s+)?(?:[\w@\-.]+\s+){0,2}?"
     rf"{V.alternation(V.CHANGE_WORDS)}\b",
     re.I,
 )
+#: A % after a verb of saving or cutting is the share of a quantity saved ("saving 77.3% training time").
+_SAVING_BEFORE = re.compile(
+    r"\b(?:sav(?:e|es|ed|ing)|cut(?:s|ting)?|reduc(?:e|es|ed|ing))\s+(?:an?\s+)?$", re.I
+)
+#: A % after "speed-up" names a relative gain of speed ("up to a 38% speed-up").
+_SPEEDUP_AFTER = re.compile(r"\s*(?:[\w-]+\s+)?(?:speed-?ups?|acceleration)\b", re.I)
+#: "solves the puzzles 93.7% of the time": the share of the cases where something holds, a level.
+_OF_THE_TIME = re.compile(r"\s*of\s+the\s+(?:time|cases|trials|runs|instances)\b", re.I)
+#: "the greatest average difference is 1.2%": a difference of two levels.
+_DIFFERENCE_BEFORE = re.compile(r"\bdifferences?\s+(?:is|was|of|reaches|reached)\s+(?:an?\s+)?$", re.I)
+_DIFFERENCE_AFTER = re.compile(
+    r"\s*(?:differences?\b|(?:above|below)\s+(?:the\s+)?(?:state|previous|prior|best|baselines?|chance|human)\b)",
+    re.I,
+)
+#: The largest % change that can be a difference of two percentage levels (both lie in 0-100): a larger one
+#: ("145% performance gains", "by 214%") is relative to the level it starts from.
+MAX_PERCENT_DELTA = 100.0
 _RELATIVE = re.compile(r"\brelative(?:ly)?\b", re.I)
 _ABSOLUTE = re.compile(r"\babsolute\b", re.I)
 
@@ -35,6 +52,18 @@ _COMPARATOR = re.compile(
     r"over|than|against|vs\.?|versus)\b",
     re.I,
 )
+
+#: A bracket that holds the margin itself: "by a large margin (17%)", "by large margins (3.7% and 1.2%)".
+_MARGIN_PAREN = re.compile(r"\b(?:margins?|gaps?|improvements?|gains?)\s*\($", re.I)
+
+
+def margin_bracket(text: str, s0: int, po: int) -> bool:
+    """Whether the bracket opened at ``po`` holds the margin named right before it ("by a large margin
+    (17%)"), not a comparison of two levels ("by a significant margin (79.8% vs 68.0%)")."""
+    close = text.find(")", po)
+    inside = text[po : close if close >= 0 else po + 80]
+    return _MARGIN_PAREN.search(text, s0, po + 1) is not None and not re.search(r"\b(?:vs|versus)\b", inside)
+
 
 _CLAUSE_SPLIT = re.compile(
     r";|:\s|—|\s--\s|,\s(?=(?:while|whereas|but|and it|which|with|along with|and also|"
@@ -105,6 +134,8 @@ def subject_of(text: str, t: Tok, kind: str | None, s0: int) -> tuple[str, str |
         return "baseline", m["name"].split()[-1]
     po = text.rfind("(", s0, t.span_start)
     pc = text.rfind(")", s0, t.span_start)
+    if po > pc and margin_bracket(text, s0, po):
+        return "ours", None  # "surpassing X by large margins (3.7% and 1.2%)": the bracket holds the margin
     if po > pc and re.fullmatch(r"[\s\d.,%×x+and&<>~≈]*", text[po + 1 : t.span_start]):
         stripped = re.sub(r"\([^()]*\)", "", text[s0:po])
         cm = None
@@ -137,39 +168,52 @@ def direction_of(text: str, t: Tok, kind: str, lo: int, hi: int) -> str | None:
 
 
 def kind_of(text: str, t: Tok, lo: int, hi: int, metric: str | None) -> str:
+    """The kind of :func:`kind_rule` alone."""
+    return kind_rule(text, t, lo, hi, metric)[0]
+
+
+def kind_rule(text: str, t: Tok, lo: int, hi: int, metric: str | None) -> tuple[str, str | None]:
     """GUIDELINES kinds. ``x`` → multiplier; ``pp`` → delta; ``%``/plain: relative_change when the text says
     "relative", when N% is "fewer/less/shorter/smaller", or when the changed quantity is an amount (FLOPs,
     memory, tokens, cost, time, size, error rate, load…: :data:`AMOUNT`); delta for "by N", "+N",
-    "N% gain/drop/improvement", "gain of N%", "outperforms X (by) N%"; otherwise score."""
+    "N% gain/drop/improvement", "gain of N%", "outperforms X (by) N%"; otherwise score. Returns the kind and
+    the named rule that decided it when one of the rules of :data:`pipeline.analyse.extraction.rules.RULES`
+    named ``kind-*`` did (else None)."""
     if t.kind:
-        return t.kind
+        return t.kind, None
     if t.unit == "x":
-        return "multiplier"
+        return "multiplier", None
     if t.unit == "pp":
-        return "delta"
+        return "delta", None
     pre = QUAL_TEXT.sub("", text[max(lo, t.span_start - 60) : t.span_start]).rstrip() + " "
     post = text[t.span_end : min(hi, t.span_end + 40)]
     near = text[max(lo, t.span_start - 25) : min(hi, t.span_end + 25)]
+    if t.unit == "%" and _OF_THE_TIME.match(post):
+        return "score", "share-of-the-time"
     if _RELATIVE.search(near) and not _ABSOLUTE.search(near):
-        return "relative_change" if t.unit == "%" else "delta"
+        return ("relative_change" if t.unit == "%" else "delta"), None
     if t.unit == "%" and re.match(
         r"\s*(?:fewer|less|smaller|shorter|cheaper|faster|slower|larger|more compact)\b"
         r"(?!\s+than\b)",
         post,
         re.I,
     ):
-        return "relative_change"
+        return "relative_change", None
     if t.unit == "%" and re.match(
         r"\s*of\s+(?:the\s+)?(?:\w+\s+)?(?:load|cost|time|memory|compute|FLOPs|tokens|"
         r"budget|storage|energy|size)\b",
         post,
         re.I,
     ):
-        return "relative_change"
+        return "relative_change", None
+    if t.unit == "%" and (_SAVING_BEFORE.search(pre) or _SPEEDUP_AFTER.match(post)):
+        return "relative_change", "kind-saving-speedup"
+    if _DIFFERENCE_BEFORE.search(pre) or _DIFFERENCE_AFTER.match(post):
+        return "delta", "kind-difference"
     by = re.search(r"\bby\s+(?:(?:an?\s+)?(?:\w+\s+)?(?:average|mean|margins?)\s+of\s+)?$", pre) is not None
     change_word = _DELTA_NEAR.match(post) is not None and not re.match(r"\s*or\s+(?:less|more|fewer)", post)
     if re.search(r"[’']s\s+$", pre):
-        return "score"  # "the baseline's 30.2%"
+        return "score", None  # "the baseline's 30.2%"
     of_change = (
         re.search(
             r"\b(?:gains?|improvements?|increases?|reductions?|drops?|decreases?|gaps?)\s+"
@@ -179,27 +223,37 @@ def kind_of(text: str, t: Tok, lo: int, hi: int, metric: str | None) -> str:
         )
         is not None
     )
-    comparator = re.search(r"\b(?:outperform\w*|surpass\w*|beat\w*)\b[^\d%]{0,60}$", pre, re.I) is not None
-    paren_change = (
-        re.search(
-            r"\b(?:gains?|loss|drops?|improvements?|degradation|increases?|decreases?)\s*\(\s*$", pre, re.I
-        )
-        is not None
+    # "surpassing X by 3%" is a margin; "surpassing 50% and 60%" (no object before the number) is a level
+    comparator = (
+        re.search(r"\b(?:outperform\w*|surpass\w*|beat\w*)\s+[^\d%\s][^\d%]{0,58}$", pre, re.I) is not None
+    )
+    paren_change = re.search(
+        r"\b(?:gains?|loss|drops?|improvements?|degradation|increases?|decreases?|boosts?)"
+        r"(?:\s+(?:in|of)\s+[\w-]+)?\s*\(\s*$",
+        pre,
+        re.I,
+    ) is not None or (
+        pre.rstrip().endswith("(") and margin_bracket(text, lo, text.rfind("(", lo, t.span_start))
     )
     # an explicit sign marks a change, except a negative plain score (a slope, a correlation); a percentage
     # level is never negative, so "-9% CHAIRi" is a change
     signed_change = t.signed and (t.value > 0 or t.unit == "%" or by or re.search(r"\bchang\w*\b", pre))
     if signed_change or by or change_word or of_change or comparator or paren_change:
         if t.unit == "%" and metric and AMOUNT.search(metric):
-            return "relative_change"
+            return "relative_change", None
         # a % change that only goes down is a reduction of a quantity (dev gold: 14 of 17 such rows are
         # relative_change, while 58 of 66 % changes with an upward word are deltas)
         window = text[max(lo, t.span_start - 60) : min(hi, t.span_end + 40)]
         if t.unit == "%" and not t.signed and DOWN.search(window) and not UP.search(window):
-            return "relative_change"
-        return "delta"
-    return "score"
+            return "relative_change", None
+        if t.unit == "%" and abs(t.value) > MAX_PERCENT_DELTA:
+            return "relative_change", "kind-over-100-percent"
+        return "delta", None
+    return "score", None
 
+
+#: "reduces FID by", "boosts mIoU scores by": a metric name right before "by" (checked only before a " by").
+_METRIC_BY = re.compile(rf"(?:{LEX_WORDS})\s+(?:(?:score|value)s?\s+)?by\s*$", re.I)
 
 _RESULT_CUE = re.compile(
     r"\b(achiev\w*|attain\w*|reach\w*|obtain\w*|scor\w*|yield\w*|outperform\w*|surpass\w*|improv\w*|"
@@ -228,6 +282,8 @@ def accept_plain(text: str, t: Tok, s0: int) -> bool:
         return True
     if re.match(r"\s?/\s?\d", post) or re.search(r"\d\s?/\s?$", pre):
         return False  # fractions such as 5/5, 1/2
+    if pre.rstrip().endswith(" by") and _METRIC_BY.search(pre):
+        return True  # "reduces FID by 100", "improves BLEU by 2": a change of the metric just named
     if not (t.decimal or t.signed):
         return False  # plain integers are counts unless a unit says otherwise
     if re.search(r"\b(?:margins?|gaps?)\s+of\s+$", pre):

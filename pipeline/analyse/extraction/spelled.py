@@ -27,7 +27,14 @@ _SPELLED = re.compile(
     r"(?P<q>\b(?:more than|over|about|nearly|almost|roughly|up to|within)\s+)?"
     r"(?:(?P<twice>\btwice\b)(?=\s+as\b)|\bfactor\s+(?:of\s+)?(?P<factor>\d+(?:\.\d+)?)\b|"
     r"\b(?P<om>one|two|three|four|five|an?|\d+)\s+orders?\s+of\s+magnitude\b|"
-    r"\b(?P<pw>one|two|three|four|five|six|seven|eight|nine|ten)\s+percent(?!age)\b)",
+    r"\b(?P<pw>one|two|three|four|five|six|seven|eight|nine|ten)\s+percent(?!age)\b|"
+    r"\b(?P<pp>one|two|three|four|five|six|seven|eight|nine|ten)\s+(?:percentage|absolute)\s+points?\b|"
+    # "by two times", "three times faster": a multiplier in words (never "two times" of a repetition)
+    r"(?<=\bby\s)(?P<tw>two|three|four|five|six|seven|eight|nine|ten)\s+times\b|"
+    r"\b(?P<tc>two|three|four|five|six|seven|eight|nine|ten)\s+times\s+(?=(?:faster|slower|more|fewer|less|"
+    r"higher|lower|larger|smaller|better|cheaper)\b)"
+    # "three times fewer image-text pairs": less training data is the setup (gold notes), not a result
+    r"(?!(?:fewer|less|more)\s+(?:[\w-]+\s+)?(?:pairs|samples|examples|data|labels|annotations|images)\b))",
     re.I,
 )
 
@@ -35,7 +42,8 @@ _SPELLED = re.compile(
 _FRACTION_WORDS = "|".join(sorted((re.escape(k) for k in V.WORD_FRACTIONS), key=len, reverse=True))
 _WORD_RESULT = re.compile(
     rf"(?P<frac>\b(?:{_FRACTION_WORDS}))(?!\s+precision)|"
-    rf"\branked\s+(?P<rank>{'|'.join(V.ORDINALS)})\b|"
+    # a leaderboard rank: "ranked first", "ranking 1st", "ranks 2nd", "rank number one", "we rank first"
+    rf"\brank(?:ed|ing|s)?\s+(?:(?P<rank>{'|'.join(V.ORDINALS)})|number\s+(?P<rankno>one|1))\b|"
     rf"\b(?:won|wins|win|took|takes|achiev\w*|secur\w*|obtain\w*|earn\w*|claim\w*|placed)\s+(?:the\s+|a\s+)?"
     rf"(?P<place>{'|'.join(V.ORDINALS)})\s+place\b|"
     r"\b(?P<zero>zero|near-zero)(?=\s+(?:[\w-]+\s+)?(?:error|loss|regret|violations?)\b)",
@@ -47,8 +55,14 @@ _FRACTION_OF = re.compile(
     rf"(?:{LEX_WORDS}|{V.alternation(V.AMOUNT_WORDS)}|{V.alternation(V.METRIC_HEADS)})\b",
     re.I,
 )
-WORD_GATE = re.compile(r"(?i)\b(?:half|third|thirds|quarter|tenth|ranked|place|zero|near-zero)\b")
-SPELLED_GATE = re.compile(r"(?i)\b(?:twice|factor|magnitude|percent)\b")
+# "rank" alone is mostly "low-rank" (LoRA): only the verb forms and "rank number/first" open the rank rule
+WORD_GATE = re.compile(
+    r"(?i)\b(?:half|third|thirds|quarter|tenth|rank(?:ed|ing|s)|rank\s+(?:number|first|1st)|place|zero|near-zero)\b"
+)
+SPELLED_GATE = re.compile(
+    r"(?i)\b(?:twice|factor|magnitude|percent|(?:one|two|three|four|five|six|seven|eight|nine|ten)\s+"
+    r"(?:times|percentage|absolute))\b"
+)
 
 
 def _spelled_tok(text: str, a: int, b: int, value: float, unit: str | None, kind: str | None = None) -> Tok:
@@ -79,13 +93,18 @@ def word_results(text: str) -> list[Tok]:
             continue
         if m["frac"]:
             v, unit, a, b = V.WORD_FRACTIONS[m["frac"].lower()], "x", m.start("frac"), m.end("frac")
+        elif m["rankno"]:
+            v, unit, a, b = 1.0, None, m.start(), m.end()
         elif m["rank"] or m["place"]:
             g = "rank" if m["rank"] else "place"
             a = m.start() if g == "rank" else m.start("place")
             v, unit, b = float(V.ORDINALS[m[g].lower()]), None, m.end()
         else:
             v, unit, a, b = 0.0, None, m.start("zero"), m.end("zero")
-        out.append(_spelled_tok(text, a, b, v, unit, kind="score" if unit is None else None))
+        tok = _spelled_tok(text, a, b, v, unit, kind="score" if unit is None else None)
+        if m["rank"] or m["rankno"] or m["place"]:
+            tok.group = "rank"  # the metric of a leaderboard place (gold: metric "rank")
+        out.append(tok)
     return out
 
 
@@ -105,6 +124,11 @@ def spelled_results(text: str) -> list[Tok]:
             w = m["om"].lower()
             n = float(w) if w.isdigit() else _WORD_NUM[w]
             v, unit, a, b = 10.0**n, "x", m.start("om"), m.end()
+        elif m["pp"]:
+            v, unit, a, b = float(_WORD_NUM[m["pp"].lower()]), "pp", m.start("pp"), m.end()
+        elif m["tw"] or m["tc"]:
+            g = "tw" if m["tw"] else "tc"
+            v, unit, a, b = float(_WORD_NUM[m[g].lower()]), "x", m.start(g), m.start(g) + len(m[g]) + 6
         else:
             v, unit, a, b = float(_WORD_NUM[m["pw"].lower()]), "%", m.start("pw"), m.end()
         out.append(_spelled_tok(text, a, b, v, unit))

@@ -130,6 +130,12 @@ class _Number:
     u: str
 
 
+#: A name with a numeric suffix and a joint right before a "-N": "CIFAR-10 and -100", "ResNet-18, -34".
+_NAME_SUFFIX_BEFORE = re.compile(
+    r"[A-Za-z][\w.]*-\d+(?:\.\d+)?\s*(?:,\s*(?:and\s+|or\s+)?|and\s+|or\s+|/\s*)$"
+)
+
+
 def _sign_and_start(text: str, m: re.Match, last_end: int) -> tuple[str, int] | None:
     """The sign of the number ``m`` and where the token starts, or None when a hyphen glues it to a name
     (rule :data:`SETUP_IN_NAME`: "GPT-4", "Llama-3.1", "CIFAR-10")."""
@@ -146,6 +152,8 @@ def _sign_and_start(text: str, m: re.Match, last_end: int) -> tuple[str, int] | 
         return None
     if sign == "-" and before == "-":
         return "", na  # "2--3" (LaTeX en dash), "layers---8x deeper" (a LaTeX dash is punctuation)
+    if minus and text[a:na] == "-" and _NAME_SUFFIX_BEFORE.search(text, max(0, a - 40), a):
+        return None  # "CIFAR-10 and -100", "ResNet-18, -34 and -50": the suffix of a coordinated name
     return sign, a
 
 
@@ -305,10 +313,21 @@ _RANGE_SEP = re.compile(r"\s?(?:--|–|—|-|~|∼|to)\s?")
 _FROM = re.compile(r"\bfrom\s+(?:an?\s+|the\s+)?(?:[\w-]+\s+){0,2}$", re.I)
 
 
+_ARROW = re.compile(r"\s?(?:→|->|⟶|⇒|=>)\s?")
+# "from 35.7 mAP to 37.9 mAP": the words after the first number, repeated after the second
+_TO_GAP = re.compile(r"\s?(?P<w>(?:[^\s\d(),;]+\s){1,2})?to\s")
+
+
 def _before_after(text: str, t: Tok, n: Tok) -> bool:
-    """Whether ``t`` then ``n`` read "from A to B" (rule before-after); ``n`` becomes the pair's token."""
-    if not (
-        re.fullmatch(r"\s?to\s", text[t.end : n.start])
+    """Whether ``t`` then ``n`` read "from A to B", "from A mAP to B mAP" or "A → B" (rule before-after);
+    ``n`` becomes the pair's token."""
+    gap = text[t.end : n.start]
+    arrow = _ARROW.fullmatch(gap) is not None and t.unit == n.unit
+    tm = _TO_GAP.fullmatch(gap)
+    words = (tm["w"] or "") if tm else ""
+    if not arrow and not (
+        tm
+        and (not words or text.startswith(words.strip(), n.end + (text[n.end : n.end + 1] == " ")))
         and _FROM.search(text[max(0, t.start - 40) : t.start])
         and not re.search(
             r"\b(?:thresholds?|rang\w*|vary\w*|varie\w*|sizes?|scal\w*|lengths?)\s+(?:\w+\s+)?from\s+$",

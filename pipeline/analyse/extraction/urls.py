@@ -34,7 +34,7 @@ from url_normalize import url_normalize
 from pipeline.analyse.extraction import vocabulary as V
 from pipeline.analyse.extraction.rows import UrlRow
 
-RULES_VERSION = "1"  # bump when outputs change (docs/execution.md)
+RULES_VERSION = "2"  # bump when outputs change (docs/execution.md)
 
 #: Keys of every row returned by :func:`extract_urls`, in column order.
 URL_FIELDS = ("url", "url_raw", "kind", "host", "repo", "start", "end")
@@ -120,6 +120,8 @@ _UTM = re.compile(r"^(utm_\w+|fbclid|gclid)$", re.I)
 _ARXIV_PATH = re.compile(
     r"^/(?:abs|pdf|html)/(\d{4}\.\d{4,5}|[a-z-]+(?:\.[A-Z]{2})?/\d{7})(?:v\d+)?(?:\.pdf)?$", re.I
 )
+#: A fragment kept in the canonical URL: it names a place on the page (letters first, or a "/" route).
+_NAMED_FRAGMENT = re.compile(r"^/?[A-Za-z][\w\-./]*$")
 _WWW_ALIAS = {"github.com", "gitlab.com", "huggingface.co", "arxiv.org", "bitbucket.org", "codeberg.org"}
 
 
@@ -127,7 +129,9 @@ def normalize_url(url: str) -> str:
     """Canonical form of one URL (str -> str; raises nothing for odd input, returns it best-effort).
 
     ``url_normalize`` first (lower-case scheme and host, IDNA, ``https://`` for schemeless input, ``%7E``→``~``),
-    then: fragment and ``utm_*``/click-id parameters dropped, trailing ``/`` and ``.git`` dropped, ``www.``
+    then: a fragment that names an anchor or a route of the page (``#FoldingNet``, ``#datasets``, ``#/Home``:
+    :data:`_NAMED_FRAGMENT`) kept and any other (``#.YtwoS3ZBxD8`` share-tracking hashes, an empty ``#``)
+    dropped (gold GUIDELINES "Canonical form" keeps the URL as given), ``utm_*``/click-id parameters dropped, trailing ``/`` and ``.git`` dropped, ``www.``
     dropped only for hosts known to alias it (:data:`_WWW_ALIAS`), arXiv ``abs|pdf|html`` → ``https://arxiv.org/abs/<id>`` without version (U18),
     ``dx.doi.org`` → ``doi.org`` and the DOI lower-cased (DOI names are case-insensitive; U19).
     The scheme is kept as written (GUIDELINES: "http stays http"). No other part of the path is dropped: a
@@ -154,7 +158,8 @@ def normalize_url(url: str) -> str:
             host, path, query = "arxiv.org", f"/abs/{m[1]}", ""
     elif host in ("dx.doi.org", "doi.org"):
         host, path = "doi.org", path.lower()
-    return urlunsplit((scheme, host, path, query, ""))
+    fragment = parts.fragment if _NAMED_FRAGMENT.match(parts.fragment) else ""
+    return urlunsplit((scheme, host, path, query, fragment))
 
 
 _GIT_RESERVED = set(V.GIT_RESERVED)

@@ -390,6 +390,7 @@ CHANGE_WORDS = (
     r"shorter",
     r"savings?",
     r"loss",
+    r"differences?",
 )
 #: Qualifiers written before a number: (pattern ending right before the number, qualifier stored).
 QUALIFIERS = (

@@ -148,4 +148,10 @@ MODEL_NAMES = (
     r"RTX",
     r"Titan",
     r"NVIDIA",
+    r"CPUs?",
+    r"Intel",
+    r"AMD",
+    r"Apple",
+    r"M[1-4](?: Pro| Max| Ultra)?",
+    r"HMMs?",
 )
