@@ -5,11 +5,13 @@ one of which quotes a BibTeX entry whose brace never closes (it was read as BibT
 file no reading explains (Jekyll front matter saved as ``.txt``)."""
 
 import json
+import os
 import re
+import subprocess
+import sys
 
 import pytest
 
-from pipeline import cli
 from tests.conftest import DATA, SEEDS
 
 pytestmark = [pytest.mark.integration, pytest.mark.slow]
@@ -31,13 +33,26 @@ def _posts() -> str:
     return "\n\n".join(f"---\ntitle: Post {i}\nlayout: post\nabstract: short\n---" for i in range(20))
 
 
-def test_inspect_says_what_the_run_then_does(project, capsys):
+def _cli(project, *args: str) -> list[str]:
+    """``python -m pipeline ARGS`` in its own process, as a user runs it; its stdout lines (exit 0 asserted)."""
+    done = subprocess.run(
+        [sys.executable, "-m", "pipeline", *args],
+        cwd=project,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env={**os.environ, "PIPELINE_WORKERS": "1"},
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stdout.splitlines()
+
+
+def test_inspect_says_what_the_run_then_does(project):
     raw = project / "raw"
     (raw / "emnlp_2022_dump.txt").write_text(_dump(), encoding="utf-8")
     (raw / "posts.txt").write_text(_posts(), encoding="utf-8")
     files = sorted(p.name for p in raw.iterdir())
-    assert cli.main(["inspect", *[str(raw / f) for f in files]]) == 0
-    said = capsys.readouterr().out.splitlines()
+    said = _cli(project, "inspect", *[str(raw / f) for f in files])
     assert not (project / "warehouse").exists()  # inspect writes nothing
     heads = {m[1]: line for line in said if (m := re.match(r"listing (\S+): ", line))}
     assert sorted(heads) == files
@@ -52,7 +67,6 @@ def test_inspect_says_what_the_run_then_does(project, capsys):
     for seed in SEEDS:
         assert "read by seed_text" in heads[seed.name]
 
-    assert cli.main(["run"]) == 0
-    ran = capsys.readouterr().out.splitlines()
+    ran = _cli(project, "run")
     run_lines = {m[1]: line for line in ran if (m := re.match(r"listing (\S+): ", line))}
     assert run_lines == heads  # the run's line per listing is the line inspect printed

@@ -100,6 +100,6 @@ def test_rerun_one_partition_and_the_dataset_from_the_cli_equals_a_full_run(
             f["sha256"] for f in entry["files"]
         ]
     charts = {f["path"]: f["sha256"] for f in by_full["files"] if f["path"].startswith("charts/")}
-    assert len(charts) == 4 and charts == {
+    assert len(charts) == 5 and charts == {
         f["path"]: f["sha256"] for f in by_cli["files"] if f["path"].startswith("charts/")
     }

@@ -18,6 +18,12 @@ MALFORMED = "malformed"
 _SEPARATOR_START = frozenset("*=-_~# \t")
 
 
+def _fold(text: str) -> str:
+    """The letters and digits of ``text`` (a reader may normalise its header line: spaces, control and
+    invisible characters), so a header is found on its line however the reader wrote it."""
+    return "".join(ch for ch in text if ch.isalnum())
+
+
 def record_words_over(text: str, limit: int) -> bool:
     """True when ``text`` holds more than ``limit`` whitespace-separated words (stops counting there)."""
     if len(text) <= limit:  # fewer characters than the limit: fewer words
@@ -144,8 +150,8 @@ def coverage(
             ok[a:b] = [True] * (b - a)
     if header:
         first_record = min((r.line for r in records if r.line >= 1), default=n + 1)
-        h = header.strip()
-        at = next((i for i in range(min(first_record - 1, n)) if h and h in lines[i]), None)
+        h = _fold(header)
+        at = next((i for i in range(min(first_record - 1, n)) if h and h in _fold(lines[i])), None)
         if at is not None:
             ok[at] = True
     for first, last, r in spans(records, n):
