@@ -95,13 +95,13 @@ def test_partition_build_equals_the_whole_table_build(frame, tmp_path, monkeypat
         assert built.tables[name].rows == whole[name].height
         assert built.tables[name].schema == whole[name].schema
         n_parts += len(got)
-    # the inputs span 7 venue/year partitions, with duplicates across listings and quarantined rows: the
+    # the inputs span 12 venue/year partitions, with duplicates across listings and quarantined rows: the
     # equality above covers the partition boundaries, the clusters and the repeated-notice rule
-    assert len(built.tables["papers"].partitions) == 7, n_parts
+    assert len(built.tables["papers"].partitions) == 12, n_parts
     assert dict(whole["listing_lineage"].group_by("status").len().iter_rows()) == {
-        "published": 80,
-        "duplicate": 12,
-        "quarantined": 29,
+        "published": 118,
+        "duplicate": 14,
+        "quarantined": 30,
     }
     lineage = whole["listing_lineage"].select("listing", "status").sort("listing", "status")
     assert built.lineage.sort("listing", "status").equals(lineage)
@@ -198,8 +198,12 @@ def test_the_publish_reads_only_the_partitions_that_changed(frame, tmp_path, mon
     files = _work_files(frame, tmp_path / "work")
     first = dataset.build_dataset(files, tmp_path / "wh", tmp_path / "b1")
     assert release.publish(tmp_path / "wh", first.tables, INPUTS, plan=first.plan).release == 1
-    # one listing removed: only the partitions holding its rows (or papers it was canonical for) change
-    gone = frame["listing"].unique(maintain_order=True)[0]
+    # one listing removed: only the partitions holding its rows (or papers it was canonical for) change; the
+    # first listing whose venue/year partition other listings share, so that partition stays and changes
+    shared = (
+        frame.group_by("venue", "year").agg(pl.col("listing").n_unique().alias("n")).filter(pl.col("n") > 1)
+    )
+    gone = frame.join(shared, on=["venue", "year"])["listing"].unique(maintain_order=True)[0]
     kept = [f for f in files if pl.read_parquet(f, columns=["listing"])["listing"][0] != gone]
     second = dataset.build_dataset(kept, tmp_path / "wh", tmp_path / "b2")
     before = {name: {p.rel: p.fingerprint for p in t.partitions} for name, t in first.tables.items()}

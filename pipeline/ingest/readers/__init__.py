@@ -183,13 +183,8 @@ def read_listing(
     venue, year, venues, years = _resolve(name, header, records, conf, warnings, today, sources)
     if any(v != venue for v in venues) or any(y != year for y in years):
         sources["records"] = "some records say otherwise"
-    repaired = [r.repair for r in records if r.repair]
-    if repaired:
-        warnings.append(
-            f"{name}: {len(repaired)} record(s) repaired, broken in the file with one reading: "
-            + "; ".join(repaired[:5])
-            + ("; ..." if len(repaired) > 5 else "")
-        )
+    if (note := _repaired_note(name, records)) is not None:
+        warnings.append(note)
     if not records:
         warnings.append(
             f"{name}: no abstracts ({'only a header line' if header else 'empty file'}); "
@@ -269,6 +264,18 @@ def _note_outside_table(venue: str | None, name: str, where: str, warnings: list
         )
         if note not in warnings:
             warnings.append(note)
+
+
+def _repaired_note(name: str, records: list[Record]) -> str | None:
+    """The file's one warning for the records its reader repaired (Record.repair), else None."""
+    repaired = [r.repair for r in records if r.repair]
+    if not repaired:
+        return None
+    return (
+        f"{name}: {len(repaired)} record(s) repaired, broken in the file with one reading: "
+        + "; ".join(repaired[:5])
+        + ("; ..." if len(repaired) > 5 else "")
+    )
 
 
 def _resolve(name, header, records, conf: Settings, warnings, today, sources: dict[str, str]):
