@@ -42,6 +42,8 @@ EXPECTED_ASSETS = {
     "paper_urls",
     "paper_metrics",
     "listing_lineage",
+    "benchmarks",
+    "benchmark_results",
     "release",
 }
 
