@@ -1,4 +1,4 @@
-"""Write the sample behind tests/build/test_benchmark_sample.py from a build of the dev corpus: the 30 most
+"""Write the sample behind tests/build/test_benchmarks.py from a build of the dev corpus: the 30 most
 reported benchmarks (most papers, then most results, then keys) whose direction is known, their top entries
 (rank 1) and every abstract with a result on one of them, so the test re-runs extraction and the benchmark
 rules on real text without ../shared.
