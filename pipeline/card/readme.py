@@ -250,7 +250,8 @@ def _benchmark_lines(benchmarks: pl.DataFrame) -> list[str]:
         "",
         "A benchmark is a dataset, metric and unit on which at least two papers report a result of their "
         "own method (`benchmark_results` lists them, ranked); the best is the highest or lowest value as "
-        "the metric's direction says. Values are as the abstracts state them, not verified.",
+        'the metric\'s direction says. A number stated as a bound ("over 90%", "up to 95%") is not '
+        "ranked or counted. Values are as the abstracts state them, not verified.",
         "",
         *_table(
             ["dataset", "metric", "unit", "better", "papers", "best", "best paper", "paper_id", "year"], rows

@@ -304,6 +304,8 @@ def test_card_lists_the_most_reported_benchmarks_and_draws_their_best_by_year():
     lines = readme._benchmark_lines(out["benchmarks"])
     assert sum(ln.startswith("| `") for ln in lines) == 20
     assert "| `ImageNet` | `top-1 accuracy` | % | higher | 30 | 86.2 |" in "\n".join(lines)
+    # the card says what the table leaves out: bound-qualified numbers (benchmarks.UNRANKED_QUALIFIERS)
+    assert 'A number stated as a bound ("over 90%", "up to 95%") is not ranked or counted.' in " ".join(lines)
     best = summary.best_by_year(out["benchmarks"], out["benchmark_results"])
     assert best["order"].unique().to_list() == [0, 1, 2, 3]
     first = best.filter(pl.col("order") == 0)

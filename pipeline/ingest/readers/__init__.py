@@ -38,7 +38,7 @@ import zlib
 from dataclasses import dataclass, field
 
 from pipeline.ingest.rawfiles import max_listing_bytes
-from pipeline.ingest.readers import seed, sniff
+from pipeline.ingest.readers import bibtex, seed, sniff, xml_records
 from pipeline.ingest.readers.base import ReaderError, Record
 from pipeline.ingest.readers.decoding import ListingDecodeError, decode_listing
 from pipeline.ingest.readers.venues import (
@@ -180,7 +180,8 @@ def read_listing(
     if (low := sniff.unexplained_warning(got, name)) is not None:
         warnings.append(low)
     sources: dict[str, str] = {}
-    venue, year, venues, years = _resolve(name, header, records, conf, warnings, today, sources)
+    said = _header_source(reader, header)
+    venue, year, venues, years = _resolve(name, header, records, conf, warnings, today, sources, said)
     if any(v != venue for v in venues) or any(y != year for y in years):
         sources["records"] = "some records say otherwise"
     if (note := _repaired_note(name, records)) is not None:
@@ -278,7 +279,23 @@ def _repaired_note(name: str, records: list[Record]) -> str | None:
     )
 
 
-def _resolve(name, header, records, conf: Settings, warnings, today, sources: dict[str, str]):
+#: What a reader's header is, as a run names the source of a venue/year taken from it (reading_note):
+#: the XML reader's header is its volume metadata (an ACL Anthology ``<volume>``'s booktitle/year, or the
+#: root's collection id), the BibTeX reader's the ``@proceedings`` entry; any other reader's a header line.
+HEADER_SOURCES = {xml_records.NAME: "the XML volume metadata", bibtex.NAME: "the @proceedings entry"}
+
+
+def _header_source(reader: str, header: str | None) -> str:
+    """How a run names ``reader``'s ``header`` as a source (:data:`HEADER_SOURCES`); an XML header built from
+    the root's ACL Anthology collection id (``"... (collection 2021.eacl)"``) is named so."""
+    if reader == xml_records.NAME and header and (m := re.search(r"\(collection ([^)]+)\)$", header)):
+        return f"the XML collection id {m.group(1)}"
+    return HEADER_SOURCES.get(reader, "the header")
+
+
+def _resolve(
+    name, header, records, conf: Settings, warnings, today, sources: dict[str, str], said: str = "the header"
+):
     """File-level and per-record venue/year (see :func:`read_listing`); appends warnings; ``sources`` gets
     where the file's ``venue`` and ``year`` came from (``settings file ...``, ``the header``, ``the path
     (...)``)."""
@@ -294,14 +311,14 @@ def _resolve(name, header, records, conf: Settings, warnings, today, sources: di
         parsed = parse_header(header)
         if venue is None and hv is not None:
             venue = hv
-            _note_outside_table(hv, name, "the header", warnings)
-            sources["venue"] = "the header"
+            _note_outside_table(hv, name, said, warnings)
+            sources["venue"] = said
         elif venue is None and parsed is not None:
-            venue = _canonical(parsed[0], name, "the header", warnings) or UNKNOWN_VENUE
-            sources["venue"] = "the header"
+            venue = _canonical(parsed[0], name, said, warnings) or UNKNOWN_VENUE
+            sources["venue"] = said
         if year is None and hy is not None:
             year = hy
-            sources["year"] = "the header"
+            sources["year"] = said
     path_venue, path_year, where = venue_year_from_path(name, today)
     taken = []
     venue_from_path = venue is None and path_venue is not None
