@@ -77,6 +77,20 @@ RULES: dict[str, Rule] = {
         (("Tuning only 1% of the parameters gives 85.3% accuracy.", 1.0, {"value": 85.3}),),
         setup=True,
     ),
+    "setup-percent-level": Rule(
+        "'N% <level>' is a level the setup runs at, not a result ('90% sparsity', '1% labeled data', '20% "
+        "noise'; vocabulary PERCENT_SETUP_LEVELS), unless a metric name follows ('89.8% labeled F1').",
+        (
+            ("It keeps 68.2% accuracy at 86.6% sparsity.", 86.6, {"value": 68.2, "metric": "accuracy"}),
+            (
+                "With only 1% labeled data it reaches 71.3% accuracy.",
+                1.0,
+                {"value": 71.3, "metric": "accuracy"},
+            ),
+            ("A 97% compressed ResNet110 keeps 93.1% accuracy.", 97.0, {"value": 93.1}),
+        ),
+        setup=True,
+    ),
     "setup-year": Rule(
         "An unsigned four-digit number from 1900 to 2099 with no unit is a year.",
         (("On the 2019 test set the model reaches 91.5 F1.", 2019.0, {"value": 91.5, "metric": "F1"}),),

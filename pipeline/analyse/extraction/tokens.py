@@ -28,6 +28,12 @@ _SETUP_AFTER = re.compile(
     rf"\s*(?:billion|million|thousand|trillion|[BMKT])\b|(?:[-\s]{V.alternation(V.SETUP_NOUNS)}\b))"
 )
 _PCT_SETUP_AFTER = re.compile(rf"\s*of\s+(?:the\s+)?(?:\w+\s+)?{V.alternation(V.PERCENT_OF_SETUP)}\b", re.I)
+# the level word may follow the second end of a range or pair ("50%-70% sparsity", "30% to 100% labeled")
+_PCT_SETUP_LEVEL = re.compile(
+    r"(?:\s*(?:[-–]|to|and|or)\s*\d+(?:\.\d+)?\s?%)?"
+    rf"[\s-]*{V.alternation(V.PERCENT_SETUP_LEVELS)}\b(?![\s-]+{V.alternation(V.METRIC_NAMES)}(?![\w-]))",
+    re.I,
+)
 
 
 def _fnum(s: str) -> float:
@@ -80,6 +86,7 @@ SETUP_GLUED_SUFFIX = "setup-glued-suffix"
 SETUP_DIMENSIONS = "setup-dimensions"
 SETUP_WORD_AFTER = "setup-word-after"
 SETUP_PERCENT_OF = "setup-percent-of"
+SETUP_PERCENT_LEVEL = "setup-percent-level"
 SETUP_YEAR = "setup-year"
 SETUP_CONFIDENCE_LEVEL = "setup-confidence-level"
 SETUP_CROSS_VALIDATION = "setup-cross-validation"
@@ -96,6 +103,7 @@ SETUP_RULES = (
     SETUP_DIMENSIONS,
     SETUP_WORD_AFTER,
     SETUP_PERCENT_OF,
+    SETUP_PERCENT_LEVEL,
     SETUP_YEAR,
     SETUP_CONFIDENCE_LEVEL,
     SETUP_CROSS_VALIDATION,
@@ -230,6 +238,8 @@ def setup_rule(text: str, n: _Number) -> str | None:
         return SETUP_WORD_AFTER  # "4-bit", "5-shot", "8 GPUs", "3rd", "7 billion"
     if unit == "%" and _PCT_SETUP_AFTER.match(text, ue):
         return SETUP_PERCENT_OF  # "1% of the parameters"
+    if unit == "%" and _PCT_SETUP_LEVEL.match(text, ue):
+        return SETUP_PERCENT_LEVEL  # "at 90% sparsity", "with 1% labeled data"
     if unit is None and not n.measure and re.fullmatch(r"(?:19|20)\d\d", n.num) and not n.sign:
         return SETUP_YEAR
     if re.match(r"\s?%\s*(?:CI|confidence)\b", text[b : b + 16]):

@@ -45,6 +45,7 @@ from pipeline.analyse.extraction.vocabulary.metric_words import (
 from pipeline.analyse.extraction.vocabulary.setup_words import (
     MODEL_NAMES,
     PERCENT_OF_SETUP,
+    PERCENT_SETUP_LEVELS,
     SETUP_HYPHEN_SUFFIXES,
     SETUP_NOUNS,
 )
@@ -59,7 +60,7 @@ from pipeline.analyse.extraction.vocabulary.url_words import (
     URL_CUES,
 )
 
-RULES_VERSION = "2"  # bump when outputs change (docs/execution.md)
+RULES_VERSION = "3"  # bump when outputs change (docs/execution.md)
 
 
 def words(table, flags: int = re.I, bounded: bool = True) -> re.Pattern:
@@ -92,6 +93,7 @@ __all__ = [
     "SETUP_NOUNS",
     "SETUP_HYPHEN_SUFFIXES",
     "PERCENT_OF_SETUP",
+    "PERCENT_SETUP_LEVELS",
     "MODEL_NAMES",
     "GENERIC_CAPITALS",
     "NOT_DATASET_HEADS",

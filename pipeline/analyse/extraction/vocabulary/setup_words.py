@@ -89,6 +89,28 @@ PERCENT_OF_SETUP = (
     r"budget",
     r"patched area",
 )
+#: "N% <level>": a level the setup is run at, not a result ("at 90% sparsity", "with 1% labeled data", "a
+#: 97% compressed ResNet110", "20% noise", "3% poisoned data"; GUIDELINES "NOT metrics": hyper-parameters and
+#: data sizes). Read over the dev corpus: the words that follow a percentage and name such a level; a metric
+#: name right after the word keeps the number a result ("89.8% labeled F1", "+2.2% mask AP").
+PERCENT_SETUP_LEVELS = (
+    r"sparsity",
+    r"sparse",
+    r"pruned",
+    r"compressed",
+    r"(?:un)?label(?:l)?ed",
+    r"annotated",
+    r"labels",
+    r"noise",
+    r"noisy",
+    r"poisoned",
+    r"poisoning",
+    r"masking",
+    r"masked",
+    r"missing",
+    r"corrupted",
+    r"occluded",
+)
 #: Model and architecture names: digits inside them are names, not results; never a dataset.
 MODEL_NAMES = (
     r"GPT",
