@@ -5,9 +5,8 @@ reported benchmarks of a dev-corpus build and every abstract with a result on on
 
 The sample's ``truth`` fields are a hand check: for the top entry (rank 1) of each of the 30 benchmarks, the
 value, metric and dataset that its sentence reports, and the direction that is right for the metric. 26 of
-the 30 were right when the tables were added, and 26 again when the sample was rewritten after the
-extraction rules moved three top entries (docs/design.md, "Checked against the text"); the four wrong ones
-are extraction errors and are expected failures only while the rules still read them wrong."""
+the 30 were right when the tables were added and 28 now (docs/design.md, "Checked against the text"); the
+wrong ones are extraction errors and are expected failures only while the rules still read them wrong."""
 
 from __future__ import annotations
 
