@@ -75,9 +75,9 @@ MAX_WARNINGS_KEPT = 3
 def run_line(info: dict, quarantined: dict[str, int]) -> str:
     """The run's one line for a new or changed listing: its work sidecar's ``read_note`` (reader, coverage,
     runner-up, records, venue/year and where they came from: pipeline.ingest.records.reading_note),
-    ``quarantined`` (reason → count of its rows quarantined) and its first warning with the count. E.g.
-    ``listing a.txt: read by seed_text (utf-8), explaining 1.00 ...; 2 quarantined (empty 1, too_short 1);
-    WARNING (1): a.txt: no header line; ...``."""
+    ``quarantined`` (reason → count of its rows quarantined) and its first warning with the count, without
+    the listing's name the line starts with. E.g. ``listing a.txt: read by seed_text (utf-8), explaining 1.00
+    ...; 2 quarantined (empty 1, too_short 1); WARNING (1): no header line; ...``."""
     note = info.get("read_note") or f"{info.get('listing', '?')}: refused or unreadable"
     n = sum(quarantined.values())
     why = ", ".join(f"{r} {k}" for r, k in sorted(quarantined.items(), key=lambda kv: (-kv[1], kv[0])))
@@ -85,7 +85,10 @@ def run_line(info: dict, quarantined: dict[str, int]) -> str:
     warnings = [w for w in info.get("warnings") or [] if w != note]  # an unreadable file's note is its error
     count = info.get("warning_count", 0) - (len(info.get("warnings") or []) - len(warnings))
     if count > 0 and warnings:
-        line += f"; WARNING ({count}): {' '.join(str(warnings[0]).split())}"
+        first = str(warnings[0])
+        own = f"{info.get('listing')}: "
+        first = first[len(own) :] if first.startswith(own) else first  # the line names the listing already
+        line += f"; WARNING ({count}): {' '.join(first.split())}"
     return line
 
 
