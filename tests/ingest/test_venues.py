@@ -130,6 +130,23 @@ def test_csv_of_two_colocated_venues_per_row():
     assert moved.years == [2021] * 4 and moved.venues[0] == "INLG"
 
 
+def test_a_folder_naming_two_venues_gives_its_year_and_no_venue():
+    """``sigdialinlg2023/`` (the real Mini-Conf site of SIGDIAL and INLG 2023) is two known venues written
+    together: no acronym ``SIGDIALINLG`` is made of it; its year stays the year of the records that name
+    none, and the file's own venue is unknown (each row's ``conference`` says which it is)."""
+    from pipeline.ingest.readers.venues import several_venues, venue_year_from_path
+
+    assert several_venues("sigdialinlg") == ["SIGDIAL", "INLG"]
+    assert several_venues("pldi") is None and several_venues("ICML") is None
+    path = "sigdialinlg2023/sitedata/papers.csv"
+    assert venue_year_from_path(path) == (None, 2023, "sigdialinlg2023")
+    assert venue_year_from_path("pldi2021/sitedata/papers.csv")[:2] == ("PLDI", 2021)
+    got = _read("sigdialinlg2023_papers.csv", path)
+    assert (got.venue, got.year) == ("unknown", 2023)
+    assert got.warnings == [f"{path}: no header line; year 2023 taken from the path (sigdialinlg2023)"]
+    assert not any("SIGDIALINLG" in w for w in got.warnings)
+
+
 def test_bibtex_proceedings_entry_is_the_header_and_names_split_by_bibtex_rule():
     got = _read("colt19_excerpt.bib", "volume.bib")  # nothing in the name: the @Proceedings entry says
     assert (got.header, got.venue, got.year) == ("COLT 2019", "COLT", 2019)

@@ -342,8 +342,11 @@ def venue_year_from_path(
     if venue is None:
         for comp in components:
             if (found := _acronym_year(comp)) is not None:
-                # the year next to the acronym is the venue's (``pldi2021/papers_2020.csv``)
-                (venue, year), where_v, where_y = found, comp, comp
+                # the year next to the acronym is the venue's (``pldi2021/papers_2020.csv``); a joint
+                # event's folder (``sigdialinlg2023/``) gives its year only
+                venue, where_v = found[0], comp if found[0] is not None else None
+                if found[0] is not None or year is None:
+                    year, where_y = found[1], comp
                 break
     where = None
     if venue is not None or year is not None:
@@ -351,19 +354,36 @@ def venue_year_from_path(
     return venue, year, where
 
 
-def _acronym_year(comp: str) -> tuple[str, int] | None:
+def _acronym_year(comp: str) -> tuple[str | None, int] | None:
     """``(acronym, year)`` of a path component holding an acronym outside the table glued to a 4-digit year
-    (``pldi2021``) or next to one (``PLDI-2021``, ``2021_pldi``), else ``None``."""
+    (``pldi2021``) or next to one (``PLDI-2021``, ``2021_pldi``); ``(None, year)`` when the glued letters
+    are several known venues (``sigdialinlg2023``: :func:`several_venues`); else ``None``."""
     tokens = [t for t in _PATH_SPLIT.split(comp) if t]
     for i, tok in enumerate(tokens):
         glued = _GLUED.match(tok)
         if glued and _YEAR4.match(glued["year"]) and (a := acronym_venue(glued["venue"])):
             return a, int(glued["year"])
+        if glued and _YEAR4.match(glued["year"]) and several_venues(glued["venue"]):
+            return None, int(glued["year"])
         if _YEAR4.match(tok):
             for nb in (tokens[i + 1 : i + 2] + tokens[max(0, i - 1) : i])[:2]:
                 if a := acronym_venue(nb):
                     return a, int(tok)
     return None
+
+
+def several_venues(token: str) -> list[str] | None:
+    """The canonical venues of a token that is two or more known venues written together (``sigdialinlg`` →
+    ``["SIGDIAL", "INLG"]``, a joint event's folder), each part at least 3 letters; else ``None``. Such a
+    token names no single venue, so it is no acronym (:func:`acronym_venue`)."""
+    low = token.strip().lower()
+    best: dict[int, list[str]] = {0: []}
+    for end in range(3, len(low) + 1):
+        for start in sorted(best):
+            if end - start >= 3 and (v := KNOWN_VENUES.get(low[start:end])) is not None:
+                best.setdefault(end, best[start] + [v])
+    parts = best.get(len(low))
+    return parts if parts is not None and len(parts) >= 2 else None
 
 
 def acronym_venue(token: str, capitals: bool = False) -> str | None:
@@ -377,6 +397,8 @@ def acronym_venue(token: str, capitals: bool = False) -> str | None:
     token = token.strip()
     if (known := canonical_venue(token)) is not None:
         return known
+    if several_venues(token) is not None:
+        return None  # two venues written together (``sigdialinlg``) are not one
     if not _ACRONYM.match(token) or token.lower() in NOT_ACRONYMS or token.istitle():
         return None  # a capitalised word (``Preprint``, ``Pldi``) is a word
     if capitals and sum(c.isupper() for c in token) < 2:
