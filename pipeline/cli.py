@@ -21,7 +21,6 @@ import argparse
 import contextlib
 import errno
 import os
-import re
 import shutil
 import sys
 import traceback
@@ -427,41 +426,12 @@ def _print_step_failures(result, quiet: bool = False) -> list[str]:
     return lines
 
 
-#: A warning about one listing: "<listing file name>: <text>" (a name ending in an extension, no line break).
-_LISTING_WARNING = re.compile(r"(?P<name>[^\n:]*?\.\w{1,8}): (?P<text>.+)", re.S)
-
-
-def group_warnings(messages: list[str], shown: int = 3) -> list[str]:
-    """``messages`` with the warnings that say the same of several listings as one line each.
-
-    A warning about one listing reads ``"<listing>: <text>"`` (pipeline.ingest.readers). The same ``<text>``
-    for several listings (30 per-paper files of one folder, each "no header line; venue 'COLT' and year 2022
-    taken from the path (colt2022)") becomes ``"30 listings: <text> (a.md, b.md, c.md, …)"`` with the first
-    ``shown`` names, at the place of the first. Any other message, and a text said of one listing only, stays
-    as it is; an exact repeat of such a message is printed once. Order: first appearance."""
-    groups: dict[str, list[str]] = {}
-    first: dict[str, str] = {}
-    for m in messages:
-        hit = _LISTING_WARNING.fullmatch(m)
-        key = hit.group("text") if hit else "\0" + m
-        groups.setdefault(key, [])
-        first.setdefault(key, m)
-        if hit and hit.group("name") not in groups[key]:
-            groups[key].append(hit.group("name"))
-    out = []
-    for key, names in groups.items():
-        if len(names) < 2:
-            out.append(first[key])
-            continue
-        more = ", …" if len(names) > shown else ""
-        out.append(f"{len(names)} listings: {key} ({', '.join(names[:shown])}{more})")
-    return out
-
-
 def _print_run_warnings(instance: dg.DagsterInstance, run_id: str) -> None:
     """The warnings the steps logged in run ``run_id`` (from the instance's stored log), one line per
-    warning, or per text said of several listings (:func:`group_warnings`)."""
+    warning, or per text said of several listings (pipeline.ingest.listings.group_warnings)."""
     import logging
+
+    from pipeline.ingest import listings
 
     try:
         entries = instance.all_logs(run_id)
@@ -477,7 +447,7 @@ def _print_run_warnings(instance: dg.DagsterInstance, run_id: str) -> None:
             and not entry.user_message.startswith("Dependencies for step")
         ):
             messages.append(entry.user_message)
-    for message in group_warnings(messages):
+    for message in listings.group_warnings(messages):
         print(f"warning: {message}", file=sys.stderr)
 
 

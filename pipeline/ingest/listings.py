@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import quote, unquote_to_bytes
@@ -70,6 +71,37 @@ def contiguous_ranges(ordered: list[str], wanted: list[str]) -> list[tuple[str, 
 
 #: Warnings of a listing kept in its work file's sidecar for the run's line (all go to the log).
 MAX_WARNINGS_KEPT = 3
+
+
+#: A warning about one listing: "<listing file name>: <text>" (a name ending in an extension, no line break).
+_LISTING_WARNING = re.compile(r"(?P<name>[^\n:]*?\.\w{1,8}): (?P<text>.+)", re.S)
+
+
+def group_warnings(messages: list[str], shown: int = 3) -> list[str]:
+    """``messages`` with the warnings that say the same of several listings as one line each.
+
+    A warning about one listing reads ``"<listing>: <text>"`` (pipeline.ingest.readers). The same ``<text>``
+    for several listings (30 per-paper files of one folder, each "no header line; venue 'COLT' and year 2022
+    taken from the path (colt2022)") becomes ``"30 listings: <text> (a.md, b.md, c.md, …)"`` with the first
+    ``shown`` names, at the place of the first. Any other message, and a text said of one listing only, stays
+    as it is; an exact repeat of such a message is printed once. Order: first appearance."""
+    groups: dict[str, list[str]] = {}
+    first: dict[str, str] = {}
+    for m in messages:
+        hit = _LISTING_WARNING.fullmatch(m)
+        key = hit.group("text") if hit else "\0" + m
+        groups.setdefault(key, [])
+        first.setdefault(key, m)
+        if hit and hit.group("name") not in groups[key]:
+            groups[key].append(hit.group("name"))
+    out = []
+    for key, names in groups.items():
+        if len(names) < 2:
+            out.append(first[key])
+            continue
+        more = ", …" if len(names) > shown else ""
+        out.append(f"{len(names)} listings: {key} ({', '.join(names[:shown])}{more})")
+    return out
 
 
 def run_line(info: dict, quarantined: dict[str, int]) -> str:

@@ -1,11 +1,11 @@
-"""The run's warnings say once what they say of many listings (pipeline.cli.group_warnings), on the warnings
+"""The run's warnings say once what they say of many listings (pipeline.ingest.listings.group_warnings), on the warnings
 the readers give for real per-paper files (tests/data/readers/yaml: two PMLR Jekyll posts of COLT 2022)."""
 
 from __future__ import annotations
 
 import datetime as dt
 
-from pipeline.cli import group_warnings
+from pipeline.ingest.listings import group_warnings
 from pipeline.ingest.readers import read_listing
 from tests.conftest import DATA
 
