@@ -344,7 +344,8 @@ def venue_year_from_path(
             if (found := _acronym_year(comp)) is not None:
                 # the year next to the acronym is the venue's (``pldi2021/papers_2020.csv``); a joint
                 # event's folder (``sigdialinlg2023/``) gives its year only
-                venue, where_v = found[0], comp if found[0] is not None else None
+                if found[0] is not None:
+                    venue, where_v = found[0], comp
                 if found[0] is not None or year is None:
                     year, where_y = found[1], comp
                 break
@@ -361,10 +362,11 @@ def _acronym_year(comp: str) -> tuple[str | None, int] | None:
     tokens = [t for t in _PATH_SPLIT.split(comp) if t]
     for i, tok in enumerate(tokens):
         glued = _GLUED.match(tok)
-        if glued and _YEAR4.match(glued["year"]) and (a := acronym_venue(glued["venue"])):
-            return a, int(glued["year"])
-        if glued and _YEAR4.match(glued["year"]) and several_venues(glued["venue"]):
-            return None, int(glued["year"])
+        if glued and _YEAR4.match(glued["year"]):
+            if a := acronym_venue(glued["venue"]):
+                return a, int(glued["year"])
+            if several_venues(glued["venue"]):
+                return None, int(glued["year"])
         if _YEAR4.match(tok):
             for nb in (tokens[i + 1 : i + 2] + tokens[max(0, i - 1) : i])[:2]:
                 if a := acronym_venue(nb):
