@@ -27,7 +27,7 @@ from pathlib import Path
 
 import polars as pl
 
-from pipeline.card import charts, summary
+from pipeline.card import chart_cache, charts, summary
 from pipeline.card.croissant import croissant
 from pipeline.card.dictionary import data_dictionary
 from pipeline.card.readme import DATASET_DESCRIPTION, DATASET_NAME, LICENSE_TEXT, card_markdown, cite_as
@@ -67,18 +67,34 @@ def release_charts(tables: dict[str, pl.DataFrame]) -> dict[str, bytes]:
     return charts.render_charts(*chart_inputs(tables))
 
 
-def start_charts(tables: dict[str, pl.DataFrame]) -> Callable[[], dict[str, bytes]]:
+def start_charts(
+    tables: dict[str, pl.DataFrame], cache: Path | None = None
+) -> Callable[[], dict[str, bytes]]:
     """Start drawing the release's charts; call the returned function for :func:`release_charts`' result.
 
     With warm workers (pipeline.runtime.parallel, ``python -m pipeline run``) one of them draws while the
     caller goes on (the publisher writes the table files meanwhile); without, the charts are drawn in this
-    process when the function is called. Either way the bytes are the same.
+    process when the function is called. A chart whose frame is unchanged since the charts kept in the
+    folder ``cache`` is taken from there, not drawn (pipeline.card.chart_cache); the returned function
+    leaves this release's charts in ``cache``. Either way the bytes are the same.
     """
-    inputs = chart_inputs(tables)
+    frames = charts.chart_frames(*chart_inputs(tables))
+    keys = {name: chart_cache.chart_key(name, frame) for name, frame in frames.items()}
+    found = chart_cache.lookup(cache, keys)
+    todo = {name: frame for name, frame in frames.items() if name not in found}
     warm = parallel.executor()
-    if warm is None:
-        return lambda: charts.render_charts(*inputs)
-    return warm[0].submit(charts.render_charts, *inputs).result
+    if warm is None or not todo:
+        draw = lambda: charts.render_named(todo)  # noqa: E731
+    else:  # a helper has matplotlib loaded; this process has not (loading it costs ~1.6 s)
+        draw = warm[0].submit(charts.render_named, todo).result
+
+    def done() -> dict[str, bytes]:
+        drawn = draw()
+        pngs = {name: found[name] if name in found else drawn[name] for name in charts.CHARTS}
+        chart_cache.store(cache, keys, pngs)
+        return pngs
+
+    return done
 
 
 def build_documents(

@@ -8,6 +8,7 @@ deterministic: Agg renders the bundled DejaVu fonts the same way every time and 
 from __future__ import annotations
 
 import io
+from collections.abc import Callable
 from typing import TYPE_CHECKING, cast
 
 import polars as pl
@@ -246,17 +247,40 @@ def best_by_year(best: pl.DataFrame) -> bytes:
     return _png(fig)
 
 
+#: The function drawing each chart of :data:`CHARTS` from its frame (see :func:`chart_frames`).
+DRAW: dict[str, Callable[[pl.DataFrame], bytes]] = {
+    "papers_per_venue_year.png": papers_per_venue_year,
+    "code_release_rate.png": code_release_rate,
+    "top_benchmarks.png": top_benchmarks,
+    "improvements.png": improvements,
+    "best_by_year.png": best_by_year,
+}
+
+
+def chart_frames(
+    by_venue_year: pl.DataFrame, benchmarks: pl.DataFrame, improv: pl.DataFrame, best: pl.DataFrame
+) -> dict[str, pl.DataFrame]:
+    """The one frame each chart of :data:`CHARTS` is drawn from: file name → frame (a chart's bytes are a
+    function of its frame alone, which is what lets pipeline.card reuse a chart drawn before)."""
+    return {
+        "papers_per_venue_year.png": by_venue_year,
+        "code_release_rate.png": by_venue_year,
+        "top_benchmarks.png": benchmarks,
+        "improvements.png": improv,
+        "best_by_year.png": best,
+    }
+
+
+def render_named(frames: dict[str, pl.DataFrame]) -> dict[str, bytes]:
+    """The charts named in ``frames`` (file name → its frame), each drawn by :data:`DRAW`: name → PNG."""
+    return {name: DRAW[name](frame) for name, frame in frames.items()}
+
+
 def render_charts(
     by_venue_year: pl.DataFrame, benchmarks: pl.DataFrame, improv: pl.DataFrame, best: pl.DataFrame
 ) -> dict[str, bytes]:
     """Every chart of :data:`CHARTS`: file name → PNG bytes."""
-    return {
-        "papers_per_venue_year.png": papers_per_venue_year(by_venue_year),
-        "code_release_rate.png": code_release_rate(by_venue_year),
-        "top_benchmarks.png": top_benchmarks(benchmarks),
-        "improvements.png": improvements(improv),
-        "best_by_year.png": best_by_year(best),
-    }
+    return render_named(chart_frames(by_venue_year, benchmarks, improv, best))
 
 
 def load_backend() -> None:

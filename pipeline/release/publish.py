@@ -59,6 +59,9 @@ from pipeline.runtime.progress import SILENT, Reporter
 from schemas import SCHEMA_VERSION
 
 CHANGE_KINDS = ("added", "removed", "changed")
+#: Folder under the warehouse's work folder of the charts the last release drew (pipeline.card.chart_cache):
+#: an unchanged chart is reused, not drawn again.
+CHARTS_CACHE_DIR = "charts"
 
 
 class ReleaseVerifyError(ReleaseError):
@@ -274,7 +277,7 @@ def _stage(
     }
     # a warm worker process draws the charts meanwhile when there is one (pipeline.runtime.parallel); else
     # they are drawn here when charts_done() is called
-    charts_done = card.start_charts(card_tables)
+    charts_done = card.start_charts(card_tables, warehouse / retention.WORK_DIR / CHARTS_CACHE_DIR)
     stage = warehouse / STAGING_DIR / f"{layout.RELEASE_DIR_PREFIX}{number}"
     stage.mkdir(parents=True)
     parent_root = release_dir(warehouse, parent) if parent is not None else None

@@ -322,3 +322,32 @@ def test_card_lists_the_most_reported_benchmarks_and_draws_their_best_by_year():
     )
     png = charts.best_by_year(best)
     assert png == charts.best_by_year(best) and png.startswith(b"\x89PNG")
+
+
+def test_charts_of_unchanged_frames_are_reused_from_the_cache_byte_for_byte(project, rel, monkeypatch):
+    from pipeline.card import chart_cache, charts
+
+    cache = project / "warehouse" / "_work" / "charts"
+    # after release 2 the cache holds release 2's charts, and only them
+    published = {name: (rel / "charts" / name).read_bytes() for name in CHARTS}
+    assert sorted(p.read_bytes() for p in cache.glob("*.png")) == sorted(published.values())
+    tables = {t: release.read_table(project / "warehouse", t, 2) for t in release.TABLES}
+    drawn: list[str] = []
+    real = dict(charts.DRAW)
+    monkeypatch.setattr(
+        charts, "DRAW", {n: (lambda f, n=n: drawn.append(n) or real[n](f)) for n in real}, raising=True
+    )
+    # the same tables again: nothing is drawn, the bytes are release 2's
+    assert card.start_charts(tables, cache)() == published and drawn == []
+    # a damaged cached file is drawn again (and the cache repaired), never handed out
+    victim = sorted(cache.glob("*.png"))[0]
+    victim.write_bytes(victim.read_bytes()[:-10])
+    again = card.start_charts(tables, cache)()
+    assert again == published and len(drawn) == 1
+    assert sorted(p.read_bytes() for p in cache.glob("*.png")) == sorted(published.values())
+    # a chart whose frame changed gets another key; the others keep theirs
+    frames = charts.chart_frames(*card.chart_inputs(tables))
+    keys = {n: chart_cache.chart_key(n, f) for n, f in frames.items()}
+    fewer = frames["papers_per_venue_year.png"].head(1)
+    assert chart_cache.chart_key("papers_per_venue_year.png", fewer) != keys["papers_per_venue_year.png"]
+    assert len(set(keys.values())) == len(CHARTS)  # the two charts of one frame differ by name
