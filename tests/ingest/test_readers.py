@@ -410,6 +410,7 @@ def test_xml_records_one_per_element_holding_an_abstract():
     assert (got.reader, got.venue, got.year) == ("xml", "NeurIPS", 2023)
     assert [r.title for r in got.records] == TITLES_2023
     assert [r.source_id for r in got.records] == ["1", "2", "3"]
+    assert [r.line for r in got.records] == [8, 15, 21]  # each <paper> start tag's line, for the lineage
     assert got.records[0].authors == ["Placeholder Author A", "Placeholder Author B"]
     assert got.records[2].abstract_raw.startswith("In this paper, we investigate the impact of stochasticity")
     with pytest.raises(ReaderError, match="no element has an abstract child"):

@@ -9,7 +9,8 @@ become a list, attributes such as ``id`` are fields too; an author's parts ``<fi
 joined by a space). Fields outside the records that name the venue or the year (``<booktitle>``,
 ``<year>`` in a volume's ``<meta>``) are the venue and year of the records under them (per volume), and
 an ACL Anthology collection id on the root (``<collection id="2021.eacl">``, ``K19``) forms the header
-line (else the first two such fields outside the records do). ``position`` is the 0-based record index.
+line (else the first two such fields outside the records do). ``position`` is the 0-based record index,
+``line`` the line of the record's start tag.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as ET
 from collections import Counter
+from xml.parsers import expat
 
 from pipeline.ingest.readers.base import ReaderError, Record
 from pipeline.ingest.readers.fields import map_columns, record_from_fields
@@ -68,6 +70,17 @@ def _fields(el) -> dict:
     return out
 
 
+def _start_lines(text: str) -> list[int]:
+    """The 1-based line of every element's start tag, in document order (the order of ``Element.iter()``
+    over the parsed root): a second pass of expat, which ElementTree parses with but whose positions it
+    drops."""
+    lines: list[int] = []
+    parser = expat.ParserCreate()
+    parser.StartElementHandler = lambda _tag, _attrs: lines.append(parser.CurrentLineNumber)
+    parser.Parse(text.lstrip("\ufeff"), True)
+    return lines
+
+
 def read(text: str, name: str, columns: dict[str, str] | None = None) -> tuple[str | None, list[Record]]:
     """Read an XML document of paper records; returns ``(header or None, records)``.
 
@@ -92,13 +105,17 @@ def read(text: str, name: str, columns: dict[str, str] | None = None) -> tuple[s
             'abstract element in a settings file\'s [columns] abstract = "..."',
         )
     kind = kinds.most_common(1)[0][0]
+    line_of = dict(zip(map(id, root.iter()), _start_lines(text)))
     elements = [el for el in root.iter() if _local(el.tag) == kind]
     inside = {id(x) for el in elements for x in el.iter()}
     header = _collection_header(root) or _meta_text(root, inside, ("comment", "year"))
     objs = [_fields(el) for el in elements]
     keys = list(dict.fromkeys(k for o in objs[:200] for k in o))
     mapping = map_columns(keys, columns)
-    records = [record_from_fields(o, mapping, i, 0) for i, o in enumerate(objs)]
+    records = [
+        record_from_fields(o, mapping, i, line_of.get(id(el), 0))
+        for i, (el, o) in enumerate(zip(elements, objs))
+    ]
     _volume_venues(root, kind, inside, records)
     return header, records
 
