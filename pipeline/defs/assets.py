@@ -36,7 +36,7 @@ from pipeline.defs.partitions import listings_partitions, raw_listing
 from pipeline.ingest import listings, rawfiles
 from pipeline.ingest import records as ingest_records
 from pipeline.ingest.listings import listing_name, listing_path
-from pipeline.release import dataset
+from pipeline.release import dataset, reuse
 from pipeline.release.writer import TableParts
 from pipeline.runtime import config, versions
 from pipeline.runtime import config as pipeline_config  # inside release_asset, ``config`` is its run config
@@ -340,11 +340,20 @@ def dataset_tables(context: dg.AssetExecutionContext):
     try:
         with _as_failure():
             result = dataset.build_dataset(
-                abstract_files, config.warehouse_dir(), build, Reporter(context.log.info)
+                abstract_files,
+                config.warehouse_dir(),
+                build,
+                Reporter(context.log.info),
+                memory=config.work_dir() / reuse.MEMORY_FILE,
             )
     except BaseException:
         shutil.rmtree(build, ignore_errors=True)  # a failed build (a full disk) leaves no debris
         raise
+    if result.reused:
+        context.log.info(
+            f"{result.reused} partitions taken from release {result.plan.parent} as they are (their "
+            "inputs unchanged: pipeline.release.reuse)"
+        )
     for name, table in result.tables.items():
         yield _table_result(name, table, build, _cpu_since(cpu))
     checks = [_check_result(name, result.failures[name], t.rows) for name, t in result.tables.items()]

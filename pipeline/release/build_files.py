@@ -42,13 +42,17 @@ import polars as pl
 import pyarrow as pa
 import pyarrow.ipc  # noqa: F401  (pa.ipc)
 
-from pipeline.release import writer
+from pipeline.release import reuse, writer
 from pipeline.release.layout import TABLES, ReleaseError, partition_columns, write_atomic
+from pipeline.release.manifest import FileEntry
 from pipeline.release.plan import ReleasePlan
+from pipeline.release.read import HIVE_DTYPES
 from pipeline.release.retention import process_alive
 
 BUILDS_DIR = "builds"
 TABLES_FILE = "tables.json"
+#: Key of ``tables.json`` holding, per table with a reused partition, its column order.
+COLUMNS_KEY = "_columns"
 PLAN_FILE = "release_plan.json"
 CHANGES_FILE = "release_changes.arrow"
 FAILED_FILE = "checks_failed.json"
@@ -224,6 +228,23 @@ class BuildWriter:
         self.index: dict[str, list[dict]] = {name: [] for name in TABLES}
         self.empty: dict[str, pl.DataFrame] = {}
         self.files: dict[str, int] = {name: 0 for name in TABLES}
+        self.columns: dict[str, list[str]] = {}
+
+    def add_reused(self, table: str, file: Path, entry: FileEntry, columns: list[str]) -> None:
+        """List the parent release's ``file`` (its manifest ``entry``) as one partition of ``table``, as it is
+        (pipeline.release.reuse): nothing is written; ``columns`` is the table's column order, venue and
+        year included (the parent's manifest)."""
+        self.columns.setdefault(table, list(columns))
+        self.index[table].append(
+            {
+                "path": entry.path,
+                "file": str(file),
+                "batch": None,
+                "rows": entry.rows,
+                "fingerprint": entry.fingerprint,
+                "parquet": True,
+            }
+        )
 
     def add(self, table: str, df: pl.DataFrame) -> None:
         """Write ``df``: the rows of whole partitions of ``table`` (dtypes final), split and sorted here into
@@ -272,8 +293,14 @@ class BuildWriter:
                 empty.write_ipc(self.build / file)
                 self._entry(table, *writer.EMPTY_PARTITION, file, None, empty)
             self.index[table].sort(key=lambda e: e["path"])
-        (self.build / TABLES_FILE).write_text(json.dumps(self.index, indent=1))
+        index = {**self.index, COLUMNS_KEY: self.columns} if self.columns else self.index
+        (self.build / TABLES_FILE).write_text(json.dumps(index, indent=1))
         return read_tables(self.build)
+
+
+def _load_reused(path: Path) -> pl.DataFrame:
+    """A reused partition's rows: the parent release's file ``path`` as it is (no Hive columns)."""
+    return pl.read_parquet(path, hive_partitioning=False)
 
 
 def _load(table: str, path: Path, batch: int | None) -> pl.DataFrame:
@@ -292,6 +319,34 @@ def _scan(files: list[Path]) -> pl.LazyFrame:
     return pl.scan_ipc(files, hive_partitioning=False)
 
 
+def _scan_mixed(sources: list[tuple[Path, dict | None]], schema: pl.Schema) -> pl.LazyFrame:
+    """A build table's files in order, each a build file (``None``) or a reused parent file (its
+    ``tables.json`` entry; consecutive ones read by one scan, pipeline.release.reuse.scan_partitions), as
+    one lazy scan of ``schema``."""
+    frames, run = [], []
+    for path, entry in [*sources, (None, None)]:
+        if entry is not None:
+            run.append((str(path), entry["path"]))
+            continue
+        if run:
+            frames.append(reuse.scan_partitions(run).select(list(schema)))
+            run = []
+        if path is not None:
+            frames.append(pl.scan_ipc(path, hive_partitioning=False))
+    return pl.concat(frames, how="vertical")
+
+
+def _schema(table: str, sources: list[tuple[Path, dict | None]], columns: list[str] | None) -> pl.Schema:
+    """The schema of a build table: its first build file's, else (every partition reused) the parent
+    files' with the Hive columns (pipeline.release.read.HIVE_DTYPES) in ``columns`` order."""
+    built = [path for path, entry in sources if entry is None]
+    if built:
+        return _scan(built[:1]).collect_schema()
+    stored = pl.scan_parquet(sources[0][0], hive_partitioning=False).collect_schema()
+    types: dict = {**stored, **{c: HIVE_DTYPES[c] for c in partition_columns(table)}}
+    return pl.Schema({c: types[c] for c in (columns or list(types))})
+
+
 def read_tables(build: Path) -> dict[str, writer.TableParts]:
     """The tables of a build (its ``tables.json``): one :class:`pipeline.release.writer.TableParts` each,
     whose partitions read their own record batch when written and whose scan reads the files lazily.
@@ -299,22 +354,28 @@ def read_tables(build: Path) -> dict[str, writer.TableParts]:
     Raises FileNotFoundError when the build has no ``tables.json``."""
     build = Path(build)
     index = json.loads((build / TABLES_FILE).read_text())
+    columns = index.get(COLUMNS_KEY, {})
     out = {}
     for table in TABLES:
         entries = index[table]
-        files = list(dict.fromkeys(build / e["file"] for e in entries))
+        # each file once, in order of its first partition; a reused file is the parent's, named absolutely
+        sources = list({build / e["file"]: (e if e.get("parquet") else None) for e in entries}.items())
+        schema = _schema(table, sources, columns.get(table))
+        mixed = any(entry is not None for _, entry in sources)
         out[table] = writer.TableParts(
-            _scan(files[:1]).collect_schema(),
+            schema,
             sum(e["rows"] for e in entries),
             tuple(
                 writer.Partition(
                     e["path"],
                     e["rows"],
                     e["fingerprint"],
-                    partial(_load, table, build / e["file"], e["batch"]),
+                    partial(_load_reused, build / e["file"])
+                    if e.get("parquet")
+                    else partial(_load, table, build / e["file"], e["batch"]),
                 )
                 for e in entries
             ),
-            partial(_scan, files),
+            partial(_scan_mixed, sources, schema) if mixed else partial(_scan, [p for p, _ in sources]),
         )
     return out

@@ -24,10 +24,16 @@ def _contract_dtypes(table: str) -> dict[str, pl.DataType]:
     return {c: col.dtype.type for c, col in model.to_schema().columns.items()} if model is not None else {}
 
 
+def target_dtypes(table: str, pinned: dict[str, pl.DataType]) -> dict[str, pl.DataType]:
+    """The dtype :func:`conform` casts each column of ``table`` to: the contract's (schemas.MODELS) first,
+    else ``pinned``'s (the parent release's) when not Null."""
+    return {**{c: t for c, t in pinned.items() if t != pl.Null}, **_contract_dtypes(table)}
+
+
 def conform(df: pl.DataFrame, table: str, pinned: dict[str, pl.DataType]) -> pl.DataFrame:
-    """Cast ``df``'s columns to their pinned dtypes: the contract's (schemas.MODELS) first, else ``pinned``
-    (the parent release's). Raises SchemaDriftError on a lossy cast or a pinned column that is missing."""
-    target = {**{c: t for c, t in pinned.items() if t != pl.Null}, **_contract_dtypes(table)}
+    """Cast ``df``'s columns to their pinned dtypes (:func:`target_dtypes`). Raises SchemaDriftError on a
+    lossy cast or a pinned column that is missing."""
+    target = target_dtypes(table, pinned)
     missing = sorted(c for c in pinned if c not in df.columns and c not in PARTITION_COLUMNS)
     if missing:
         raise SchemaDriftError(

@@ -25,12 +25,16 @@ import polars as pl
 
 from pipeline import release
 from pipeline.build import benchmarks, dedup, tables
+from pipeline.release import reuse
 from pipeline.release.build_files import BuildWriter
+from pipeline.release.conform import target_dtypes
 from pipeline.release.layout import PARTITION_COLUMNS, PARTITIONED_TABLES, TABLES
+from pipeline.release.manifest import FileEntry
 from pipeline.release.plan import ReleasePlan
-from pipeline.release.writer import TableParts
+from pipeline.release.writer import TableParts, partition_path
+from pipeline.runtime import versions
 from pipeline.runtime.progress import SILENT, Reporter
-from schemas import MODELS, validate
+from schemas import MODELS, SCHEMA_VERSION, validate
 
 #: Abstract rows one batch of whole partitions gathers (a partition larger than this is a batch alone): the
 #: tables are built, validated and written one batch at a time, so the per-call costs of polars and Pandera
@@ -46,13 +50,15 @@ class Built:
     (name → the failure cases of its Pandera model, schemas.validate's frame, or None), ``lineage``
     (``listing``, ``status`` of every lineage row, for the accounting check), ``plan`` (the release
     plan, with ``changes``) and ``untraced`` (pipeline.build.benchmarks.untraced of the build: the
-    benchmark results that come from no paper_metrics row, for the ``traces`` check; empty when all do)."""
+    benchmark results that come from no paper_metrics row, for the ``traces`` check; empty when all do) and
+    ``reused`` (the partitions taken from the parent release as they are: pipeline.release.reuse)."""
 
     tables: dict[str, TableParts]
     failures: dict[str, pl.DataFrame | None]
     lineage: pl.DataFrame
     plan: ReleasePlan
     untraced: pl.DataFrame
+    reused: int = 0
 
 
 def _unique_keys(model: type[pa.DataFrameModel]) -> list[list[str]]:
@@ -84,6 +90,15 @@ class _Checks:
         for i, key in enumerate(self.keys):
             self.seen[i].append(df.select(key).unique().with_columns(chunk=pl.lit(self.chunk)))
         self.offset += df.height
+        self.chunk += 1
+
+    def add_keys(self, df: pl.DataFrame, rows: int) -> None:
+        """Count a partition taken from the parent as it is (pipeline.release.reuse), validated when the
+        parent was built: only its uniqueness keys (``df``: its key columns) join the checks across batches;
+        ``rows``: its rows."""
+        for i, key in enumerate(self.keys):
+            self.seen[i].append(df.select(key).unique().with_columns(chunk=pl.lit(self.chunk)))
+        self.offset += rows
         self.chunk += 1
 
     def result(self) -> pl.DataFrame | None:
@@ -187,24 +202,24 @@ def _global_tables(
     return built_tables, untraced
 
 
-def build_dataset(
-    abstract_files: list[Path], warehouse: Path, build: Path, progress: Reporter = SILENT
-) -> Built:
-    """Build the tables of the next release of ``warehouse`` into the empty folder ``build``.
+@dataclass(frozen=True)
+class _Frames:
+    """The global frames of a build, split by (venue, year) partition: duplicate clusters and notices (key →
+    that partition's rows; ``empty_*`` their schema), the filled titles/authors, the partitions (``groups``:
+    venue, year, abstracts files, rows) and ``empty_rows`` (a scan of no abstract row)."""
 
-    Args:
-        abstract_files: every listing's ``abstracts`` work file (pipeline.analyse.abstracts.ABSTRACT_SCHEMA),
-            in listing order.
-        warehouse: the warehouse (its LATEST release is the parent: pipeline.release.plan_release).
-        build: the build folder (pipeline.release.build_files.build_dir); tables.json is written last here,
-            the plan is the caller's to write.
-        progress: counts ``partitions`` n/N, the (venue, year) partitions built.
+    clusters_by: dict
+    notices_by: dict
+    empty_clusters: pl.DataFrame
+    empty_notices: pl.DataFrame
+    filled: pl.DataFrame
+    groups: pl.DataFrame
+    empty_rows: pl.LazyFrame
 
-    Returns:
-        a :class:`Built`. Raises ReleaseError (LATEST, releases.json or the parent unreadable or damaged)
-        and SchemaDriftError (a column would lose data against the parent's schema).
-    """
-    plan = release.plan_release(warehouse)
+
+def _global_frames(abstract_files: list[Path], plan: ReleasePlan) -> _Frames:
+    """What is global is computed once, on narrow columns (the module docstring), then split by partition,
+    so each partition joins only its own rows."""
     scan = pl.scan_parquet(abstract_files)
     narrow_columns, narrow = _narrow(abstract_files, scan)
     notices = tables.notices(narrow)
@@ -217,35 +232,75 @@ def build_dataset(
     )
     del publishable
     filled = tables.fills(narrow, clusters)  # a paper's title/authors from another copy
-    # the global frames split once by partition, so each partition joins only its own rows
     where = narrow.select("listing", "paragraph", *PARTITION_COLUMNS)
     placed = clusters.join(where, on=["listing", "paragraph"], how="left", maintain_order="left")
-    clusters_by, empty_clusters = _split(placed), clusters.clear()
-    notices_by, empty_notices = (
-        _split(notices.with_columns(narrow.select(PARTITION_COLUMNS))),
-        notices.clear(),
-    )
-    del clusters, notices, where, placed
-    order = {str(p): i for i, p in enumerate(abstract_files)}
     groups = narrow.group_by(PARTITION_COLUMNS).agg(pl.col(_FILE).unique(), pl.len().alias("rows"))
-    groups = groups.sort(PARTITION_COLUMNS)
-    del narrow
+    return _Frames(
+        clusters_by=_split(placed),
+        notices_by=_split(notices.with_columns(narrow.select(PARTITION_COLUMNS))),
+        empty_clusters=clusters.clear(),
+        empty_notices=notices.clear(),
+        filled=filled,
+        groups=groups.sort(PARTITION_COLUMNS),
+        empty_rows=scan.head(0),
+    )
+
+
+def build_dataset(
+    abstract_files: list[Path],
+    warehouse: Path,
+    build: Path,
+    progress: Reporter = SILENT,
+    memory: Path | None = None,
+) -> Built:
+    """Build the tables of the next release of ``warehouse`` into the empty folder ``build``.
+
+    Args:
+        abstract_files: every listing's ``abstracts`` work file (pipeline.analyse.abstracts.ABSTRACT_SCHEMA),
+            in listing order.
+        warehouse: the warehouse (its LATEST release is the parent: pipeline.release.plan_release).
+        build: the build folder (pipeline.release.build_files.build_dir); tables.json is written last here,
+            the plan is the caller's to write.
+        progress: counts ``partitions`` n/N, the (venue, year) partitions built or reused.
+        memory: the partition memory (pipeline.release.reuse; ``<work>/partition_inputs.json``): a partition
+            whose inputs it remembers and whose parent files hold what they gave is taken from the parent
+            release as it is (not built, checked or written), and the memory is rewritten with this build's
+            partitions. ``None``: every partition is built, nothing is remembered.
+
+    Returns:
+        a :class:`Built` (``reused``: the partitions taken from the parent). Raises ReleaseError (LATEST,
+        releases.json or the parent unreadable or damaged) and SchemaDriftError (a column would lose data
+        against the parent's schema).
+    """
+    plan = release.plan_release(warehouse)
+    g = _global_frames(abstract_files, plan)
+    clusters_by, notices_by, filled, groups = g.clusters_by, g.notices_by, g.filled, g.groups
+    order = {str(p): i for i, p in enumerate(abstract_files)}
     parent = plan.parent
     pinned = {n: release.table_schema(warehouse, n, parent) if parent is not None else {} for n in TABLES}
+    digests = _input_digests(groups, clusters_by, notices_by, filled, pinned)
+    reused = _reusable(digests, memory, plan) if parent is not None else {}
     differ = plan.differ()
     writer = BuildWriter(build)
     checks = {name: _Checks(name) for name in TABLES}
-    lineage, results, step = [], [], progress.step("partitions", groups.height, "partitions")
-    for batch in _batches(groups.iter_rows()):
+    lineage: list[pl.DataFrame] = []
+    results: list[pl.DataFrame] = []
+    step = progress.step("partitions", groups.height, "partitions")
+    if reused and parent is not None:
+        root = release.release_dir(warehouse, parent)
+        lineage, results, ids = _take_reused(reused, root, plan, writer, checks)
+        differ.keep(ids)
+        step.advance(len(reused))
+    for batch in _batches(g for g in groups.iter_rows() if (g[0], g[1]) not in reused):
         keys = [(venue, year) for venue, year, _, _ in batch]
         files = sorted({f for _, _, fs, _ in batch for f in fs}, key=order.__getitem__)
         rows = (
-            pl.scan_parquet([Path(f) for f in files]).filter(_in_partitions(keys)) if files else scan.head(0)
+            pl.scan_parquet([Path(f) for f in files]).filter(_in_partitions(keys)) if files else g.empty_rows
         ).collect()
         built = tables.build_tables(
             rows,
-            pl.concat([clusters_by[k] for k in keys if k in clusters_by] or [empty_clusters]),
-            pl.concat([notices_by[k] for k in keys if k in notices_by] or [empty_notices]),
+            pl.concat([clusters_by[k] for k in keys if k in clusters_by] or [g.empty_clusters]),
+            pl.concat([notices_by[k] for k in keys if k in notices_by] or [g.empty_notices]),
             filled,
         )
         del rows
@@ -260,10 +315,87 @@ def build_dataset(
         step.advance(len(batch))
     step.close()
     built_tables, untraced = _global_tables(results, checks, pinned, writer)
+    if memory is not None:
+        reuse.write_memory(memory, _remembered(digests, built_tables))
     return Built(
         tables=built_tables,
         failures={name: checks[name].result() for name in TABLES},
         lineage=pl.concat(lineage),
         plan=replace(plan, changes=differ.changes()),
         untraced=untraced,
+        reused=len(reused),
     )
+
+
+def _input_digests(
+    groups: pl.DataFrame, clusters_by: dict, notices_by: dict, filled: pl.DataFrame, pinned: dict
+) -> dict[tuple[str, int], str]:
+    """pipeline.release.reuse.input_digests of every partition of ``groups`` (venue, year, files, rows)."""
+    files_of = {(v, y): list(fs) for v, y, fs, _ in groups.iter_rows()}
+    digest_of = reuse.file_digests(sorted({f for fs in files_of.values() for f in fs}))
+    context = "\0".join(
+        [
+            versions.pipeline_version(),
+            str(SCHEMA_VERSION),
+            pl.__version__,
+            *(f"{n}={sorted(target_dtypes(n, pinned[n]).items())}" for n in TABLES),
+        ]
+    )
+    frames: dict = {}
+    for key in files_of:
+        clusters = clusters_by.get(key)
+        ids = clusters["paper_id"].unique() if clusters is not None else pl.Series("paper_id", [], pl.String)
+        frames[key] = [
+            reuse.frame_digest(clusters, ["listing", "paragraph"]) if clusters is not None else b"-",
+            reuse.frame_digest(notices_by[key], ["listing", "paragraph"]) if key in notices_by else b"-",
+            reuse.frame_digest(filled.filter(pl.col("paper_id").is_in(ids.implode())), ["paper_id"]),
+        ]
+    return reuse.input_digests(files_of, digest_of, frames, context)
+
+
+def _reusable(digests: dict, memory: Path | None, plan: ReleasePlan) -> dict:
+    """The partitions to take from the parent (pipeline.release.reuse.reusable), none without a memory."""
+    if memory is None or plan.parent_manifest is None:
+        return {}
+    return reuse.reusable(digests, reuse.read_memory(memory), plan.parent_manifest.table_files())
+
+
+def _remembered(digests: dict, built: dict[str, TableParts]) -> dict[str, dict[str, str | None]]:
+    """The memory after this build: each partition's input digest → its tables' output fingerprints."""
+    by_path = {p.rel: p.fingerprint for name in PARTITIONED_TABLES for p in built[name].partitions}
+    return {
+        digest: {name: by_path.get(partition_path(name, *key)) for name in PARTITIONED_TABLES}
+        for key, digest in digests.items()
+    }
+
+
+def _take_reused(
+    reused: dict[tuple[str, int], dict[str, FileEntry]],
+    root: Path,
+    plan: ReleasePlan,
+    writer: BuildWriter,
+    checks: dict[str, _Checks],
+) -> tuple[list[pl.DataFrame], list[pl.DataFrame], pl.Series]:
+    """List the parent's files of the ``reused`` partitions (key → table → manifest entry; ``root``: the
+    parent's folder) in ``writer``, and feed the global parts of the build what building them would have
+    given, read as narrow columns with one scan per table (pipeline.release.reuse.read_partitions): the
+    checks' uniqueness keys here; returned, ``([lineage listing/status], [benchmark candidates], paper
+    ids)`` for the accounting check, the benchmark tables and the changelog."""
+    assert plan.parent_manifest is not None
+    order = {n: t.column_names for n, t in plan.parent_manifest.tables.items()}
+    for _key, files in sorted(reused.items()):
+        for table, entry in files.items():
+            writer.add_reused(table, root / entry.path, entry, order[table])
+
+    def narrow(table: str, columns: list[str]) -> pl.DataFrame:
+        entries = [files[table] for _, files in sorted(reused.items()) if table in files]
+        return reuse.read_partitions(root, entries, [c for c in columns if c not in PARTITION_COLUMNS])
+
+    for table in PARTITIONED_TABLES:
+        keys = sorted({c for k in checks[table].keys for c in k})
+        rows = sum(files[table].rows or 0 for files in reused.values() if table in files)
+        checks[table].add_keys(narrow(table, keys).select(keys), rows)
+    papers = narrow("papers", ["paper_id", "title"])
+    metrics = narrow("paper_metrics", ["paper_id", *benchmarks.METRIC_INPUTS])
+    lineage = narrow("listing_lineage", ["listing", "status"]).select("listing", "status")
+    return [lineage], [benchmarks.candidates(metrics, papers)], papers["paper_id"]

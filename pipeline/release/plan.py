@@ -288,6 +288,11 @@ class PaperDiff:
         )
         return papers.with_columns(hist["first_release"], hist["last_changed_release"])
 
+    def keep(self, paper_ids: pl.Series) -> None:
+        """Count papers taken from the parent as they are (pipeline.release.reuse): neither added nor
+        changed, and not removed."""
+        self._ids.append(paper_ids)
+
     def changes(self) -> pl.DataFrame:
         """The changelog (:data:`CHANGELOG_SCHEMA`) of every part stamped so far, plus the parent's papers
         that none of them has (``removed``). Sorted by change, paper_id."""

@@ -6,6 +6,7 @@ once (tests/versions_golden.py), written as one abstracts work file per listing.
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 
 import polars as pl
@@ -260,3 +261,63 @@ def test_a_paper_keeps_the_title_and_authors_another_copy_gives(frame):
         titled.join(whole["papers"], on="paper_id").filter(pl.col("title") != pl.col("title_right")).height
         == 0
     )
+
+
+@pytest.mark.parametrize("batch_rows", [dataset.BATCH_ROWS, 10])
+def test_partitions_with_unchanged_inputs_come_from_the_parent_and_the_release_is_the_same(
+    frame, tmp_path, monkeypatch, batch_rows
+):
+    """A listing added to a release: the partitions it does not touch are taken from the parent release
+    (pipeline.release.reuse), and the release is byte for byte the one a build of every partition gives."""
+    import shutil
+
+    monkeypatch.setattr(dataset, "BATCH_ROWS", batch_rows)
+    files = _work_files(frame, tmp_path / "work")
+    # the added listing: one whose venue/year partition other listings share (that partition changes)
+    shared = (
+        frame.group_by("venue", "year").agg(pl.col("listing").n_unique().alias("n")).filter(pl.col("n") > 1)
+    )
+    added = frame.join(shared, on=["venue", "year"])["listing"].unique(maintain_order=True)[0]
+    first_files = [f for f in files if pl.read_parquet(f, columns=["listing"])["listing"][0] != added]
+    memory = tmp_path / "partition_inputs.json"
+    first = dataset.build_dataset(first_files, tmp_path / "wh", tmp_path / "b1", memory=memory)
+    assert (
+        first.reused == 0
+        and release.publish(tmp_path / "wh", first.tables, INPUTS, plan=first.plan).release == 1
+    )
+    n_partitions = len(json.loads(memory.read_text()))
+    shutil.copytree(tmp_path / "wh", tmp_path / "wh_full")
+    # with the memory: the untouched partitions are the parent's files, listed, not built
+    reused = dataset.build_dataset(files, tmp_path / "wh", tmp_path / "b2", memory=memory)
+    index = json.loads((tmp_path / "b2" / "tables.json").read_text())
+    from_parent = {e["path"] for t in TABLES for e in index[t] if e.get("parquet")}
+    assert 0 < reused.reused < n_partitions and from_parent
+    # without it: every partition built
+    full = dataset.build_dataset(files, tmp_path / "wh_full", tmp_path / "b3", memory=None)
+    assert full.reused == 0
+    assert reused.plan.changes.equals(full.plan.changes) and reused.lineage.sort(pl.all()).equals(
+        full.lineage.sort(pl.all())
+    )
+    assert all(reused.failures[t] is None for t in TABLES)
+    for t in TABLES:
+        assert [(p.rel, p.rows, p.fingerprint) for p in reused.tables[t].partitions] == [
+            (p.rel, p.rows, p.fingerprint) for p in full.tables[t].partitions
+        ]
+        assert (
+            reused.tables[t]
+            .scan()
+            .collect()
+            .sort(pl.all())
+            .equals(full.tables[t].scan().collect().sort(pl.all()))
+        )
+    now = dt.datetime(2026, 12, 2, tzinfo=dt.UTC)
+    a = release.publish(tmp_path / "wh", reused.tables, INPUTS, plan=reused.plan, now=now, allow_removal=True)
+    b = release.publish(
+        tmp_path / "wh_full", full.tables, INPUTS, plan=full.plan, now=now, allow_removal=True
+    )
+    assert a.release == b.release == 2
+    ra, rb = (release.release_dir(w, 2) for w in (tmp_path / "wh", tmp_path / "wh_full"))
+    names = sorted(p.relative_to(ra).as_posix() for p in ra.rglob("*") if p.is_file())
+    assert names == sorted(p.relative_to(rb).as_posix() for p in rb.rglob("*") if p.is_file())
+    assert all((ra / n).read_bytes() == (rb / n).read_bytes() for n in names)
+    assert release.verify(tmp_path / "wh") == []
