@@ -299,8 +299,15 @@ class BuildWriter:
 
 
 def _load_reused(path: Path) -> pl.DataFrame:
-    """A reused partition's rows: the parent release's file ``path`` as it is (no Hive columns)."""
-    return pl.read_parquet(path, hive_partitioning=False)
+    """A reused partition's rows: the parent release's file ``path`` as it is (no Hive columns). The
+    publish calls it only when that file no longer matches the manifest it was checked against when the
+    tables were built (pipeline.release.reuse.verified): then it raises ReleaseError, since the build holds
+    no other copy of those rows."""
+    raise ReleaseError(
+        f"{path} changed or was damaged since the tables were built from it; nothing was published. Run "
+        "again: the tables step then rebuilds that partition (`python -m pipeline verify --all` shows the "
+        "damage)"
+    )
 
 
 def _load(table: str, path: Path, batch: int | None) -> pl.DataFrame:

@@ -288,6 +288,9 @@ def build_dataset(
     step = progress.step("partitions", groups.height, "partitions")
     if reused and parent is not None:
         root = release.release_dir(warehouse, parent)
+        reused, checked = reuse.verified(reused, root, plan.verified)
+        plan = replace(plan, verified={**plan.verified, **checked})
+    if reused and parent is not None:
         lineage, results, ids = _take_reused(reused, root, plan, writer, checks)
         differ.keep(ids)
         step.advance(len(reused))

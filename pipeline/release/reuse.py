@@ -31,6 +31,7 @@ import xxhash
 
 from pipeline.release.layout import PARTITIONED_TABLES, write_atomic
 from pipeline.release.manifest import FileEntry
+from pipeline.release.read import FileIdentity, file_identity, sha256_file
 from pipeline.release.writer import partition_path
 
 #: The memory's file name in the work folder.
@@ -152,3 +153,30 @@ def read_partitions(root: Path, entries: list[FileEntry], columns: list[str]) ->
     if not entries:
         return pl.DataFrame(schema={**{c: pl.String for c in columns}, "venue": pl.String, "year": pl.Int64})
     return scan_partitions([(str(Path(root) / e.path), e.path) for e in entries], columns).collect()
+
+
+def verified(
+    chosen: dict[Key, dict[str, FileEntry]], root: Path, known: Mapping[str, FileIdentity]
+) -> tuple[dict[Key, dict[str, FileEntry]], dict[str, FileIdentity]]:
+    """The ``chosen`` partitions whose parent files (under the release folder ``root``) hold the bytes their
+    manifest names: a file in ``known`` (checked when the plan was made: path → its identity then) whose
+    identity is unchanged, else one whose sha256 is checked now. A partition with a damaged file is left
+    out (it is built; the publish writes that file anew). Returns the partitions and the identities of
+    every file checked (to add to the plan's, so the publish links them without hashing them again)."""
+    out, checked = {}, {}
+    for key, files in chosen.items():
+        ok = True
+        for entry in files.values():
+            path = Path(root) / entry.path
+            try:
+                ident = file_identity(path)
+                if known.get(entry.path) != ident and sha256_file(path) != entry.sha256:
+                    ok = False
+                    break
+            except OSError:
+                ok = False
+                break
+            checked[entry.path] = ident
+        if ok:
+            out[key] = files
+    return out, checked

@@ -321,3 +321,29 @@ def test_partitions_with_unchanged_inputs_come_from_the_parent_and_the_release_i
     assert names == sorted(p.relative_to(rb).as_posix() for p in rb.rglob("*") if p.is_file())
     assert all((ra / n).read_bytes() == (rb / n).read_bytes() for n in names)
     assert release.verify(tmp_path / "wh") == []
+
+
+def test_a_damaged_parent_file_is_never_reused(frame, tmp_path):
+    """A parent file whose bytes no longer match its manifest: its partition is built again, not taken."""
+    import shutil
+
+    files = _work_files(frame, tmp_path / "work")
+    memory = tmp_path / "partition_inputs.json"
+    first = dataset.build_dataset(files[1:], tmp_path / "wh", tmp_path / "b1", memory=memory)
+    release.publish(tmp_path / "wh", first.tables, INPUTS, plan=first.plan)
+    shutil.copytree(tmp_path / "wh", tmp_path / "wh_damaged")
+    intact = dataset.build_dataset(files, tmp_path / "wh", tmp_path / "b2", memory=memory)
+    index = json.loads((tmp_path / "b2" / "tables.json").read_text())
+    taken = sorted(e["path"] for e in index["paper_metrics"] if e.get("parquet"))
+    assert intact.reused and taken
+    victim = tmp_path / "wh_damaged" / "release=1" / taken[0]
+    data = bytearray(victim.read_bytes())
+    data[len(data) // 2] ^= 0xFF  # same size, other bytes
+    victim.write_bytes(bytes(data))
+    damaged = dataset.build_dataset(files, tmp_path / "wh_damaged", tmp_path / "b3", memory=memory)
+    index = json.loads((tmp_path / "b3" / "tables.json").read_text())
+    assert damaged.reused == intact.reused - 1
+    assert taken[0] not in {e["path"] for e in index["paper_metrics"] if e.get("parquet")}
+    assert [p.fingerprint for p in damaged.tables["paper_metrics"].partitions] == [
+        p.fingerprint for p in intact.tables["paper_metrics"].partitions
+    ]
