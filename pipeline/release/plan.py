@@ -184,9 +184,10 @@ class PaperDiff:
     """The changelog of new papers against the parent's, fed one part (e.g. one partition) of the new papers
     at a time, and the new papers' history columns stamped on the way.
 
-    The parent's papers are read once, as ``paper_id``, the history columns and one 64-bit hash per compared
+    The parent's papers are read partition by partition, for the partitions of the parts stamped (and the
+    rows a paper left elsewhere), as ``paper_id``, the history columns and one 64-bit hash per compared
     column (polars ``hash``, seed 0, both sides cast to the new table's dtype): about 8 bytes per paper and
-    column instead of the table. A column counts as changed when its hashes differ (two different values
+    column instead of the table; every parent paper's id is read once, for the removed ones. A column counts as changed when its hashes differ (two different values
     hash alike with probability 2^-64 per paper and column, against which the history is not guarded).
     Compared columns: those of the new papers that the parent has, except ``paper_id`` and the history
     columns (:func:`diff_papers`)."""
@@ -194,48 +195,62 @@ class PaperDiff:
     def __init__(self, previous: pl.DataFrame | pl.LazyFrame | None, number: int):
         self.number = number
         self._previous = previous.lazy() if previous is not None else None
-        self._old: pl.DataFrame | None = None
-        self._old_parts: dict[tuple, pl.DataFrame] = {}
+        self._ids_old: pl.Series | None = None
+        self._whole: pl.DataFrame | None = None
+        self._target: dict[str, pl.DataType] | None = None
+        self._by_part = False
         self._compare: list[str] = []
         self._parts: list[pl.DataFrame] = []
         self._ids: list[pl.Series] = []
 
-    def _old_hashes(self, schema: pl.Schema) -> pl.DataFrame:
-        """paper_id, prev_<history>, and the compared columns' hashes of the parent's papers (read once)."""
-        if self._old is None:
-            assert self._previous is not None
-            old_schema = self._previous.collect_schema()
+    def _hashes(self, rows: pl.LazyFrame, schema: pl.Schema) -> pl.DataFrame:
+        """paper_id, ``_found``, prev_<history>, and the compared columns' hashes of the parent's ``rows``
+        (the compared columns and their dtypes fixed by the first part's ``schema``)."""
+        assert self._previous is not None
+        old_schema = self._previous.collect_schema()
+        if self._target is None:
             self._compare = [
                 c for c in schema if c not in HISTORY_COLUMNS and c != "paper_id" and c in old_schema
             ]
-            target = {c: old_schema[c] if schema[c] == pl.Null else schema[c] for c in self._compare}
-            self._old = self._previous.select(
-                "paper_id",
-                pl.lit(True).alias("_found"),
-                *[pl.col(c).alias(f"prev_{c}") for c in HISTORY_COLUMNS if c in old_schema],
-                *[_hashed(c, t) for c, t in target.items()],
-                *[pl.col(c).alias(f"_part_{c}") for c in PARTITION_COLUMNS if c in old_schema],
-            ).collect(engine="streaming")
-            self._target = target
-            by = [f"_part_{c}" for c in PARTITION_COLUMNS if c in old_schema]
-            if len(by) == len(PARTITION_COLUMNS) and self._old.height:
-                self._old_parts = self._old.partition_by(by, as_dict=True, include_key=False)
-            self._old = self._old.drop(by)
-        return self._old
+            self._target = {c: old_schema[c] if schema[c] == pl.Null else schema[c] for c in self._compare}
+            self._by_part = all(c in old_schema for c in PARTITION_COLUMNS)
+        return rows.select(
+            "paper_id",
+            pl.lit(True).alias("_found"),
+            *[pl.col(c).alias(f"prev_{c}") for c in HISTORY_COLUMNS if c in old_schema],
+            *[_hashed(c, t) for c, t in self._target.items()],
+        ).collect(engine="streaming")
+
+    def _old_ids(self) -> pl.Series:
+        """Every parent paper's id (read once, one column)."""
+        if self._ids_old is None:
+            assert self._previous is not None
+            self._ids_old = self._previous.select("paper_id").collect()["paper_id"]
+        return self._ids_old
 
     def _old_rows(self, papers: pl.DataFrame) -> pl.DataFrame:
-        """The parent's rows (:meth:`_old_hashes`) of ``papers``' ids: looked up in the parent's partitions
-        of the same venues and years first (where a paper almost always stays), the rest in the whole
-        table; so each part costs about its own size, not the parent's."""
-        old = self._old_hashes(papers.schema)
-        if not self._old_parts or not papers.height or not set(PARTITION_COLUMNS) <= set(papers.columns):
-            return old
+        """The parent's rows (:meth:`_hashes`) of ``papers``' ids: read from the parent's partitions of the
+        same venues and years (where a paper almost always stays), then, for the ids the parent has
+        elsewhere, from the whole table; so each part costs about its own size, not the parent's, and a
+        partition not stamped (taken from the parent: pipeline.release.reuse) costs nothing."""
+        assert self._previous is not None
+        if self._target is None:
+            self._hashes(self._previous.head(0), papers.schema)
+        if not self._by_part or not papers.height or not set(PARTITION_COLUMNS) <= set(papers.columns):
+            if self._whole is None:
+                self._whole = self._hashes(self._previous, papers.schema)
+            return self._whole
+        venue, year = (pl.col(c) for c in PARTITION_COLUMNS)
         keys = papers.select(PARTITION_COLUMNS).unique().iter_rows()
-        local = pl.concat([old.clear(), *(self._old_parts[k] for k in keys if k in self._old_parts)])
+        local = self._hashes(
+            self._previous.filter(pl.any_horizontal([(venue == v) & (year == y) for v, y in keys])),
+            papers.schema,
+        )
         ids = papers["paper_id"]
-        elsewhere = ids.filter(~ids.is_in(local["paper_id"].implode()))
+        elsewhere = ids.filter(ids.is_in(self._old_ids().implode()) & ~ids.is_in(local["paper_id"].implode()))
         if elsewhere.len():
-            local = pl.concat([local, old.filter(pl.col("paper_id").is_in(elsewhere.implode()))])
+            moved = self._previous.filter(pl.col("paper_id").is_in(elsewhere.implode()))
+            local = pl.concat([local, self._hashes(moved, papers.schema)])
         return local
 
     def stamp(self, papers: pl.DataFrame) -> pl.DataFrame:
@@ -250,6 +265,7 @@ class PaperDiff:
             )
             return papers.with_columns(first_release=new, last_changed_release=new)
         old = self._old_rows(papers)
+        assert self._target is not None  # set by the first _hashes
         hashed = papers.select("paper_id", *[_hashed(c, t) for c, t in self._target.items()])
         joined = hashed.join(old, on="paper_id", how="left", suffix="_old", maintain_order="left")
         columns = (
@@ -298,11 +314,7 @@ class PaperDiff:
         that none of them has (``removed``). Sorted by change, paper_id."""
         parts = [p.cast(CHANGELOG_SCHEMA) for p in self._parts]
         if self._previous is not None:
-            old_ids = (
-                self._old["paper_id"]
-                if self._old is not None
-                else self._previous.select("paper_id").collect()["paper_id"]
-            )
+            old_ids = self._old_ids()
             seen = pl.concat(self._ids) if self._ids else pl.Series("paper_id", [], pl.String)
             parts.append(
                 old_ids.to_frame()
