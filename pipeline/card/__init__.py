@@ -101,7 +101,7 @@ def build_documents(
     tables: dict[str, pl.DataFrame],
     manifest: dict,
     changes: pl.DataFrame,
-    pngs: dict[str, bytes] | None = None,
+    pngs: dict[str, bytes] | Callable[[], dict[str, bytes]] | None = None,
 ) -> dict[str, bytes]:
     """Every document of a release: relative path → bytes (see the module docstring for the paths).
 
@@ -111,14 +111,15 @@ def build_documents(
         release_id,
             parent, created_at, code/schema version, inputs, changes, tables with rows/columns/files).
         changes: release.diff_papers' output for this release (paper_id, change, columns).
-        pngs: :func:`release_charts` of the same tables when already drawn (else drawn here).
+        pngs: :func:`release_charts` of the same tables when already drawn, or the function of
+            :func:`start_charts` that returns them (called last, once the other documents are made),
+            else drawn here.
 
     Raises:
         KeyError: a table of schemas.MODELS or a manifest key above is missing.
     """
     conformed = summary.conform(tables)
     dictionary = data_dictionary()
-    pngs = release_charts(tables) if pngs is None else pngs
     docs = {
         CARD_FILE: card_markdown(conformed, manifest, changes, dictionary).encode(),
         DICTIONARY_FILE: _json(dictionary).encode(),
@@ -133,7 +134,8 @@ def build_documents(
             )
         ).encode(),
     }
-    docs.update({f"{CHARTS_DIR}/{name}": png for name, png in pngs.items()})
+    drawn = release_charts(tables) if pngs is None else pngs() if callable(pngs) else pngs
+    docs.update({f"{CHARTS_DIR}/{name}": png for name, png in drawn.items()})
     return docs
 
 
@@ -142,7 +144,7 @@ def write_release_documents(
     tables: dict[str, pl.DataFrame],
     manifest: dict,
     changes: pl.DataFrame,
-    pngs: dict[str, bytes] | None = None,
+    pngs: dict[str, bytes] | Callable[[], dict[str, bytes]] | None = None,
 ) -> list[dict]:
     """Write :func:`build_documents` into the staged release folder ``stage``.
 

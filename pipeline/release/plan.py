@@ -187,8 +187,9 @@ class PaperDiff:
     The parent's papers are read partition by partition, for the partitions of the parts stamped (and the
     rows a paper left elsewhere), as ``paper_id``, the history columns and one 64-bit hash per compared
     column (polars ``hash``, seed 0, both sides cast to the new table's dtype): about 8 bytes per paper and
-    column instead of the table; every parent paper's id is read once, for the removed ones. A column counts as changed when its hashes differ (two different values
-    hash alike with probability 2^-64 per paper and column, against which the history is not guarded).
+    column instead of the table; every parent paper's id is read once, for the removed ones. A column
+    counts as changed when its hashes differ (two different values hash alike with probability 2^-64 per
+    paper and column, against which the history is not guarded).
     Compared columns: those of the new papers that the parent has, except ``paper_id`` and the history
     columns (:func:`diff_papers`)."""
 

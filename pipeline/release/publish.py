@@ -289,7 +289,6 @@ def _stage(
     release_id = writer.content_digest(written)[:16]
     if parent is not None and parent_manifest is not None and parent_manifest.release_id == release_id:
         return release_id
-    pngs = charts_done()
     manifest = Manifest(
         release=number,
         release_id=release_id,
@@ -310,7 +309,10 @@ def _stage(
             for name in TABLES
         },
     )
-    manifest, lineage, note = _write_documents(warehouse, stage, plan, manifest, tables, card_tables, pngs)
+    # the charts are waited for last, once the changelog and the other documents are made
+    manifest, lineage, note = _write_documents(
+        warehouse, stage, plan, manifest, tables, card_tables, charts_done
+    )
     warnings = [*warnings, *([note] if note else [])]
     problems = verify_tree(stage, manifest, linked)
     if problems:
