@@ -59,7 +59,8 @@ RULES_VERSION = "3"  # bump when outputs change (docs/execution.md)
 # ---------------------------------------------------------------- Unicode repair (ftfy)
 #: ftfy settings: HTML is handled below (so that tags and entities follow one rule); curly quotes are kept
 #: (they are text, not damage); line breaks are collapsed by rule 7; NFC, never NFKC (docs/design.md,
-#: "Cleaning").
+#: "Cleaning"). Each fix they select changes only non-ASCII text, ASCII controls or terminal escapes, so the
+#: ftfy step returns printable ASCII as it is (tests/analyse/test_cleaning.py checks the installed ftfy).
 _FTFY = ftfy.TextFixerConfig(
     unescape_html=False,
     uncurl_quotes=False,
@@ -380,7 +381,7 @@ STEPS: tuple[CleaningStep, ...] = (
     ),
     CleaningStep(
         "ftfy",
-        lambda text, urls: ftfy.fix_text(text, _FTFY),
+        lambda text, urls: text if text.isascii() and text.isprintable() else ftfy.fix_text(text, _FTFY),
         "Unicode repair: mojibake re-decoded, Latin ligatures and full-width ASCII folded, NFC (rule 1)",
         (
             ("The model\u00e2\u20ac\u2122s 3\u00c3\u2014 speedup", "The model’s 3× speedup"),
