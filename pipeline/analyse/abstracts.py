@@ -150,16 +150,17 @@ def analyse_abstract(raw: str, timings: dict | None = None) -> AbstractResult:
     t4 = time.perf_counter()
     metrics = extract_metrics(clean)
     t5 = time.perf_counter()
+    normalised = hashing.normalise_for_hash(clean)  # once, for both keys
     row: AbstractResult = dict(
         abstract=clean,
         language=lang,
         language_score=float(score),
         n_words=len(clean.split()),
-        content_hash=hashing.content_hash(clean),
+        content_hash=hashing.normalised_content_hash(normalised),
         quarantine_reason=None,
         urls=urls,
         metrics=metrics,
-        lsh_keys=hashing.lsh_keys(hashing.normalise_for_hash(clean)),
+        lsh_keys=hashing.lsh_keys(normalised),
     )
     t6 = time.perf_counter()
     for stage, dt in zip(("language", "urls", "metrics", "hashing"), (t3 - t2, t4 - t3, t5 - t4, t6 - t5)):

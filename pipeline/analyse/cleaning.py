@@ -59,7 +59,8 @@ RULES_VERSION = "3"  # bump when outputs change (docs/execution.md)
 # ---------------------------------------------------------------- Unicode repair (ftfy)
 #: ftfy settings: HTML is handled below (so that tags and entities follow one rule); curly quotes are kept
 #: (they are text, not damage); line breaks are collapsed by rule 7; NFC, never NFKC (docs/design.md,
-#: "Cleaning").
+#: "Cleaning"). Each fix they select changes only non-ASCII text, ASCII controls or terminal escapes, so the
+#: ftfy step returns printable ASCII as it is (tests/analyse/test_cleaning.py checks the installed ftfy).
 _FTFY = ftfy.TextFixerConfig(
     unescape_html=False,
     uncurl_quotes=False,
@@ -141,6 +142,7 @@ _COMPOUND_LEFT = frozenset(
     "word zero".split()
 )
 _SPACE_BEFORE_PUNCT = re.compile(r" +([,.;:!?)\]])")
+_SPACED_PUNCT = tuple(" " + c for c in ",.;:!?)]")  # what every match of _SPACE_BEFORE_PUNCT ends with
 _SPACE_AFTER_OPEN = re.compile(r"([(\[]) +")
 _DIGIT_PERCENT = re.compile(r"(\d) +%")
 _WS = re.compile(r"\s+")
@@ -149,7 +151,10 @@ _MAY_CHAIN = re.compile(r"[&<\\$*_`~]|\(cid:|- | [,.;:!?)\]%]|[(\[] ")
 
 
 def _strip_invisible(text: str) -> str:
-    """Remove Cc/Cf/Cs characters (controls, zero-width, BOM, soft hyphen, bidi marks); spaces -> ' '."""
+    """Remove Cc/Cf/Cs characters (controls, zero-width, BOM, soft hyphen, bidi marks); spaces -> ' '. A
+    printable text (no C or Z category but ' ') has none: it is returned as it is, without the two regexes."""
+    if text.isprintable():
+        return text
     drop, space = invisible_patterns()
     return space.sub(" ", drop.sub("", text))
 
@@ -324,9 +329,12 @@ def _step_hyphenation(text: str, urls: list[str]) -> str:
 
 
 def _step_punctuation_spacing(text: str, urls: list[str]) -> str:
-    text = _SPACE_BEFORE_PUNCT.sub(r"\1", text)
-    text = _SPACE_AFTER_OPEN.sub(r"\1", text)
-    return _DIGIT_PERCENT.sub(r"\1%", text)
+    # each pattern runs only on a text holding what every match of it ends with (rare in a clean text)
+    if any(pair in text for pair in _SPACED_PUNCT):
+        text = _SPACE_BEFORE_PUNCT.sub(r"\1", text)
+    if "( " in text or "[ " in text:
+        text = _SPACE_AFTER_OPEN.sub(r"\1", text)
+    return _DIGIT_PERCENT.sub(r"\1%", text) if " %" in text else text
 
 
 #: A label opening the field (``Abstract: ...``, ``Abstract—...``, ``Summary. ...``): the file's label, not
@@ -366,14 +374,14 @@ STEPS: tuple[CleaningStep, ...] = (
     ),
     CleaningStep(
         "whitespace_first",
-        lambda text, urls: _WS.sub(" ", text).strip(),
+        lambda text, urls: " ".join(text.split()),  # = _WS.sub(" ", text).strip(): \s is str.isspace
         "whitespace in its final form before ftfy: ftfy's mojibake decisions depend on the neighbouring "
         "characters, so it must see the same context on every pass (rule 7)",
         ((" a\n  b ", "a b"),),
     ),
     CleaningStep(
         "ftfy",
-        lambda text, urls: ftfy.fix_text(text, _FTFY),
+        lambda text, urls: text if text.isascii() and text.isprintable() else ftfy.fix_text(text, _FTFY),
         "Unicode repair: mojibake re-decoded, Latin ligatures and full-width ASCII folded, NFC (rule 1)",
         (
             ("The model\u00e2\u20ac\u2122s 3\u00c3\u2014 speedup", "The model’s 3× speedup"),
@@ -448,13 +456,14 @@ STEPS: tuple[CleaningStep, ...] = (
     ),
     CleaningStep(
         "minus",
-        lambda text, urls: text.translate(_MINUS),
+        lambda text, urls: text.translate(_MINUS) if "\u2212" in text else text,
         "U+2212 minus -> ASCII '-', so that -0.38 is searchable (rule 4)",
         (("a drop of \u22120.38 BLEU", "a drop of -0.38 BLEU"),),
     ),
     CleaningStep(
         "whitespace",
-        lambda text, urls: _WS.sub(" ", text),
+        # whitespace but ' ' is unprintable: a printable text without "  " has only single spaces (to keep)
+        lambda text, urls: _WS.sub(" ", text) if "  " in text or not text.isprintable() else text,
         "whitespace the earlier steps left collapsed to single spaces (rule 7)",
         (("a  b\u00a0c", "a b c"),),
     ),

@@ -28,18 +28,27 @@ PREFIX_WORDS = 12
 MINHASH_SEED = 1
 
 
-_NON_ALNUM = re.compile(r"[\W_]+")
+#: A run of alphanumeric characters: what :func:`normalise_for_hash` keeps (every other character separates).
+_ALNUM = re.compile(r"[^\W_]+")
 
 
 def normalise_for_hash(text: str) -> str:
-    """NFKC, casefold, and every run of non-alphanumeric characters folded to one space."""
+    """NFKC, casefold, and every run of non-alphanumeric characters folded to one space (the ends stripped):
+    the alphanumeric runs joined by single spaces, which is that text and cheaper to build than a
+    substitution of every run."""
     text = unicodedata.normalize("NFKC", text).casefold().replace("×", "x")
-    return _NON_ALNUM.sub(" ", text).strip()
+    return " ".join(_ALNUM.findall(text))
 
 
 def content_hash(text: str) -> str:
     """32 hex digits: xxh3-128 of :func:`normalise_for_hash` (stable across versions and platforms)."""
-    return xxhash.xxh3_128_hexdigest(normalise_for_hash(text).encode("utf-8"))
+    return normalised_content_hash(normalise_for_hash(text))
+
+
+def normalised_content_hash(normalised: str) -> str:
+    """:func:`content_hash` of a text whose :func:`normalise_for_hash` is ``normalised``: for a caller that
+    also needs the :func:`lsh_keys` of it, so the text is normalised once."""
+    return xxhash.xxh3_128_hexdigest(normalised.encode("utf-8"))
 
 
 def shingles(normalised: str) -> set[int]:

@@ -53,13 +53,13 @@ EN_MIN_SHARE = 0.25
 
 _URL = re.compile(r"(?:https?://|ftp://|www\.)\S+|\b[\w.-]+\.(?:com|org|io|net|ai|science|edu|cc)/\S*")
 _MATH = re.compile(r"\$[^$]*\$|\\[A-Za-z]+|[^\s]*[=^_{}\\][^\s]*")
-_NON_LETTERS = re.compile(r"[\d_]+|[^\w\s]+")
+#: A character every _MATH match holds: a text without one has no math token to remove.
+_MATH_CHAR = re.compile(r"[$=^_{}\\]")
 _HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 _KANA = re.compile(r"[\u3040-\u30ff]")
 _HANGUL = re.compile(r"[\uac00-\ud7af\u1100-\u11ff]")
 _WORD = re.compile(r"[^\W\d_]{2,}")
-_WS = re.compile(r"\s+")
-_TOKEN = re.compile(r"[^\W\d_]+")
+_TOKEN = re.compile(r"[^\W\d_]+")  # a run of letters (a word character that is no digit, no underscore)
 
 _lock = threading.Lock()
 
@@ -85,17 +85,25 @@ def is_plainly_english(text: str) -> bool:
     tokens = _TOKEN.findall(text)
     if len(tokens) < EN_MIN_WORDS:
         return False
-    if sum(1 for t in tokens if not t.isascii()) > EN_MAX_NON_ASCII * len(tokens):
+    # an ASCII text has no non-ASCII token; the counts run as C loops (map), not generator expressions
+    non_ascii = 0 if text.isascii() else len(tokens) - sum(map(str.isascii, tokens))
+    if non_ascii > EN_MAX_NON_ASCII * len(tokens):
         return False
-    return sum(1 for t in tokens if t.lower() in EN_FUNCTION_WORDS) >= EN_MIN_SHARE * len(tokens)
+    return sum(map(EN_FUNCTION_WORDS.__contains__, map(str.lower, tokens))) >= EN_MIN_SHARE * len(tokens)
 
 
 def evidence_text(text: str) -> str:
-    """The text langdetect sees: URLs, TeX/math tokens, digits and punctuation removed, spaces collapsed."""
-    t = _URL.sub(" ", text or "")
-    t = _MATH.sub(" ", t)
-    t = _NON_LETTERS.sub(" ", t)
-    return _WS.sub(" ", t).strip()
+    """The text langdetect sees: URLs, TeX/math tokens, digits and punctuation removed, spaces collapsed.
+
+    URLs and math tokens become spaces; what remains is kept as its runs of letters joined by single spaces
+    (every digit, underscore, punctuation mark or space separates two runs). Each pattern runs only on a text
+    that can hold a match of it: a URL holds ``/`` or ``www.``, a math token one of ``$=^_{}\\``."""
+    t = text or ""
+    if "/" in t or "www." in t:
+        t = _URL.sub(" ", t)
+    if _MATH_CHAR.search(t):
+        t = _MATH.sub(" ", t)
+    return " ".join(_TOKEN.findall(t))
 
 
 def detect_language(text: str) -> tuple[str, float]:
@@ -124,9 +132,11 @@ def _detect(text: str) -> tuple[str, float]:
     stripped = evidence_text(text)
     if not stripped:
         return "und", 0.0
-    n_han = len(_HAN.findall(stripped))
-    n_kana = len(_KANA.findall(stripped))
-    n_words = len(_WORD.findall(_KANA.sub(" ", _HAN.sub(" ", stripped))))
+    ascii_only = stripped.isascii()  # no Han, kana or Hangul: the CJK counts are 0
+    n_han = 0 if ascii_only else len(_HAN.findall(stripped))
+    n_kana = 0 if ascii_only else len(_KANA.findall(stripped))
+    letters = _HAN.sub(" ", stripped) if n_han else stripped
+    n_words = len(_WORD.findall(_KANA.sub(" ", letters) if n_kana else letters))
     if n_han + n_kana < MIN_CJK and n_words < MIN_WORDS:
         return "und", 0.0
     if (

@@ -100,12 +100,19 @@ class _Texts:
     @cached_property
     def no_urls(self) -> str:
         """The clean text with its URLs replaced by spaces."""
-        return _URL.sub(" ", self.clean)
+        return _without_urls(self.clean)
+
+    @cached_property
+    def raw_no_urls(self) -> str:
+        """The raw text with its URLs replaced by spaces (shared by :attr:`raw_no_math` and the math rule)."""
+        return _without_urls(self.raw)
 
     @cached_property
     def raw_no_math(self) -> str:
         """The raw text without URLs and TeX math spans."""
-        return _TEX_MATH.sub(" ", _URL.sub(" ", self.raw))
+        text = self.raw_no_urls
+        # every TeX math span starts with $ or a backslash: without either the substitution changes nothing
+        return _TEX_MATH.sub(" ", text) if "$" in text or "\\" in text else text
 
     @cached_property
     def n_words(self) -> int:
@@ -135,8 +142,14 @@ def _url_only(t: _Texts) -> bool:
     )
 
 
+def _without_urls(text: str) -> str:
+    """``text`` with every :data:`_URL` match replaced by a space. Each match holds ``/`` (``://`` or a path)
+    or ``www.``, so a text with neither is returned as it is without running the (slow) pattern."""
+    return _URL.sub(" ", text) if "/" in text or "www." in text else text
+
+
 def _math_only(t: _Texts) -> bool:
-    has_math = t.raw_no_math != _URL.sub(" ", t.raw)
+    has_math = t.raw_no_math != t.raw_no_urls
     return has_math and not _WORD.search(t.raw_no_math) and not _CJK.search(t.raw_no_math)
 
 

@@ -1,8 +1,11 @@
 """clean_abstract on real inputs: each rule of docs/design.md "Cleaning" with the value it must give (the
 cleaning steps alone: the published text is clean_text, tested at the end with explain)."""
 
+import ftfy
 import pytest
+from ftfy import chardata
 
+from pipeline.analyse import cleaning
 from pipeline.analyse.cleaning import STEPS, clean_abstract, clean_text, explain
 from pipeline.analyse.residue import strip_residue
 
@@ -89,6 +92,18 @@ def test_clean_values(raw, clean):
 def test_no_invisible_or_control_characters_left():
     out = clean_abstract("a\u200bb\u00ad c\u3000d\x00e\u2028f\u202eg\ufeffh\r\ni\tj\x85k")
     assert out == "ab c de fgh i j k"  # \x85 (NEL) is a line break, so a space
+
+
+def test_ftfy_leaves_printable_ascii_as_it_is():
+    """The ftfy step returns printable ASCII without calling ftfy: with the settings of cleaning._FTFY, ftfy
+    re-decodes only non-ASCII text, its ligature, width and control tables have no printable ASCII key, and
+    its other fixes need C1 controls, surrogates or an ESC. Checked here on the installed ftfy, so that an
+    upgrade that starts changing such text fails this test instead of being skipped."""
+    tables = (chardata.LIGATURES, chardata.WIDTH_MAP, chardata.CONTROL_CHARS)
+    assert not [k for table in tables for k in table if k < 128 and chr(k).isprintable()]
+    every = "".join(map(chr, range(32, 127)))
+    for text in (every, every[::-1], "5 &amp;amp; 6, <b>x</b>, $\\times$, **a** `c` (cid:173) hy- phen ~3 %"):
+        assert ftfy.fix_text(text, cleaning._FTFY) == text
 
 
 def test_malformed_latex_does_not_raise():

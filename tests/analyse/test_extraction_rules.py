@@ -8,6 +8,13 @@ from bench import eval_extraction as evaluation
 from pipeline.analyse.cleaning import clean_text
 from pipeline.analyse.extraction import extract_metrics
 from pipeline.analyse.extraction.rules import RULES
+from pipeline.analyse.extraction.spelled import (
+    SPELLED_GATE,
+    SPELLED_GATE_KEYS,
+    WORD_GATE,
+    WORD_GATE_KEYS,
+    gate,
+)
 from pipeline.analyse.extraction.tokens import SETUP_RULES, number_tokens
 
 _CASES = [
@@ -67,3 +74,38 @@ def test_rows_name_only_registered_rules():
                 assert not set(r["rules"]) & set(SETUP_RULES), r
                 seen |= set(r["rules"])
     assert len(seen) >= 15
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Half the cost",
+        "a THIRD of it",
+        "two thirds",
+        "one Quarter",
+        "a tenth",
+        "it Ranked first",
+        "ranks 2nd",
+        "rank number one",
+        "rank 1st",
+        "first place",
+        "ZERO error",
+        "near-zero loss",
+        "Twice as fast",
+        "by a factor of",
+        "an order of magnitude",
+        "ten percent",
+        "three TIMES faster",
+        "five percentage points",
+        "two absolute points",
+        "low-rank adapters reach 3% more",  # neither gate matches, though "rank" is a key
+        "no such word here",
+        "Zéro errors, twice",  # not ASCII: the pattern decides
+    ],
+)
+def test_gates_agree_with_their_patterns(text):
+    """spelled.gate skips the case-insensitive search of an ASCII text without a key: on a text matching
+    each alternative of WORD_GATE and SPELLED_GATE (in any case), and on texts matching neither, it answers
+    what the search does."""
+    for pattern, keys in ((WORD_GATE, WORD_GATE_KEYS), (SPELLED_GATE, SPELLED_GATE_KEYS)):
+        assert gate(pattern, keys, text) == (pattern.search(text) is not None)

@@ -64,7 +64,15 @@ from pipeline.analyse.extraction.roles import (
 )
 from pipeline.analyse.extraction.rows import MetricDraft, MetricRow
 from pipeline.analyse.extraction.sentences import sentences
-from pipeline.analyse.extraction.spelled import SPELLED_GATE, WORD_GATE, spelled_results, word_results
+from pipeline.analyse.extraction.spelled import (
+    SPELLED_GATE,
+    SPELLED_GATE_KEYS,
+    WORD_GATE,
+    WORD_GATE_KEYS,
+    gate,
+    spelled_results,
+    word_results,
+)
 from pipeline.analyse.extraction.tokens import Tok, number_tokens, pair_structures
 
 RULES_VERSION = "3"  # with keys, text, rules; bump when outputs change (docs/execution.md)
@@ -143,8 +151,8 @@ def extract_metrics(text: str) -> list[MetricRow]:
     if not isinstance(text, str):
         raise TypeError(f"extract_metrics expects str, got {type(text).__name__}")
     has_digit = _ANY_DIGIT.search(text) is not None
-    spelled = (spelled_results(text) if SPELLED_GATE.search(text) else []) + (
-        word_results(text) if WORD_GATE.search(text) else []
+    spelled = (spelled_results(text) if gate(SPELLED_GATE, SPELLED_GATE_KEYS, text) else []) + (
+        word_results(text) if gate(WORD_GATE, WORD_GATE_KEYS, text) else []
     )
     if not has_digit and not spelled:
         return []

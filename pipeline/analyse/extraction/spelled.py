@@ -63,6 +63,20 @@ SPELLED_GATE = re.compile(
     r"(?i)\b(?:twice|factor|magnitude|percent|(?:one|two|three|four|five|six|seven|eight|nine|ten)\s+"
     r"(?:times|percentage|absolute))\b"
 )
+#: A word every match of WORD_GATE / SPELLED_GATE holds, in lower case (keep them in step with the patterns).
+WORD_GATE_KEYS = ("half", "third", "quarter", "tenth", "rank", "place", "zero")
+SPELLED_GATE_KEYS = ("twice", "factor", "magnitude", "percent", "times", "absolute")
+
+
+def gate(pattern: re.Pattern, keys: tuple[str, ...], text: str) -> bool:
+    """``pattern.search(text)`` found something (``pattern``: WORD_GATE or SPELLED_GATE, ``keys`` its keys).
+    The case-insensitive search is slow; an ASCII text (where that is plain ASCII case) whose lower case
+    holds none of ``keys`` cannot match, so it is answered False without running it."""
+    if text.isascii():
+        low = text.lower()
+        if not any(k in low for k in keys):
+            return False
+    return pattern.search(text) is not None
 
 
 def _spelled_tok(text: str, a: int, b: int, value: float, unit: str | None, kind: str | None = None) -> Tok:
