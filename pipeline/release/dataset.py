@@ -279,7 +279,7 @@ def build_dataset(
     parent = plan.parent
     pinned = {n: release.table_schema(warehouse, n, parent) if parent is not None else {} for n in TABLES}
     digests = _input_digests(groups, clusters_by, notices_by, filled, pinned)
-    reused = _reusable(digests, memory, plan) if parent is not None else {}
+    reused, plan = _reusable(digests, memory, plan, warehouse)
     differ = plan.differ()
     writer = BuildWriter(build)
     checks = {name: _Checks(name) for name in TABLES}
@@ -288,9 +288,6 @@ def build_dataset(
     step = progress.step("partitions", groups.height, "partitions")
     if reused and parent is not None:
         root = release.release_dir(warehouse, parent)
-        reused, checked = reuse.verified(reused, root, plan.verified)
-        plan = replace(plan, verified={**plan.verified, **checked})
-    if reused and parent is not None:
         lineage, results, ids = _take_reused(reused, root, plan, writer, checks)
         differ.keep(ids)
         step.advance(len(reused))
@@ -356,11 +353,18 @@ def _input_digests(
     return reuse.input_digests(files_of, digest_of, frames, context)
 
 
-def _reusable(digests: dict, memory: Path | None, plan: ReleasePlan) -> dict:
-    """The partitions to take from the parent (pipeline.release.reuse.reusable), none without a memory."""
-    if memory is None or plan.parent_manifest is None:
-        return {}
-    return reuse.reusable(digests, reuse.read_memory(memory), plan.parent_manifest.table_files())
+def _reusable(
+    digests: dict, memory: Path | None, plan: ReleasePlan, warehouse: Path
+) -> tuple[dict, ReleasePlan]:
+    """The partitions to take from the parent (pipeline.release.reuse.reusable, their files' bytes checked:
+    reuse.verified), none without a memory or a parent; and the plan with the files checked added to its
+    ``verified``."""
+    if memory is None or plan.parent is None or plan.parent_manifest is None:
+        return {}, plan
+    chosen = reuse.reusable(digests, reuse.read_memory(memory), plan.parent_manifest.table_files())
+    root = release.release_dir(warehouse, plan.parent)
+    reused, checked = reuse.verified(chosen, root, plan.verified)
+    return reused, replace(plan, verified={**plan.verified, **checked})
 
 
 def _remembered(digests: dict, built: dict[str, TableParts]) -> dict[str, dict[str, str | None]]:
