@@ -227,3 +227,27 @@ def test_metric_names_do_not_depend_on_the_process_hash_seed():
 def test_hardware_is_not_a_dataset(text, value):
     rows = extract_metrics(clean_text(text))
     assert [r["dataset"] for r in rows if r["value"] == value] == [None]
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "metric"),
+    [
+        # gold_dev3 (dev3-145): the baselines' bare numbers are in the F1 score the sentence names
+        (
+            "Our model achieves an F1 score of 54.53% for temporal and causal relations in protocols from our "
+            "corpus, which is a significant improvement over previous models - DyGIE++:28.17%; spERT:27.81%.",
+            27.81,
+            "F1 score",
+        ),
+        # dev corpus: a spelled-out metric with its acronym before "score of"
+        (
+            "We obtain a Word Error Rate (WER) of 15.55, BiLingual Evaluation Understudy (BLEU) score of 71.2, "
+            "and Metric for Evaluation of Translation with Explicit ORdering (METEOR) score of 0.50.",
+            0.50,
+            "METEOR",
+        ),
+    ],
+)
+def test_a_metric_word_before_score_names_the_metric(text, value, metric):
+    rows = extract_metrics(clean_text(text))
+    assert [r["metric"] for r in rows if r["value"] == value] == [metric]

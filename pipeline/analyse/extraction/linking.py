@@ -15,7 +15,7 @@ import re
 from pipeline.analyse.extraction import vocabulary as V
 from pipeline.analyse.extraction.rows import MetricDraft
 
-RULES_VERSION = "3"  # bump when outputs change (docs/execution.md)
+RULES_VERSION = "4"  # bump when outputs change (docs/execution.md)
 
 _LEX_WORDS = V.alternation(V.METRIC_NAMES)
 _LEX = V.words(V.METRIC_NAMES)
@@ -165,8 +165,11 @@ def link_respectively(text: str, rows: list[MetricDraft], sentences: list[tuple[
                 r["rules"].append("respectively-datasets")
 
 
-#: Metric words too generic to be shared with another number of the clause ("our model scores 82.9%").
-_GENERIC_METRIC = re.compile(r"(?i)(?:\w+\s)?(?:scores?|results?|margins?|parameters?|costs?)")
+#: Metric words too generic to be shared with another number of the clause ("our model scores 82.9%", "the
+#: overall score"); a metric word before the head names a metric ("F1 score", "BLEU scores") and is shared.
+_GENERIC_METRIC = re.compile(
+    rf"(?i)(?:(?!(?:{_LEX_WORDS})\s)\w+\s)?(?:scores?|results?|margins?|parameters?|costs?)"
+)
 
 
 def share_clause_metric(text: str, rows: list[MetricDraft]) -> None:

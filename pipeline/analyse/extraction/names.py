@@ -280,7 +280,7 @@ _NP_VERB = re.compile(
 
 
 _ACRONYM_BEFORE = re.compile(
-    r"(?P<np>(?:[\w\-]+\s){0,4})\((?P<acr>[A-Za-z][\w\-@]*)\)\s+(?:of|is|was|=|:)\s+$"
+    r"(?P<np>(?:[\w\-]+\s){0,4})\((?P<acr>[A-Za-z][\w\-@]*)\)\s+(?:scores?\s+)?(?:of|is|was|=|:)\s+$"
 )
 
 

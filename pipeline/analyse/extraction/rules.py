@@ -313,6 +313,12 @@ RULES: dict[str, Rule] = {
             ("This gives 0.8mIoU more than the baseline.", 0.8, {"metric": "mIoU"}),
             ("Our tracker gains +5% HOTA.", 5.0, {"metric": "HOTA"}),
             ("It adds 2.4 AP75 points.", 2.4, {"metric": "AP75"}),
+            # "<long name> (<acronym>) score of N": the acronym names the metric, not the bare "score"
+            (
+                "We obtain a BiLingual Evaluation Understudy (BLEU) score of 71.2 on the test set.",
+                71.2,
+                {"metric": "BLEU"},
+            ),
         ),
     ),
     "metric-after-on-name": Rule(
@@ -445,6 +451,14 @@ RULES: dict[str, Rule] = {
                 "98.78%.",
                 98.78,
                 {"metric": "accuracy", "kind": "score"},
+            ),
+            # a metric word before "score" ("F1 score") is a name to share, unlike a bare "score"
+            (
+                "Our model achieves an F1 score of 54.53% for temporal and causal relations in protocols from "
+                "our corpus, which is a significant improvement over previous models - DyGIE++:28.17%; "
+                "spERT:27.81%.",
+                28.17,
+                {"metric": "F1 score"},
             ),
         ),
     ),
