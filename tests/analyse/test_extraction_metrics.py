@@ -251,3 +251,33 @@ def test_hardware_is_not_a_dataset(text, value):
 def test_a_metric_word_before_score_names_the_metric(text, value, metric):
     rows = extract_metrics(clean_text(text))
     assert [r["metric"] for r in rows if r["value"] == value] == [metric]
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "metric", "dataset"),
+    [
+        # gold_dev3 (dev3-149): names after "on" ending in a metric word are the metrics; the data set is the
+        # "SNIPS dataset" named earlier in the sentence
+        (
+            "In a 10-shot novel intent setting for the SNIPS dataset, LINGUIST surpasses state-of-the-art "
+            "approaches (Back-Translation and Example Extrapolation) by a wide margin, showing absolute "
+            "improvement for the target intents of +1.9 points on IC Recall and +2.5 points on ST F1 Score.",
+            2.5,
+            "ST F1 Score",
+            "SNIPS",
+        ),
+        # dev corpus: a cut-off glued after the name ("HR@10") marks a metric, so there is no data set
+        (
+            "Experimental results on three datasets demonstrate that our approach achieves better results than "
+            "other CDSR counterparts, with an average improvement of 17.30% in HR@10 and 18.65% in NDCG@10.",
+            18.65,
+            None,
+            None,
+        ),
+    ],
+)
+def test_a_metric_after_on_is_no_dataset(text, value, metric, dataset):
+    (row,) = [r for r in extract_metrics(clean_text(text)) if r["value"] == value]
+    assert row["dataset"] == dataset
+    if metric:
+        assert row["metric"] == metric

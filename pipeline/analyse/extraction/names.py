@@ -29,7 +29,11 @@ _NP = rf"{_NP_WORD}(?:\s{_NP_WORD}){{0,3}}"
 _OPEN_AFTER = (
     (
         "metric-after-on-name",
-        re.compile(rf"^\s*(?:\(\w+\)\s*)?(?:on|in)\s+(?:the\s+)?(?P<np>{LEX_WORDS})(?![\w-])", re.I),
+        # the metric word may follow capitalised modifiers: "+1.9 points on IC Recall", "on ST F1 Score"
+        re.compile(
+            rf"^\s*(?:\(\w+\)\s*)?(?:on|in)\s+(?:the\s+)?(?P<np>(?-i:[A-Z][\w+-]*\s){{0,2}}(?:{LEX_WORDS}))(?![\w-])",
+            re.I,
+        ),
     ),
     (
         "metric-after-change-noun",
@@ -416,17 +420,27 @@ _DESCRIBED_SET = re.compile(
 )
 
 
+def _metric_named(text: str, m: re.Match) -> bool:
+    """A capitalised name after a preposition that is a metric, not a data set: it ends in a metric word ("on IC
+    Recall", "on ST F1 Score", "in MR") or has a cut-off glued after it ("in PSP@1", "Recall@10")."""
+    name = m["name"].strip(" .,")
+    return bool(LEX_AT_END.search(name) or text.startswith("@", m.end("name")))
+
+
 def dataset_after(text: str, start: int, end: int) -> str | None:
+    """The data set named after the number, in ``text[start:end]``: "N on X" (a described set "on the remote
+    sensing benchmark" included); the metric names after "on"/"in" are passed over."""
     m = _DESCRIBED_SET.search(text, start, end + 40)
     if m and not re.search(r"\d\s?(?:%|×)", text[start : m.start()]):
         return m["name"]
     for m in PREP_NAME.finditer(text, start, end):
         if re.search(r"\d\s?(?:%|×)", text[start : m.start()]):
             return None
-        name = None if _generic_mention(text, m) else _ok_dataset(m["name"])
+        metric_like = _metric_named(text, m)
+        name = None if _generic_mention(text, m) or metric_like else _ok_dataset(m["name"])
         if name:
             return _with_partner(text, m.end("name"), name)
-        if not LEX.fullmatch(m["name"].strip(" .,")):
+        if not (metric_like or LEX.fullmatch(m["name"].strip(" .,"))):
             return None
     return None
 
@@ -436,7 +450,7 @@ def dataset_before(text: str, s0: int, end: int, attached: list[tuple[int, int]]
     found = []
     taken = set()
     for m in PREP_NAME.finditer(text, s0, end):
-        name = None if _generic_mention(text, m) else _ok_dataset(m["name"])
+        name = None if _generic_mention(text, m) or _metric_named(text, m) else _ok_dataset(m["name"])
         if any(a <= m.start() <= b for a, b in attached):
             if name:
                 taken.add(name)
