@@ -281,3 +281,27 @@ def test_a_metric_after_on_is_no_dataset(text, value, metric, dataset):
     assert row["dataset"] == dataset
     if metric:
         assert row["metric"] == metric
+
+
+# gold_dev3 (dev3-016, shortened): the set apposed to "a dataset for our task" is the one "our dataset" means
+_EMU = (
+    "In this paper, we study Edited Media Frames, a new formalism to understand visual media manipulation. We "
+    "introduce a dataset for our task, EMU, with 56k question-answer pairs written in rich natural language. We "
+    "evaluate a wide variety of vision-and-language models for our task, and introduce a new model PELICAN. Our "
+    "model obtains promising results on our dataset, with humans rating its answers as accurate 48.2% of the time."
+)
+# gold_dev2 (dev2-058, shortened): a result four sentences after the introduction, in "five scenarios", is not
+# said to be on the introduced set (the gold has no data set)
+_GROOT = (
+    "This paper introduces a novel paradigm for Multiple Object Tracking called Type-to-Track. We present a new "
+    "dataset for that Grounded Multiple Object Tracking task, called GroOT, that contains videos with various "
+    "types of objects. Additionally, we introduce two new evaluation protocols. We develop a new efficient method "
+    "that models a transformer-based framework (MENDER). The experiments in five scenarios show that our MENDER "
+    "approach outperforms another two-stage design in terms of accuracy and efficiency, up to 14.7% accuracy."
+)
+
+
+@pytest.mark.parametrize(("text", "value", "dataset"), [(_EMU, 48.2, "EMU"), (_GROOT, 14.7, None)])
+def test_an_apposed_data_set_is_shared_near_it_or_with_our_data(text, value, dataset):
+    rows = extract_metrics(clean_text(text))
+    assert [r["dataset"] for r in rows if r["value"] == value] == [dataset]

@@ -166,7 +166,7 @@ def extract_metrics(text: str) -> list[MetricRow]:
     linking.share_sentence_metric(rows)
     linking.share_baseline_dataset(text, rows)
     linking.share_sentence_dataset(text, rows)
-    linking.share_abstract_dataset(text, rows)
+    linking.share_abstract_dataset(text, rows, sents)
     return [_published(r) for r in _level_invariants(rows)]
 
 

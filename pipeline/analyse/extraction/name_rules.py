@@ -293,13 +293,22 @@ NAME_RULES: dict[str, tuple[str, tuple]] = {
     ),
     "abstract-dataset": (
         "Numbers with no dataset in an abstract that introduces exactly one data set ('We present Cryptonite, a "
-        "large-scale dataset ...') and names no other are measured on it.",
+        "large-scale dataset ...') and names no other are measured on it; a set only apposed to a data-set word "
+        "('our resulting dataset, Possible Stories,', 'a dataset, called PaCo,') is shared with the rows of its "
+        "sentence, the next one, or a sentence that names it again or says 'our dataset/corpus/tasks'.",
         (
             (
                 "We present Cryptonite, a large-scale dataset of cryptic clues. Fine-tuning T5 achieves only 7.6% "
                 "accuracy.",
                 7.6,
                 {"dataset": "Cryptonite"},
+            ),
+            # apposed to a data-set word: shared with the sentences next to it or speaking of "our" data
+            (
+                "We collect a dataset, called PaCo, consisting of 12.4 thousand preconditions of commonsense "
+                "statements. Our results reveal a 10-30% gap between machine and human performance on our tasks.",
+                10.0,
+                {"dataset": "PaCo"},
             ),
         ),
     ),
