@@ -305,3 +305,23 @@ _GROOT = (
 def test_an_apposed_data_set_is_shared_near_it_or_with_our_data(text, value, dataset):
     rows = extract_metrics(clean_text(text))
     assert [r["dataset"] for r in rows if r["value"] == value] == [dataset]
+
+
+def test_a_slash_pair_of_percentages_is_two_rows_with_the_names_in_order():
+    """gold_dev3 (dev3-043): the second number of "9.8%/6.3%" was read as glued to the slash (no row), and the
+    pairs' bracketed metrics and the respectively-list of data sets did not reach them."""
+    text = (
+        "Experiments show that solely due to the proposed network architectures, our SiamFC+ and SiamRPN+ obtain "
+        "up to 9.8%/6.3% (AUC), 23.3%/8.8% (EAO) and 24.4%/25.0% (EAO) relative improvements over the original "
+        "versions on the OTB-15, VOT-16 and VOT-17 datasets, respectively."
+    )
+    rows = extract_metrics(clean_text(text))
+    assert [(r["value"], r["metric"], r["dataset"]) for r in rows] == [
+        (9.8, "AUC", "OTB-15"),
+        (6.3, "AUC", "OTB-15"),
+        (23.3, "EAO", "VOT-16"),
+        (8.8, "EAO", "VOT-16"),
+        (24.4, "EAO", "VOT-17"),
+        (25.0, "EAO", "VOT-17"),
+    ]
+    assert {r["kind"] for r in rows} == {"relative_change"}

@@ -57,7 +57,10 @@ _ANAPHOR = re.compile(
     re.I,
 )
 # Gaps between numbers of one coordinated group: separators, optionally a metric name or "on X".
-_GROUP_GAP = re.compile(rf"\s*(?:[\w@-]+\s+)?{_SEP}?\s*(?:(?:{_LEX_WORDS})\s+)?", re.I)
+# A slash pair's halves are one group too, and a bracketed metric may follow it ("9.8%/6.3% (AUC), 23.3%/...").
+_GROUP_GAP = re.compile(
+    rf"\s*/\s*|\s*(?:\([\w@-]+\)\s*)?(?:[\w@-]+\s+)?{_SEP}?\s*(?:(?:{_LEX_WORDS})\s+)?", re.I
+)
 
 
 def _items(match: re.Match) -> list[tuple[str, int]]:

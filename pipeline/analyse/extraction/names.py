@@ -420,11 +420,16 @@ _DESCRIBED_SET = re.compile(
 )
 
 
+_SLASH_METRIC = re.compile(rf"/(?:{LEX_WORDS})(?![\w-])", re.I)
+
+
 def _metric_named(text: str, m: re.Match) -> bool:
     """A capitalised name after a preposition that is a metric, not a data set: it ends in a metric word ("on IC
-    Recall", "on ST F1 Score", "in MR") or has a cut-off glued after it ("in PSP@1", "Recall@10")."""
+    Recall", "on ST F1 Score", "in MR"), has a cut-off glued after it ("in PSP@1", "Recall@10") or a metric
+    after a slash ("on ASR/SSIM")."""
     name = m["name"].strip(" .,")
-    return bool(LEX_AT_END.search(name) or text.startswith("@", m.end("name")))
+    after = text[m.end("name") : m.end("name") + 30]
+    return bool(LEX_AT_END.search(name) or after.startswith("@") or _SLASH_METRIC.match(after))
 
 
 def dataset_after(text: str, start: int, end: int) -> str | None:

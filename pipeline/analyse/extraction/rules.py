@@ -241,8 +241,24 @@ RULES: dict[str, Rule] = {
         (("Speedups of 1.5-2.3× are obtained.", 1.5, {"kind": "range", "value_high": 2.3}),),
     ),
     "slash-pair": Rule(
-        "'87.5/89.1 EM/F1' pairs each number with the metric in the same position.",
-        (("It scores 87.5/89.1 EM/F1 on SQuAD v1.1.", 89.1, {"metric": "F1"}),),
+        "'87.5/89.1 EM/F1' pairs each number with the metric in the same position; a pair of percentages "
+        "('81%/14%') is two rows, paired with the slash names after it ('on ASR/SSIM') or sharing one bracketed "
+        "metric ('9.8%/6.3% (AUC)'), and is one list with the pairs beside it.",
+        (
+            ("It scores 87.5/89.1 EM/F1 on SQuAD v1.1.", 89.1, {"metric": "F1"}),
+            (
+                "VFA outperforms the comparisons by large margins (up to 81%/14% improvements on ASR/SSIM).",
+                14.0,
+                {"metric": "SSIM", "dataset": None},
+            ),
+            (
+                "Our SiamFC+ and SiamRPN+ obtain up to 9.8%/6.3% (AUC), 23.3%/8.8% (EAO) and 24.4%/25.0% (EAO) "
+                "relative improvements over the original versions on the OTB-15, VOT-16 and VOT-17 datasets, "
+                "respectively.",
+                8.8,
+                {"metric": "EAO", "dataset": "VOT-16", "kind": "relative_change"},
+            ),
+        ),
     ),
     "spelled-number": Rule(
         "Results written in words: 'twice as', 'factor of N' (N > 0), 'N orders of magnitude', 'one percent', 'one "
