@@ -325,3 +325,18 @@ def test_a_slash_pair_of_percentages_is_two_rows_with_the_names_in_order():
         (25.0, "EAO", "VOT-17"),
     ]
     assert {r["kind"] for r in rows} == {"relative_change"}
+
+
+def test_a_share_of_a_noun_phrase_names_what_it_counts():
+    """gold_dev3 (dev3-117): "3% of its synopses featuring ..." counts synopses; the baseline's number compared
+    with it in the same sentence is a share of the same things."""
+    text = (
+        "In the second experiment, qualitative analysis showed that while GPT-4o demonstrated near-perfect "
+        "coherence and used less cliche phrases, it tended to produce more predictable language, with only 3% of "
+        "its synopses featuring surprising associations (compared to 15% for BART)."
+    )
+    rows = extract_metrics(clean_text(text))
+    assert [(r["value"], r["metric"]) for r in rows] == [(3.0, "synopses"), (15.0, "synopses")]
+    # a capitalised name after "of" is what a change is relative to, not what a share counts
+    (row,) = extract_metrics("It improves the recognition rate by 9.0% of ASTER.")
+    assert row["metric"] != "ASTER"

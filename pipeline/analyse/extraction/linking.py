@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 
 from pipeline.analyse.extraction import vocabulary as V
+from pipeline.analyse.extraction.names import metric_share_of
 from pipeline.analyse.extraction.rows import MetricDraft
 
 RULES_VERSION = "4"  # bump when outputs change (docs/execution.md)
@@ -229,6 +230,18 @@ def share_sentence_metric(rows: list[MetricDraft]) -> None:
         if len(named) == 1:
             (r["metric"],) = named.values()
             r["rules"].append("sentence-metric")
+
+
+def share_of_metric(text: str, rows: list[MetricDraft]) -> None:
+    """A percentage still with no metric after the other rules is a share of the things it names ("less than 1%
+    of the summaries have major factual inconsistencies", "in 99.7% of the frames"): metric "summaries",
+    "frames" (:func:`pipeline.analyse.extraction.names.metric_share_of`)."""
+    for r in rows:
+        if r["metric"] is None and r["unit"] == "%":
+            name = metric_share_of(text, r["end"], r["_hi"])
+            if name:
+                r["metric"] = name
+                r["rules"].append("metric-share-of")
 
 
 _SET_WORD = r"(?:datasets?|benchmarks?|corpus|corpora|suite|collection)"

@@ -135,6 +135,25 @@ NAME_RULES: dict[str, tuple[str, tuple]] = {
         "'speed up X by N' names the metric 'speed up' (the verb's own quantity).",
         (("The kernel can speed up training of RNNs by up to 9x.", 9.0, {"metric": "speed up"}),),
     ),
+    "metric-share-of": (
+        "A percentage still with no metric after the other rules is a share of the things it names: 'N% of (the) "
+        "<noun phrase>' -> the noun phrase, cut before a verb, a participle, an adverb or a function word, never a "
+        "capitalised name ('9.0% of ASTER' is relative to a method); shared with its sentence like any metric.",
+        (
+            (
+                "We show that less than 1% of the summaries have major factual inconsistencies with the "
+                "corresponding news articles, compared to 5.5% to 15.4% in existing datasets.",
+                1.0,
+                {"metric": "summaries"},
+            ),
+            (
+                "The tracking system is able to track the hand to within 10 pixels of its correct location in 99.7% "
+                "of the frames from a test set.",
+                99.7,
+                {"metric": "frames"},
+            ),
+        ),
+    ),
     "metric-comparative": (
         "With no name written, a comparative after a multiplier names its quantity ('4.3x faster' -> speed, "
         "'2.4x smaller' -> size) from the COMPARATIVE_METRICS table.",

@@ -26,6 +26,12 @@ _NP_WORD = (
     r"both|these|those|most|several|many|every|other|average)\b)[\w@\-./]+"
 )
 _NP = rf"{_NP_WORD}(?:\s{_NP_WORD}){{0,3}}"
+# Words that end the noun phrase a share counts: function words, verbs, participles ("summaries have ...").
+_SHARE_STOP = (
+    r"(?:on|in|of|for|by|than|over|and|or|with|while|to|at|from|the|a|an|that|which|who|when|where|as|is|are|"
+    r"was|were|be|been|have|has|had|can|could|will|would|do|does|did|contain\w*|show\w*|time|cases|"
+    r"all|each|both|most|many|several|some|any|other|them|it|they|this|whose|[a-z]+ing|[a-z]+ed|[a-z]+ly)\b"
+)
 _OPEN_AFTER = (
     (
         "metric-after-on-name",
@@ -238,6 +244,21 @@ def metric_open(text: str, t: Tok, s0: int, lo: int, hi: int) -> tuple[str | Non
     if cmp_ and cmp_[1].lower() in V.COMPARATIVE_METRICS and t.unit in ("x", "%"):
         return V.COMPARATIVE_METRICS[cmp_[1].lower()], "metric-comparative"
     return None, None
+
+
+# "less than 1% of the summaries have ...", "in 99.7% of the frames", "13% of the original training data": a
+# share counts the things it names (the noun phrase, cut before a verb, a participle, an adverb or a function
+# word; never a capitalised name: "9.0% of ASTER" is relative to a method)
+_SHARE_OF = re.compile(
+    r"\s*of\s+(?:(?:the|all|its|their|our|these|those|his|her)\s+)?"
+    rf"(?P<np>(?:(?!{_SHARE_STOP})[a-z][\w-]*)(?:\s(?!{_SHARE_STOP})[A-Za-z][\w-]*){{0,2}})(?![\w'’&-])"
+)
+
+
+def metric_share_of(text: str, end: int, hi: int) -> str | None:
+    """The things a percentage ending at ``end`` is a share of ("1% of the summaries" -> "summaries"), or None."""
+    so = _SHARE_OF.match(text, end, hi)
+    return so["np"] if so and not MODEL_NAME.search(so["np"]) else None
 
 
 def metric_after(text: str, t: Tok, hi: int) -> str | None:
