@@ -340,3 +340,16 @@ def test_a_share_of_a_noun_phrase_names_what_it_counts():
     # a capitalised name after "of" is what a change is relative to, not what a share counts
     (row,) = extract_metrics("It improves the recognition rate by 9.0% of ASTER.")
     assert row["metric"] != "ASTER"
+
+
+def test_a_time_after_a_running_verb_is_the_runtime():
+    """gold_dev3 (dev3-069): "runs at 29.3ms ... and 2.6ms" are running times (the gold's "runtime")."""
+    text = (
+        "Our model runs at 29.3ms in automatic, and 2.6ms in interactive mode, making it 10x and 100x faster "
+        "than Polygon-RNN++."
+    )
+    rows = extract_metrics(clean_text(text))
+    assert [(r["value"], r["metric"]) for r in rows if r["unit"] is None] == [
+        (29.3, "runtime"),
+        (2.6, "runtime"),
+    ]

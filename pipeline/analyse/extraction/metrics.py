@@ -119,6 +119,13 @@ _WHY_RULE = {
 }
 
 
+_TIME_UNIT = re.compile(V.alternation(V.TIME_UNITS))
+_RUNS_AT = re.compile(
+    rf"\b(?:{V.alternation(V.RUN_VERBS)})\s+(?:at|in)\s+(?:only\s+|just\s+|under\s+|about\s+|less than\s+)?$",
+    re.I,
+)
+
+
 @dataclass(slots=True, frozen=True)
 class _Kept:
     """A token kept as a result, with its sentence ``[s0, s1)`` and clause ``[lo, hi)``."""
@@ -236,6 +243,12 @@ def _metric_of(text: str, k: _Kept) -> tuple[str | None, list[str]]:
     unit_word = (t.unit_text or "").strip() if t.measure else ""
     if unit_word in V.UNIT_METRICS:
         metric, row_rules = V.UNIT_METRICS[unit_word], ["metric-unit"]
+    elif (
+        not metric
+        and _TIME_UNIT.fullmatch(unit_word)
+        and _RUNS_AT.search(text, max(k.lo, t.span_start - 40), t.span_start)
+    ):
+        metric, row_rules = "runtime", ["metric-runtime"]  # "runs in 3.2s/frame", "runs at 29.3ms"
     if not metric:
         metric, rule = metric_open(text, t, k.s0, k.lo, k.hi)
         metric = tidy_metric(metric)
