@@ -353,3 +353,13 @@ def test_a_time_after_a_running_verb_is_the_runtime():
         (29.3, "runtime"),
         (2.6, "runtime"),
     ]
+
+
+def test_an_average_across_counted_sets_takes_no_set_of_its_sentence():
+    """gold_dev2 (dev2-033): the average is over three data sets; only the maximum is on LAPTOP-L1."""
+    text = (
+        "Experimental results show that GEN-SCL-NAT achieves top performance across three ACOS datasets, "
+        "averaging 1.48% F1 improvement, with a maximum 1.73% increase on the LAPTOP-L1 dataset."
+    )
+    rows = extract_metrics(clean_text(text))
+    assert [(r["value"], r["dataset"]) for r in rows] == [(1.48, None), (1.73, "LAPTOP-L1")]

@@ -336,6 +336,13 @@ _ACROSS_MANY = re.compile(
     re.I,
 )
 
+# ... or named just before it: "top performance across three ACOS datasets, averaging 1.48% F1 improvement".
+_ACROSS_MANY_BEFORE = re.compile(
+    rf"\b(?:across|on|over|in)\s+(?:all\s+|the\s+)?(?:{V.alternation(V.COUNT_WORDS)}|all|\d+)\s+(?:[\w-]+\s+)?"
+    r"(?:benchmarks|datasets|tasks|corpora|languages|domains)\b[^.;()\d%]{0,30}$",
+    re.I,
+)
+
 
 def share_sentence_dataset(text: str, rows: list[MetricDraft]) -> None:
     """A row with no dataset takes the one data set the other rows of its sentence are measured on ("N on X" or
@@ -359,6 +366,7 @@ def share_sentence_dataset(text: str, rows: list[MetricDraft]) -> None:
                 not r["dataset"]
                 and (r["_paren"] >= 0) == in_brackets
                 and not _ACROSS_MANY.match(text, r["end"])
+                and not _ACROSS_MANY_BEFORE.search(text, max(r["_s0"], r["start"] - 100), r["start"])
             ):
                 r["dataset"] = name
                 r["rules"].append("sentence-dataset")

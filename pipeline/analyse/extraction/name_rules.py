@@ -313,7 +313,8 @@ NAME_RULES: dict[str, tuple[str, tuple]] = {
     ),
     "sentence-dataset": (
         "A number with no dataset takes the one data set the other numbers of its sentence are measured on "
-        "('N on X' or a list), never from a bracketed aside and never for a number measured 'across N benchmarks'.",
+        "('N on X' or a list), never from a bracketed aside and never for a number measured 'across N benchmarks' "
+        "(written after it, or just before it: 'across three ACOS datasets, averaging 1.48% F1 improvement').",
         (
             (
                 "Our technique improves the mAP of YOLOv2 by 3.8% and of YOLOv3 by 2.2% on the MSCOCO dataset.",
