@@ -363,3 +363,18 @@ def test_an_average_across_counted_sets_takes_no_set_of_its_sentence():
     )
     rows = extract_metrics(clean_text(text))
     assert [(r["value"], r["dataset"]) for r in rows] == [(1.48, None), (1.73, "LAPTOP-L1")]
+
+
+def test_the_name_after_a_baselines_number_is_no_data_set():
+    """gold_dev3 (dev3-117): BART is the compared system; neither number is measured "on" it."""
+    text = (
+        "In the second experiment, qualitative analysis showed that while GPT-4o demonstrated near-perfect "
+        "coherence and used less cliche phrases, it tended to produce more predictable language, with only 3% of "
+        "its synopses featuring surprising associations (compared to 15% for BART)."
+    )
+    rows = extract_metrics(clean_text(text))
+    assert [(r["value"], r["dataset"], r["subject"]) for r in rows] == [
+        (3.0, None, "ours"),
+        (15.0, None, "baseline"),
+    ]
+    assert rows[1]["baseline"] == "BART"

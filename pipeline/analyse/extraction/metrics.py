@@ -280,6 +280,8 @@ def _draft_row(text: str, k: _Kept, nxt: int, attached: list[tuple[int, int]]) -
 
     if not dataset:
         dataset = dataset_after(text, t.span_end, min(nxt, hi))
+        if dataset and subject == "baseline" and dataset == baseline:
+            dataset = None  # "(compared to 15% for BART)": the name after a baseline's number is the baseline
         if dataset:
             row_rules.append("dataset-after")
         else:

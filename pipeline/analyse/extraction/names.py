@@ -434,10 +434,12 @@ def _with_partner(text: str, end: int, name: str) -> str:
     return name
 
 
-# "on real student behavior dataset", "on the remote sensing benchmark": a data set described, not named.
+_FUNCTION_WORD = r"(?:than|the|a|an|of|to|for|with|and|or|by|that|which|as|is|are|was|were|on|in|at|from)\b"
+# "on real student behavior dataset", "on the remote sensing benchmark": a data set described, not named (its
+# words are no function words: "accuracy than the benchmark" is no set; "the same dataset" refers back).
 _DESCRIBED_SET = re.compile(
     rf"\s*(?:\(\w+\)\s*)?(?:on|in)\s+(?:the\s+)?(?!(?:{V.alternation(V.GENERIC_DATASET_WORDS)}|"
-    rf"{V.alternation(V.COUNT_WORDS)})\b)(?P<name>(?:[a-z][\w-]*\s){{1,3}}(?:dataset|benchmark))\b"
+    rf"{V.alternation(V.COUNT_WORDS)}|same)\b)(?P<name>(?:(?!{_FUNCTION_WORD})[a-z][\w-]*\s){{1,3}}(?:dataset|benchmark))\b"
 )
 
 
