@@ -372,6 +372,23 @@ def share_sentence_dataset(text: str, rows: list[MetricDraft]) -> None:
                 r["rules"].append("sentence-dataset")
 
 
+_SAME_SET = re.compile(
+    r"\s*(?:on|in|for)\s+the\s+same\s+(?:dataset|benchmark|data set|test set|corpus)\b", re.I
+)
+
+
+def share_same_dataset(text: str, rows: list[MetricDraft]) -> None:
+    """A number "on the same dataset" takes the data set of the nearest earlier row that has one ("a BLEU score
+    of 34.8 on ... the WMT-14 dataset ... a phrase-based SMT system achieves a BLEU score of 33.3 on the same
+    dataset")."""
+    for i, r in enumerate(rows):
+        if r["dataset"] is None and _SAME_SET.match(text, r["end"]):
+            earlier = next((x["dataset"] for x in reversed(rows[:i]) if x["dataset"]), None)
+            if earlier:
+                r["dataset"] = earlier
+                r["rules"].append("same-dataset")
+
+
 _VS_GAP = re.compile(r"\s*(?:\(\s*)?(?:compared (?:with|to)|vs\.?|versus|against)\s+(?:the\s+)?$", re.I)
 
 

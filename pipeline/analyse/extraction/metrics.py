@@ -176,6 +176,7 @@ def extract_metrics(text: str) -> list[MetricRow]:
     linking.share_sentence_metric(rows)  # a share named by the step before reaches its sentence
     linking.share_baseline_dataset(text, rows)
     linking.share_sentence_dataset(text, rows)
+    linking.share_same_dataset(text, rows)
     linking.share_abstract_dataset(text, rows, sents)
     return [_published(r) for r in _level_invariants(rows)]
 

@@ -330,6 +330,18 @@ NAME_RULES: dict[str, tuple[str, tuple]] = {
             ),
         ),
     ),
+    "same-dataset": (
+        "A number 'on the same dataset/benchmark' is measured on the data set of the nearest earlier row that has "
+        "one.",
+        (
+            (
+                "The LSTM achieves a BLEU score of 34.8 on the WMT-14 dataset. For comparison, a phrase-based SMT "
+                "system achieves a BLEU score of 33.3 on the same dataset.",
+                33.3,
+                {"dataset": "WMT-14"},
+            ),
+        ),
+    ),
     "abstract-dataset": (
         "Numbers with no dataset in an abstract that introduces exactly one data set ('We present Cryptonite, a "
         "large-scale dataset ...') and names no other are measured on it; a set only apposed to a data-set word "
