@@ -388,3 +388,25 @@ def test_on_the_same_benchmark_refers_back():
     )
     rows = extract_metrics(clean_text(text))
     assert [r["dataset"] for r in rows] == ["MATH500", "MATH500"]
+
+
+@pytest.mark.parametrize(
+    ("text", "datasets"),
+    [
+        # dev corpus: each bracketed result belongs to the name right before its bracket
+        (
+            "Our Residual Attention Network achieves state-of-the-art object recognition performance on three "
+            "benchmark datasets including CIFAR-10 (3.90% error), CIFAR-100 (20.45% error) and ImageNet (4.8% "
+            "single model and single crop, top-5 error).",
+            ["CIFAR-10", "CIFAR-100", "ImageNet"],
+        ),
+        # dev corpus: multipliers against named libraries are no data sets
+        (
+            "Experiments show that MegBA can significantly outperform state-of-the-art BA libraries: Ceres "
+            "(41.45×), RootBA (64.576×) and DeepLM (6.769×) in several large-scale BA benchmarks.",
+            [None, None, None],
+        ),
+    ],
+)
+def test_a_bracketed_result_belongs_to_the_name_before_it(text, datasets):
+    assert [r["dataset"] for r in extract_metrics(clean_text(text))] == datasets

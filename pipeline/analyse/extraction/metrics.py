@@ -47,6 +47,7 @@ from pipeline.analyse.extraction.names import (
     PREP_NAME,
     dataset_after,
     dataset_before,
+    dataset_before_bracket,
     metric_after,
     metric_before,
     metric_open,
@@ -279,6 +280,11 @@ def _draft_row(text: str, k: _Kept, nxt: int, attached: list[tuple[int, int]]) -
     if kind_named == "share-of-the-time" and metric and metric.lower() in ("time", "cases", "trials", "runs"):
         metric = None  # "41% of the time": the share of the cases, not a time
 
+    po = _in_paren(text, s0, t.span_start)
+    # a multiplier in brackets after a name compares with it ("BA libraries: Ceres (41.45×)"), never a set's
+    if not dataset and po >= 0 and subject == "ours" and t.unit != "x":
+        dataset = dataset_before_bracket(text, s0, po)
+        row_rules += ["dataset-before-bracket"] if dataset else []
     if not dataset:
         dataset = dataset_after(text, t.span_end, min(nxt, hi))
         if dataset and subject == "baseline" and dataset == baseline:
@@ -290,7 +296,6 @@ def _draft_row(text: str, k: _Kept, nxt: int, attached: list[tuple[int, int]]) -
             row_rules += ["dataset-before"] if dataset else []
     if subject == "baseline":
         row_rules.append("subject-baseline")
-    po = _in_paren(text, s0, t.span_start)
     if po >= 0 and margin_bracket(text, s0, po):
         row_rules.append("margin-bracket")
     if subject == "ours" and kind in ("delta", "relative_change", "multiplier"):

@@ -330,6 +330,19 @@ NAME_RULES: dict[str, tuple[str, tuple]] = {
             ),
         ),
     ),
+    "dataset-before-bracket": (
+        "A result in brackets right after a capitalised name (after 'on', 'in', 'for', 'and' or a list comma) is "
+        "reported for that data set, unless it is a multiplier (compared with a method) or the list is of other "
+        "things ('architectures such as ...').",
+        (
+            (
+                "Empirically, MAViL achieves state-of-the-art audio-video classification performance on AudioSet "
+                "(53.3 mAP) and VGGSound (67.1% accuracy).",
+                67.1,
+                {"dataset": "VGGSound", "metric": "accuracy"},
+            ),
+        ),
+    ),
     "same-dataset": (
         "A number 'on the same dataset/benchmark' is measured on the data set of the nearest earlier row that has "
         "one.",

@@ -473,6 +473,32 @@ def dataset_after(text: str, start: int, end: int) -> str | None:
     return None
 
 
+_NAME_BEFORE_BRACKET = re.compile(
+    r"(?:\b(?i:on|in|for|and)|[,:])\s+(?:the\s+)?(?P<name>[A-Z][\w'’.\-+]*(?:\s(?:[A-Z0-9][\w'’.\-+]*|v\d[\w.]*))*)"
+    r"\s*\(\s*$"
+)
+
+
+# A list introduced as things other than data sets: "larger architectures such as VGG and WideResNet (94% ...".
+_KIND_LIST_BEFORE = re.compile(
+    rf"\b{V.alternation(V.NOT_DATASET_HEADS)}\s*(?:such as|including|like|e\.g\.,?|:)\s[^.;]*$", re.I
+)
+
+
+def dataset_before_bracket(text: str, s0: int, paren: int) -> str | None:
+    """The data set a bracketed result is reported for: the capitalised name right before its "(", after "on",
+    "in", "for", "and" or a list comma ("on AudioSet (53.3 mAP) and VGGSound (67.1% accuracy)"), unless the
+    list is of other things ("architectures such as VGG and WideResNet (94% ...)")."""
+    m = _NAME_BEFORE_BRACKET.search(text, max(s0, paren - 60), paren + 1)
+    if (
+        not m
+        or _generic_mention(text, m)
+        or _KIND_LIST_BEFORE.search(text, max(s0, m.start() - 80), m.start())
+    ):
+        return None
+    return _ok_dataset(m["name"])
+
+
 def dataset_before(text: str, s0: int, end: int, attached: list[tuple[int, int]]) -> str | None:
     """A benchmark named earlier in the sentence and not attached to another number's "N on X"."""
     found = []
