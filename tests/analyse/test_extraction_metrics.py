@@ -410,3 +410,25 @@ def test_on_the_same_benchmark_refers_back():
 )
 def test_a_bracketed_result_belongs_to_the_name_before_it(text, datasets):
     assert [r["dataset"] for r in extract_metrics(clean_text(text))] == datasets
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "kind"),
+    [
+        # gold_dev3 (dev3-108): the competitor's "score of 80.3" is a level
+        (
+            "Similarly on MOT17 DragonTrack scores 82.0 in MOTA surpassing the closest competitor with a score of 80.3.",
+            80.3,
+            "score",
+        ),
+        # dev corpus: "is N% higher than" states a change
+        (
+            "On average, the top rank matching accuracy is 4% higher than the accuracy achieved by the cross-view "
+            "quadratic discriminant analysis.",
+            4.0,
+            "delta",
+        ),
+    ],
+)
+def test_a_value_named_by_a_metric_phrase_is_a_level(text, value, kind):
+    assert [r["kind"] for r in extract_metrics(clean_text(text)) if r["value"] == value] == [kind]

@@ -445,7 +445,7 @@ def _share_in_groups(rows: list[MetricDraft], groups: list[list[int]]) -> None:
         dataset = next((m["dataset"] for m in members if m["dataset"]), None)
         for m in members:
             m["dataset"] = m["dataset"] or dataset
-            if change and m["kind"] == "score":
+            if change and m["kind"] == "score" and "kind-level-of" not in m["rules"]:  # a named level stays
                 m["kind"], m["direction"] = change, head["direction"]
             m["metric"] = m["metric"] or metric
             if head["qualifier"] == "up to" and m["qualifier"] is None:

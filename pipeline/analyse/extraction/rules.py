@@ -208,6 +208,26 @@ RULES: dict[str, Rule] = {
             ("It reaches about 30%, roughly 10% above the state-of-the-art.", 10.0, {"kind": "delta"}),
         ),
     ),
+    "kind-level-of": Rule(
+        "A number that a metric phrase before it names as its value ('a MOTA score of 93.4', 'an accuracy for "
+        "difficult long-range contacts of about 30%') is a level, whatever comparison follows ('significantly "
+        "higher than ...'); not after a change word ('an improvement of'), 'by', a sign, or before a comparative "
+        "right after the number.",
+        (
+            (
+                "In challenging scenarios such as DanceTrack DragonTrack achieves an impressive MOTA score of 93.4 "
+                "significantly higher than the second-best SOTA method ByteTrack which achieves only 89.6.",
+                93.4,
+                {"kind": "score", "metric": "MOTA score"},
+            ),
+            (
+                "The deep approach leads to an accuracy for difficult long-range contacts of about 30%, roughly 10% "
+                "above the state-of-the-art.",
+                30.0,
+                {"kind": "score"},
+            ),
+        ),
+    ),
     "share-of-the-time": Rule(
         "'N% of the time / of the cases' is the share of the cases where something holds: a level (score), "
         "never a relative change of a time.",
