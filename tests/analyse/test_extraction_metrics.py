@@ -432,3 +432,13 @@ def test_a_bracketed_result_belongs_to_the_name_before_it(text, datasets):
 )
 def test_a_value_named_by_a_metric_phrase_is_a_level(text, value, kind):
     assert [r["kind"] for r in extract_metrics(clean_text(text)) if r["value"] == value] == [kind]
+
+
+def test_a_suffixed_metric_name_is_no_data_set_inside_the_metric():
+    """gold_dev3 (dev3-059): "BLEU-4" is the metric; the data set is the ShARC named before."""
+    text = (
+        "Despite the lightweight of our proposed framework, experimental results show that the proposed ET5 "
+        "achieves new state-of-the-art results on the ShARC leaderboard with the BLEU-4 score of 55.2."
+    )
+    (row,) = extract_metrics(clean_text(text))
+    assert (row["metric"], row["dataset"]) == ("BLEU-4 score", "ShARC")

@@ -53,7 +53,7 @@ from pipeline.analyse.extraction.names import (
     metric_open,
     tidy_metric,
 )
-from pipeline.analyse.extraction.patterns import LEX, LIST_SEP, MODEL_NAME
+from pipeline.analyse.extraction.patterns import LEX, LEX_WORDS, LIST_SEP, MODEL_NAME
 from pipeline.analyse.extraction.roles import (
     accept_plain,
     clause_bounds,
@@ -108,6 +108,8 @@ _LIST_GAP = re.compile(
 
 
 _ANY_DIGIT = re.compile(r"\d")
+#: A metric name, or one with a suffix ("BLEU-4", "ROUGE-L"): never the data set inside a metric phrase.
+_SUFFIXED_METRIC = re.compile(rf"(?:{LEX_WORDS})(?:-\w+)?", re.I)
 #: Rule names of the ways a number becomes a row (``Tok.why``).
 _WHY_RULE = {
     "from-to": "before-after",
@@ -268,8 +270,12 @@ def _draft_row(text: str, k: _Kept, nxt: int, attached: list[tuple[int, int]]) -
     dataset = None
     # a benchmark inside the metric phrase: "improves BoolQ performance by 18.1 pp"
     if metric and not LEX.fullmatch(metric):
-        bm = re.match(r"([A-Z][\w\-.]*[A-Z0-9][\w\-.]*)\s+(performance|accuracy|scores?|results?)$", metric)
-        if bm and not MODEL_NAME.search(bm[1]) and not LEX.fullmatch(bm[1]):
+        # ("ImageNet top-1 accuracy" too; never a metric name with a suffix: "BLEU-4 score", "ROUGE-L scores")
+        bm = re.match(
+            r"([A-Z][\w\-.]*[A-Z0-9][\w\-.]*)\s+(performance|(?:top-?\d\s)?accuracy|scores?|results?)$",
+            metric,
+        )
+        if bm and not MODEL_NAME.search(bm[1]) and not _SUFFIXED_METRIC.fullmatch(bm[1]):
             dataset, metric = bm[1], bm[2]
             row_rules.append("dataset-in-metric")
     subject, baseline = ("ours", None) if t.unit in ("x", "pp") else subject_of(text, t, t.kind, s0)
