@@ -442,3 +442,13 @@ def test_a_suffixed_metric_name_is_no_data_set_inside_the_metric():
     )
     (row,) = extract_metrics(clean_text(text))
     assert (row["metric"], row["dataset"]) == ("BLEU-4 score", "ShARC")
+
+
+def test_a_relative_clause_takes_the_metric_it_refers_back_to():
+    """gold_dev3 (dev3-120): the margins of the ", which outperforms" clause are in the average accuracy."""
+    text = (
+        "We achieve an average accuracy of 9.98m/3.63deg on RobotCar dataset, which outperforms the "
+        "state-of-the-art method by 62.97%/47.08%."
+    )
+    rows = extract_metrics(clean_text(text))
+    assert [(r["value"], r["metric"]) for r in rows] == [(62.97, "accuracy"), (47.08, "accuracy")]

@@ -176,6 +176,7 @@ def extract_metrics(text: str) -> list[MetricRow]:
     linking.share_clause_metric(text, rows)
     linking.share_sentence_metric(rows)
     linking.share_of_metric(text, rows)
+    linking.share_antecedent_metric(text, rows)
     linking.share_sentence_metric(rows)  # a share named by the step before reaches its sentence
     linking.share_baseline_dataset(text, rows)
     linking.share_sentence_dataset(text, rows)

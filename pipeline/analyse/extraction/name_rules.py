@@ -147,6 +147,17 @@ NAME_RULES: dict[str, tuple[str, tuple]] = {
             ),
         ),
     ),
+    "antecedent-metric": (
+        "A number with no metric in a relative clause (', which ...') takes the one metric word of the clause it "
+        "refers back to, when no other row of the sentence names a metric.",
+        (
+            (
+                "These results highlight a great disparity when compared to human accuracy, which stood at 71.6%.",
+                71.6,
+                {"metric": "accuracy"},
+            ),
+        ),
+    ),
     "metric-share-of": (
         "A percentage still with no metric after the other rules is a share of the things it names: 'N% of (the) "
         "<noun phrase>' -> the noun phrase, cut before a verb, a participle, an adverb or a function word, never a "
