@@ -452,3 +452,13 @@ def test_a_relative_clause_takes_the_metric_it_refers_back_to():
     )
     rows = extract_metrics(clean_text(text))
     assert [(r["value"], r["metric"]) for r in rows] == [(62.97, "accuracy"), (47.08, "accuracy")]
+
+
+def test_a_comparative_in_front_is_no_part_of_the_metric_name():
+    """gold_dev3 (dev3-066): the gold names the quantity, "perplexity reduction", without "faster"."""
+    text = (
+        "For instance, when pre-training GPT-2 Large, it achieves a 28% faster perplexity reduction than "
+        "baselines and up to a 38% speed-up over unweighted training."
+    )
+    rows = extract_metrics(clean_text(text))
+    assert [r["metric"] for r in rows if r["value"] == 28.0] == ["perplexity"]

@@ -119,7 +119,7 @@ _CHANGE_TAIL = re.compile(
     re.I,
 )
 _LEAD_WORDS = re.compile(
-    r"^(?:(?:a|an|the|its|their|our|his|her|higher|lower|better|worse|more|less|fewer|"
+    r"^(?:(?:a|an|the|its|their|our|his|her|higher|lower|better|worse|more|less|fewer|faster|slower|"
     r"relative|absolute|reaches|reached|achieves|achieved|achieving|obtains|has|have|"
     r"with|yields|shows|in|that|of|only|overall\s(?=gain))\s+)+",
     re.I,
