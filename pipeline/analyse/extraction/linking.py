@@ -13,9 +13,10 @@ from __future__ import annotations
 import re
 
 from pipeline.analyse.extraction import vocabulary as V
+from pipeline.analyse.extraction.names import metric_share_of
 from pipeline.analyse.extraction.rows import MetricDraft
 
-RULES_VERSION = "3"  # bump when outputs change (docs/execution.md)
+RULES_VERSION = "4"  # bump when outputs change (docs/execution.md)
 
 _LEX_WORDS = V.alternation(V.METRIC_NAMES)
 _LEX = V.words(V.METRIC_NAMES)
@@ -57,7 +58,10 @@ _ANAPHOR = re.compile(
     re.I,
 )
 # Gaps between numbers of one coordinated group: separators, optionally a metric name or "on X".
-_GROUP_GAP = re.compile(rf"\s*(?:[\w@-]+\s+)?{_SEP}?\s*(?:(?:{_LEX_WORDS})\s+)?", re.I)
+# A slash pair's halves are one group too, and a bracketed metric may follow it ("9.8%/6.3% (AUC), 23.3%/...").
+_GROUP_GAP = re.compile(
+    rf"\s*/\s*|\s*(?:\([\w@-]+\)\s*)?(?:[\w@-]+\s+)?{_SEP}?\s*(?:(?:{_LEX_WORDS})\s+)?", re.I
+)
 
 
 def _items(match: re.Match) -> list[tuple[str, int]]:
@@ -165,8 +169,11 @@ def link_respectively(text: str, rows: list[MetricDraft], sentences: list[tuple[
                 r["rules"].append("respectively-datasets")
 
 
-#: Metric words too generic to be shared with another number of the clause ("our model scores 82.9%").
-_GENERIC_METRIC = re.compile(r"(?i)(?:\w+\s)?(?:scores?|results?|margins?|parameters?|costs?)")
+#: Metric words too generic to be shared with another number of the clause ("our model scores 82.9%", "the
+#: overall score"); a metric word before the head names a metric ("F1 score", "BLEU scores") and is shared.
+_GENERIC_METRIC = re.compile(
+    rf"(?i)(?:(?!(?:{_LEX_WORDS})\s)\w+\s)?(?:scores?|results?|margins?|parameters?|costs?)"
+)
 
 
 def share_clause_metric(text: str, rows: list[MetricDraft]) -> None:
@@ -225,42 +232,120 @@ def share_sentence_metric(rows: list[MetricDraft]) -> None:
             r["rules"].append("sentence-metric")
 
 
-# Strong mentions of a data set anywhere in the abstract: "<Name> dataset/benchmark", "benchmark <Name>",
-# "we introduce <Name>, a ... dataset".
-_BENCH_MENTION = re.compile(
-    rf"\b(?P<a>{_NAME})\s+(?:datasets?|benchmarks?|data set|corpus)\b|"
-    rf"\b(?:dataset|benchmark|corpus)\s+(?:called\s+|named\s+)?(?P<b>{_NAME})|"
-    rf"\b(?:introduce|present|propose|release|construct|build|create|collect)\w*\s+(?P<c>{_NAME}),?\s+"
-    rf"(?:a|an|the)\s+(?:[\w()-]+\s+){{0,6}}?(?:datasets?|benchmarks?|corpus|suite|collection)\b"
+_RELATIVE_CLAUSE = re.compile(r",\s*(?:which|that)\s+[^,;()]*$")
+
+
+def share_antecedent_metric(text: str, rows: list[MetricDraft]) -> None:
+    """A number with no metric in a relative clause (", which outperforms the state-of-the-art method by
+    62.97%") takes the one metric word the clause it refers back to writes ("We achieve an average accuracy
+    of 9.98m ... on RobotCar dataset, which ..."), when no other row of the sentence names a metric."""
+    for r in rows:
+        if r["metric"] or r["kind"] == "multiplier":
+            continue
+        rel = _RELATIVE_CLAUSE.search(text, r["_s0"], r["start"])
+        if rel is None or any(x["metric"] for x in rows if x is not r and x["_s0"] == r["_s0"]):
+            continue
+        lex = [
+            m[0] for m in _LEX.finditer(text, r["_s0"], rel.start()) if not _GENERIC_METRIC.fullmatch(m[0])
+        ]
+        if len({w.lower() for w in lex}) == 1:
+            r["metric"] = lex[0]
+            r["rules"].append("antecedent-metric")
+
+
+def share_of_metric(text: str, rows: list[MetricDraft]) -> None:
+    """A percentage still with no metric after the other rules is a share of the things it names ("less than 1%
+    of the summaries have major factual inconsistencies", "in 99.7% of the frames"): metric "summaries",
+    "frames" (:func:`pipeline.analyse.extraction.names.metric_share_of`)."""
+    for r in rows:
+        if r["metric"] is None and r["unit"] == "%":
+            name = metric_share_of(text, r["end"], r["_hi"])
+            if name:
+                r["metric"] = name
+                r["rules"].append("metric-share-of")
+
+
+_SET_WORD = r"(?:datasets?|benchmarks?|corpus|corpora|suite|collection)"
+_ONE_SET = (
+    r"(?:dataset|benchmark|corpus|suite|collection)"  # singular: "datasets, FairFace, UTKFace" is a list
+)
+# Data sets the abstract introduces (its own), the name in group "n". Named first, then apposed to a data-set
+# word: "we introduce ESTER, a ... dataset"; "we introduce a dataset for our task, EMU, with ...", "our
+# resulting dataset, Possible Stories, consists ...", "a dataset, called PaCo, consisting ...", "a new corpus
+# WLP-MSTG", "a new ... dataset ... which we call CCSum".
+_INTRODUCED = re.compile(
+    rf"\b(?:introduce|present|propose|release|construct|build|create|collect)\w*\s+(?P<n>{_NAME}),?\s+"
+    rf"(?:a|an|the)\s+(?:[\w()-]+\s+){{0,6}}?{_SET_WORD}\b"
+)
+_APPOSED = (
+    re.compile(
+        rf"\b(?i:a|an|our|this|the resulting|the new)\s+(?:[\w-]+\s+){{0,4}}?{_ONE_SET}"
+        rf"(?:\s+for\s+(?:our|the|this)\s+[\w-]+)?,\s+(?:called\s+|named\s+|dubbed\s+|termed\s+)?"
+        rf"(?P<n>{_NAME})(?=\s*,|\s+(?:with|which|that|consisting|containing|comprising|consists|contains)\b)"
+    ),
+    re.compile(
+        rf"\b(?i:a|an|our)\s+new\s+(?:[\w-]+\s+){{0,3}}?{_ONE_SET}\s+(?:called\s+|named\s+|dubbed\s+)?"
+        rf"(?P<n>{_NAME})"
+    ),
+    re.compile(
+        rf"\b(?i:a|an|our)\s+(?:new\s+)?(?:[\w-]+\s+){{0,6}}?{_ONE_SET}\b"
+        rf"(?:(?!\b(?:model|method|network|framework|approach|system|algorithm|architecture)s?\b)[^.;]){{0,120}}?"
+        rf"\b(?:which we (?:call|name|dub|term)|called|named|dubbed|termed)\s+(?P<n>{_NAME})"
+    ),
 )
 
 
-def abstract_datasets(text: str) -> dict[str | None, str]:
-    """Data sets the abstract names with a strong cue: {:func:`pipeline.analyse.extraction.keys.dataset_key` (None for a
-    name with an empty key): the name as first written}."""
+def abstract_datasets(
+    text: str, shapes: tuple[re.Pattern, ...] = (_INTRODUCED,)
+) -> dict[str | None, tuple[str, int]]:
+    """Data sets the abstract introduces in one of ``shapes`` (default: named first, :data:`_INTRODUCED`):
+    {:func:`pipeline.analyse.extraction.keys.dataset_key` (None for a name with an empty key): (the name as first
+    written, its offset)}."""
     from pipeline.analyse.extraction.keys import dataset_key
 
-    out: dict[str | None, str] = {}
-    for m in _BENCH_MENTION.finditer(text):
-        name = _dataset_item(m["c"]) if m["c"] else None
+    found = sorted((m.start("n"), m["n"]) for rx in shapes for m in rx.finditer(text))
+    out: dict[str | None, tuple[str, int]] = {}
+    for at, raw in found:
+        name = _dataset_item(raw)
         if name:
-            out.setdefault(dataset_key(name), name)
+            out.setdefault(dataset_key(name), (name, at))
     return out
 
 
-def share_abstract_dataset(text: str, rows: list[MetricDraft]) -> None:
-    """Rows with no dataset take the abstract's data set when the abstract names exactly one, counting the
-    datasets of its other rows and its strong mentions ("We introduce ESTER, a dataset ..." then "systems
-    achieve 22.1% ..."); never when it names two or more."""
+# A sentence that counts the sets it measures on ("on a diverse set of 20 downstream tasks"): not the one set.
+_MANY_SETS = re.compile(
+    rf"\b(?:{V.alternation(V.COUNT_WORDS)}|\d+)\s+(?:[\w-]+\s+)?(?:datasets|benchmarks|tasks|corpora)\b", re.I
+)
+# A sentence that speaks of the abstract's own data: "on our dataset", "from our corpus", "on our tasks", "the
+# resulting dataset", "this benchmark", "the same dataset".
+_OWN_DATA = re.compile(
+    r"\b(?:our|this|the (?:resulting|proposed|new|same))\s+(?:[\w-]+\s+)?(?:datasets?|benchmarks?|corpus|tasks?)\b",
+    re.I,
+)
 
-    if all(r["dataset"] for r in rows):
+
+def share_abstract_dataset(text: str, rows: list[MetricDraft], sentences: list[tuple[int, int]]) -> None:
+    """Rows with no dataset take the data set the abstract introduces when it introduces exactly one and no row
+    names another. Named first ("We present Cryptonite, a large-scale dataset ...") it is shared with every such
+    row; apposed to a data-set word (:data:`_APPOSED`, looked for only when no set is named first) only with
+    the rows of the introducing sentence, the next one, or a sentence that names the set again or speaks of the
+    abstract's own data (:data:`_OWN_DATA`) and counts no sets (:data:`_MANY_SETS`): "We introduce a dataset for our task, EMU, ... Our model obtains
+    promising results on our dataset, with ... 48.2% of the time", never a result four sentences on."""
+
+    if not rows or any(r["dataset"] for r in rows):
         return
-    names = abstract_datasets(text)
-    if len(names) != 1 or any(r["dataset"] for r in rows):
+    names, anywhere = abstract_datasets(text), True
+    if not names:
+        names, anywhere = abstract_datasets(text, _APPOSED), False
+    if len(names) != 1:
         return
-    (name,) = names.values()
+    ((name, at),) = names.values()
+    starts = [a for a, _ in sentences]
+    intro = next((i for i, (a, b) in enumerate(sentences) if a <= at < b), -1)
     for r in rows:
-        if not r["dataset"]:
+        near = r["_s0"] in starts and 0 <= starts.index(r["_s0"]) - intro <= 1
+        own = _OWN_DATA.search(text, r["_s0"], r["_s1"]) or name in text[r["_s0"] : r["_s1"]]
+        if anywhere or ((near or own) and not _MANY_SETS.search(text, r["_s0"], r["_s1"])):
             r["dataset"] = name
             r["rules"].append("abstract-dataset")
 
@@ -269,6 +354,13 @@ _ACROSS_MANY = re.compile(
     rf"[^.;()]{{0,40}}?\b(?:across|on|over|in)\s+(?:all\s+|the\s+)?"
     rf"(?:{V.alternation(V.COUNT_WORDS)}|all|\d+)\s+(?:[\w-]+\s+)?"
     r"(?:benchmarks|datasets|tasks|corpora|languages|domains)\b",
+    re.I,
+)
+
+# ... or named just before it: "top performance across three ACOS datasets, averaging 1.48% F1 improvement".
+_ACROSS_MANY_BEFORE = re.compile(
+    rf"\b(?:across|on|over|in)\s+(?:all\s+|the\s+)?(?:{V.alternation(V.COUNT_WORDS)}|all|\d+)\s+(?:[\w-]+\s+)?"
+    r"(?:benchmarks|datasets|tasks|corpora|languages|domains)\b[^.;()\d%]{0,30}$",
     re.I,
 )
 
@@ -295,9 +387,27 @@ def share_sentence_dataset(text: str, rows: list[MetricDraft]) -> None:
                 not r["dataset"]
                 and (r["_paren"] >= 0) == in_brackets
                 and not _ACROSS_MANY.match(text, r["end"])
+                and not _ACROSS_MANY_BEFORE.search(text, max(r["_s0"], r["start"] - 100), r["start"])
             ):
                 r["dataset"] = name
                 r["rules"].append("sentence-dataset")
+
+
+_SAME_SET = re.compile(
+    r"\s*(?:on|in|for)\s+the\s+same\s+(?:dataset|benchmark|data set|test set|corpus)\b", re.I
+)
+
+
+def share_same_dataset(text: str, rows: list[MetricDraft]) -> None:
+    """A number "on the same dataset" takes the data set of the nearest earlier row that has one ("a BLEU score
+    of 34.8 on ... the WMT-14 dataset ... a phrase-based SMT system achieves a BLEU score of 33.3 on the same
+    dataset")."""
+    for i, r in enumerate(rows):
+        if r["dataset"] is None and _SAME_SET.match(text, r["end"]):
+            earlier = next((x["dataset"] for x in reversed(rows[:i]) if x["dataset"]), None)
+            if earlier:
+                r["dataset"] = earlier
+                r["rules"].append("same-dataset")
 
 
 _VS_GAP = re.compile(r"\s*(?:\(\s*)?(?:compared (?:with|to)|vs\.?|versus|against)\s+(?:the\s+)?$", re.I)

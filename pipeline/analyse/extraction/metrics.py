@@ -47,12 +47,13 @@ from pipeline.analyse.extraction.names import (
     PREP_NAME,
     dataset_after,
     dataset_before,
+    dataset_before_bracket,
     metric_after,
     metric_before,
     metric_open,
     tidy_metric,
 )
-from pipeline.analyse.extraction.patterns import LEX, LIST_SEP, MODEL_NAME
+from pipeline.analyse.extraction.patterns import LEX, LEX_WORDS, LIST_SEP, MODEL_NAME
 from pipeline.analyse.extraction.roles import (
     accept_plain,
     clause_bounds,
@@ -75,7 +76,7 @@ from pipeline.analyse.extraction.spelled import (
 )
 from pipeline.analyse.extraction.tokens import Tok, number_tokens, pair_structures
 
-RULES_VERSION = "3"  # with keys, text, rules; bump when outputs change (docs/execution.md)
+RULES_VERSION = "4"  # with keys, text, rules; bump when outputs change (docs/execution.md)
 
 #: Keys of every row returned by :func:`extract_metrics`, in column order.
 METRIC_FIELDS = (
@@ -106,14 +107,17 @@ METRIC_KINDS = ("score", "delta", "relative_change", "multiplier", "before_after
 
 
 # the gap between two numbers of one list: "A% and B%", "A% on X, B% on Y", "by A% and B%", and the head's own
-# metric before the joint when nothing but "by" follows it ("saving 77.3% training time and 76.0% memory")
+# metric before the joint when nothing but "by" follows it ("saving 77.3% training time and 76.0% memory"); a
+# bracketed metric may close a member ("9.8%/6.3% (AUC), 23.3%/8.8% (EAO) ... relative improvements")
 _LIST_GAP = re.compile(
-    r"\s*(?:(?:on|in)\s+(?:the\s+)?[^,;.()%]{1,40}?|(?P<own>(?:[A-Za-z][\w@\-.]*\s+)?[A-Za-z][\w@\-.]*))?"
+    r"\s*(?:\([\w@-]+\)\s*)?(?:(?:on|in)\s+(?:the\s+)?[^,;.()%]{1,40}?|(?P<own>(?:[A-Za-z][\w@\-.]*\s+)?[A-Za-z][\w@\-.]*))?"
     r"\s*(?:,\s*and|,|and|or|/)\s*(?:by\s+)?"
 )
 
 
 _ANY_DIGIT = re.compile(r"\d")
+#: A metric name, or one with a suffix ("BLEU-4", "ROUGE-L"): never the data set inside a metric phrase.
+_SUFFIXED_METRIC = re.compile(rf"(?:{LEX_WORDS})(?:-\w+)?", re.I)
 #: Rule names of the ways a number becomes a row (``Tok.why``).
 _WHY_RULE = {
     "from-to": "before-after",
@@ -124,6 +128,13 @@ _WHY_RULE = {
     "unit-pp": "accept-unit",
     "unit-x": "accept-unit",
 }
+
+
+_TIME_UNIT = re.compile(V.alternation(V.TIME_UNITS))
+_RUNS_AT = re.compile(
+    rf"\b(?:{V.alternation(V.RUN_VERBS)})\s+(?:at|in)\s+(?:only\s+|just\s+|under\s+|about\s+|less than\s+)?$",
+    re.I,
+)
 
 
 @dataclass(slots=True, frozen=True)
@@ -172,9 +183,13 @@ def extract_metrics(text: str) -> list[MetricRow]:
     linking.link_respectively(text, rows, sents)
     linking.share_clause_metric(text, rows)
     linking.share_sentence_metric(rows)
+    linking.share_of_metric(text, rows)
+    linking.share_antecedent_metric(text, rows)
+    linking.share_sentence_metric(rows)  # a share named by the step before reaches its sentence
     linking.share_baseline_dataset(text, rows)
     linking.share_sentence_dataset(text, rows)
-    linking.share_abstract_dataset(text, rows)
+    linking.share_same_dataset(text, rows)
+    linking.share_abstract_dataset(text, rows, sents)
     return [_published(r) for r in _level_invariants(rows)]
 
 
@@ -241,6 +256,12 @@ def _metric_of(text: str, k: _Kept) -> tuple[str | None, list[str]]:
     unit_word = (t.unit_text or "").strip() if t.measure else ""
     if unit_word in V.UNIT_METRICS:
         metric, row_rules = V.UNIT_METRICS[unit_word], ["metric-unit"]
+    elif (
+        not metric
+        and _TIME_UNIT.fullmatch(unit_word)
+        and _RUNS_AT.search(text, max(k.lo, t.span_start - 40), t.span_start)
+    ):
+        metric, row_rules = "runtime", ["metric-runtime"]  # "runs in 3.2s/frame", "runs at 29.3ms"
     if not metric:
         metric, rule = metric_open(text, t, k.s0, k.lo, k.hi)
         metric = tidy_metric(metric)
@@ -258,8 +279,12 @@ def _draft_row(text: str, k: _Kept, nxt: int, attached: list[tuple[int, int]]) -
     dataset = None
     # a benchmark inside the metric phrase: "improves BoolQ performance by 18.1 pp"
     if metric and not LEX.fullmatch(metric):
-        bm = re.match(r"([A-Z][\w\-.]*[A-Z0-9][\w\-.]*)\s+(performance|accuracy|scores?|results?)$", metric)
-        if bm and not MODEL_NAME.search(bm[1]) and not LEX.fullmatch(bm[1]):
+        # ("ImageNet top-1 accuracy" too; never a metric name with a suffix: "BLEU-4 score", "ROUGE-L scores")
+        bm = re.match(
+            r"([A-Z][\w\-.]*[A-Z0-9][\w\-.]*)\s+(performance|(?:top-?\d\s)?accuracy|scores?|results?)$",
+            metric,
+        )
+        if bm and not MODEL_NAME.search(bm[1]) and not _SUFFIXED_METRIC.fullmatch(bm[1]):
             dataset, metric = bm[1], bm[2]
             row_rules.append("dataset-in-metric")
     subject, baseline = ("ours", None) if t.unit in ("x", "pp") else subject_of(text, t, t.kind, s0)
@@ -270,8 +295,15 @@ def _draft_row(text: str, k: _Kept, nxt: int, attached: list[tuple[int, int]]) -
     if kind_named == "share-of-the-time" and metric and metric.lower() in ("time", "cases", "trials", "runs"):
         metric = None  # "41% of the time": the share of the cases, not a time
 
+    po = _in_paren(text, s0, t.span_start)
+    # a multiplier in brackets after a name compares with it ("BA libraries: Ceres (41.45×)"), never a set's
+    if not dataset and po >= 0 and subject == "ours" and t.unit != "x":
+        dataset = dataset_before_bracket(text, s0, po)
+        row_rules += ["dataset-before-bracket"] if dataset else []
     if not dataset:
         dataset = dataset_after(text, t.span_end, min(nxt, hi))
+        if dataset and subject == "baseline" and dataset == baseline:
+            dataset = None  # "(compared to 15% for BART)": the name after a baseline's number is the baseline
         if dataset:
             row_rules.append("dataset-after")
         else:
@@ -279,7 +311,6 @@ def _draft_row(text: str, k: _Kept, nxt: int, attached: list[tuple[int, int]]) -
             row_rules += ["dataset-before"] if dataset else []
     if subject == "baseline":
         row_rules.append("subject-baseline")
-    po = _in_paren(text, s0, t.span_start)
     if po >= 0 and margin_bracket(text, s0, po):
         row_rules.append("margin-bracket")
     if subject == "ours" and kind in ("delta", "relative_change", "multiplier"):
@@ -429,7 +460,7 @@ def _share_in_groups(rows: list[MetricDraft], groups: list[list[int]]) -> None:
         dataset = next((m["dataset"] for m in members if m["dataset"]), None)
         for m in members:
             m["dataset"] = m["dataset"] or dataset
-            if change and m["kind"] == "score":
+            if change and m["kind"] == "score" and "kind-level-of" not in m["rules"]:  # a named level stays
                 m["kind"], m["direction"] = change, head["direction"]
             m["metric"] = m["metric"] or metric
             if head["qualifier"] == "up to" and m["qualifier"] is None:

@@ -26,10 +26,20 @@ _NP_WORD = (
     r"both|these|those|most|several|many|every|other|average)\b)[\w@\-./]+"
 )
 _NP = rf"{_NP_WORD}(?:\s{_NP_WORD}){{0,3}}"
+# Words that end the noun phrase a share counts: function words, verbs, participles ("summaries have ...").
+_SHARE_STOP = (
+    r"(?:on|in|of|for|by|than|over|and|or|with|while|to|at|from|the|a|an|that|which|who|when|where|as|is|are|"
+    r"was|were|be|been|have|has|had|can|could|will|would|do|does|did|contain\w*|show\w*|time|cases|"
+    r"all|each|both|most|many|several|some|any|other|them|it|they|this|whose|[a-z]+ing|[a-z]+ed|[a-z]+ly)\b"
+)
 _OPEN_AFTER = (
     (
         "metric-after-on-name",
-        re.compile(rf"^\s*(?:\(\w+\)\s*)?(?:on|in)\s+(?:the\s+)?(?P<np>{LEX_WORDS})(?![\w-])", re.I),
+        # the metric word may follow capitalised modifiers: "+1.9 points on IC Recall", "on ST F1 Score"
+        re.compile(
+            rf"^\s*(?:\(\w+\)\s*)?(?:on|in)\s+(?:the\s+)?(?P<np>(?-i:[A-Z][\w+-]*\s){{0,2}}(?:{LEX_WORDS}))(?![\w-])",
+            re.I,
+        ),
     ),
     (
         "metric-after-change-noun",
@@ -109,7 +119,7 @@ _CHANGE_TAIL = re.compile(
     re.I,
 )
 _LEAD_WORDS = re.compile(
-    r"^(?:(?:a|an|the|its|their|our|his|her|higher|lower|better|worse|more|less|fewer|"
+    r"^(?:(?:a|an|the|its|their|our|his|her|higher|lower|better|worse|more|less|fewer|faster|slower|"
     r"relative|absolute|reaches|reached|achieves|achieved|achieving|obtains|has|have|"
     r"with|yields|shows|in|that|of|only|overall\s(?=gain))\s+)+",
     re.I,
@@ -236,6 +246,21 @@ def metric_open(text: str, t: Tok, s0: int, lo: int, hi: int) -> tuple[str | Non
     return None, None
 
 
+# "less than 1% of the summaries have ...", "in 99.7% of the frames", "13% of the original training data": a
+# share counts the things it names (the noun phrase, cut before a verb, a participle, an adverb or a function
+# word; never a capitalised name: "9.0% of ASTER" is relative to a method)
+_SHARE_OF = re.compile(
+    r"\s*of\s+(?:(?:the|all|its|their|our|these|those|his|her)\s+)?"
+    rf"(?P<np>(?:(?!{_SHARE_STOP})[a-z][\w-]*)(?:\s(?!{_SHARE_STOP})[A-Za-z][\w-]*){{0,2}})(?![\w'’&-])"
+)
+
+
+def metric_share_of(text: str, end: int, hi: int) -> str | None:
+    """The things a percentage ending at ``end`` is a share of ("1% of the summaries" -> "summaries"), or None."""
+    so = _SHARE_OF.match(text, end, hi)
+    return so["np"] if so and not MODEL_NAME.search(so["np"]) else None
+
+
 def metric_after(text: str, t: Tok, hi: int) -> str | None:
     """Metric named right after the number/unit: "54% F1", "10.7× KV memory reduction", "65ms model
     forwarding time", "14.9% in accuracy", "2.5% increase in storage"."""
@@ -280,7 +305,7 @@ _NP_VERB = re.compile(
 
 
 _ACRONYM_BEFORE = re.compile(
-    r"(?P<np>(?:[\w\-]+\s){0,4})\((?P<acr>[A-Za-z][\w\-@]*)\)\s+(?:of|is|was|=|:)\s+$"
+    r"(?P<np>(?:[\w\-]+\s){0,4})\((?P<acr>[A-Za-z][\w\-@]*)\)\s+(?:scores?\s+)?(?:of|is|was|=|:)\s+$"
 )
 
 
@@ -409,26 +434,69 @@ def _with_partner(text: str, end: int, name: str) -> str:
     return name
 
 
-# "on real student behavior dataset", "on the remote sensing benchmark": a data set described, not named.
+_FUNCTION_WORD = r"(?:than|the|a|an|of|to|for|with|and|or|by|that|which|as|is|are|was|were|on|in|at|from)\b"
+# "on real student behavior dataset", "on the remote sensing benchmark": a data set described, not named (its
+# words are no function words: "accuracy than the benchmark" is no set; "the same dataset" refers back).
 _DESCRIBED_SET = re.compile(
     rf"\s*(?:\(\w+\)\s*)?(?:on|in)\s+(?:the\s+)?(?!(?:{V.alternation(V.GENERIC_DATASET_WORDS)}|"
-    rf"{V.alternation(V.COUNT_WORDS)})\b)(?P<name>(?:[a-z][\w-]*\s){{1,3}}(?:dataset|benchmark))\b"
+    rf"{V.alternation(V.COUNT_WORDS)}|same)\b)(?P<name>(?:(?!{_FUNCTION_WORD})[a-z][\w-]*\s){{1,3}}(?:dataset|benchmark))\b"
 )
 
 
+_SLASH_METRIC = re.compile(rf"/(?:{LEX_WORDS})(?![\w-])", re.I)
+
+
+def _metric_named(text: str, m: re.Match) -> bool:
+    """A capitalised name after a preposition that is a metric, not a data set: it ends in a metric word ("on IC
+    Recall", "on ST F1 Score", "in MR"), has a cut-off glued after it ("in PSP@1", "Recall@10") or a metric
+    after a slash ("on ASR/SSIM")."""
+    name = m["name"].strip(" .,")
+    after = text[m.end("name") : m.end("name") + 30]
+    return bool(LEX_AT_END.search(name) or after.startswith("@") or _SLASH_METRIC.match(after))
+
+
 def dataset_after(text: str, start: int, end: int) -> str | None:
+    """The data set named after the number, in ``text[start:end]``: "N on X" (a described set "on the remote
+    sensing benchmark" included); the metric names after "on"/"in" are passed over."""
     m = _DESCRIBED_SET.search(text, start, end + 40)
     if m and not re.search(r"\d\s?(?:%|×)", text[start : m.start()]):
         return m["name"]
     for m in PREP_NAME.finditer(text, start, end):
         if re.search(r"\d\s?(?:%|×)", text[start : m.start()]):
             return None
-        name = None if _generic_mention(text, m) else _ok_dataset(m["name"])
+        metric_like = _metric_named(text, m)
+        name = None if _generic_mention(text, m) or metric_like else _ok_dataset(m["name"])
         if name:
             return _with_partner(text, m.end("name"), name)
-        if not LEX.fullmatch(m["name"].strip(" .,")):
+        if not (metric_like or LEX.fullmatch(m["name"].strip(" .,"))):
             return None
     return None
+
+
+_NAME_BEFORE_BRACKET = re.compile(
+    r"(?:\b(?i:on|in|for|and)|[,:])\s+(?:the\s+)?(?P<name>[A-Z][\w'’.\-+]*(?:\s(?:[A-Z0-9][\w'’.\-+]*|v\d[\w.]*))*)"
+    r"\s*\(\s*$"
+)
+
+
+# A list introduced as things other than data sets: "larger architectures such as VGG and WideResNet (94% ...".
+_KIND_LIST_BEFORE = re.compile(
+    rf"\b{V.alternation(V.NOT_DATASET_HEADS)}\s*(?:such as|including|like|e\.g\.,?|:)\s[^.;]*$", re.I
+)
+
+
+def dataset_before_bracket(text: str, s0: int, paren: int) -> str | None:
+    """The data set a bracketed result is reported for: the capitalised name right before its "(", after "on",
+    "in", "for", "and" or a list comma ("on AudioSet (53.3 mAP) and VGGSound (67.1% accuracy)"), unless the
+    list is of other things ("architectures such as VGG and WideResNet (94% ...)")."""
+    m = _NAME_BEFORE_BRACKET.search(text, max(s0, paren - 60), paren + 1)
+    if (
+        not m
+        or _generic_mention(text, m)
+        or _KIND_LIST_BEFORE.search(text, max(s0, m.start() - 80), m.start())
+    ):
+        return None
+    return _ok_dataset(m["name"])
 
 
 def dataset_before(text: str, s0: int, end: int, attached: list[tuple[int, int]]) -> str | None:
@@ -436,7 +504,7 @@ def dataset_before(text: str, s0: int, end: int, attached: list[tuple[int, int]]
     found = []
     taken = set()
     for m in PREP_NAME.finditer(text, s0, end):
-        name = None if _generic_mention(text, m) else _ok_dataset(m["name"])
+        name = None if _generic_mention(text, m) or _metric_named(text, m) else _ok_dataset(m["name"])
         if any(a <= m.start() <= b for a, b in attached):
             if name:
                 taken.add(name)

@@ -9,6 +9,7 @@ from pipeline.analyse.extraction import vocabulary as V
 from pipeline.analyse.extraction.patterns import (
     AMOUNT,
     DOWN,
+    HEADS,
     LEX,
     LEX_WORDS,
     QUAL_TEXT,
@@ -238,6 +239,8 @@ def kind_rule(text: str, t: Tok, lo: int, hi: int, metric: str | None) -> tuple[
     # an explicit sign marks a change, except a negative plain score (a slope, a correlation); a percentage
     # level is never negative, so "-9% CHAIRi" is a change
     signed_change = t.signed and (t.value > 0 or t.unit == "%" or by or re.search(r"\bchang\w*\b", pre))
+    if not (t.signed or by or of_change or paren_change) and _named_level(pre, post, change_word):
+        return "score", "kind-level-of"
     if signed_change or by or change_word or of_change or comparator or paren_change:
         if t.unit == "%" and metric and AMOUNT.search(metric):
             return "relative_change", None
@@ -250,6 +253,34 @@ def kind_rule(text: str, t: Tok, lo: int, hi: int, metric: str | None) -> tuple[
             return "relative_change", "kind-over-100-percent"
         return "delta", None
     return "score", None
+
+
+#: A metric phrase naming the number as its value: "a MOTA score of ", "an accuracy for difficult contacts of "
+#: (not "accuracy is 4% higher": "is" often states the change, and a comparative right after the number does).
+_LEVEL_OF = re.compile(rf"(?<![\w-])(?:{LEX_WORDS}|{HEADS})\s+(?:[\w-]+\s+){{0,4}}?(?:of|=|:)\s+$", re.I)
+# "93.4 significantly higher than": a comparison after a level; "1% top-5 accuracy drop" names a change
+_THAN_AFTER_CHANGE = re.compile(
+    r"^\s*(?:[\w@\-.]+\s+){0,2}?(?:higher|lower|better|worse|more|less|fewer|smaller|larger)\s+than\b",
+    re.I,
+)
+# "success rates of 2.68% and 16.67% higher than": the list's last number says both are changes
+_LIST_OF_CHANGES = re.compile(
+    rf"^\s*(?:,\s*(?:and\s+)?|\s+and\s+)[\d.]+\s*%\s*(?:{V.alternation(V.CHANGE_WORDS)})\b", re.I
+)
+_CHANGE = re.compile(rf"\b{V.alternation(V.CHANGE_WORDS)}\b|\bby\b", re.I)
+
+
+def _named_level(pre: str, post: str, change_word: bool) -> bool:
+    """Whether a metric phrase before the number names it as its value ("a MOTA score of 93.4 significantly
+    higher than ...", "an accuracy ... of about 30%, roughly 10% above"): a level whatever comparison follows,
+    unless a change word is near before it, or right after it or after its list, or a change noun follows."""
+    return bool(
+        _LEVEL_OF.search(pre)
+        and not _CHANGE.search(pre[-50:])
+        and not _CHANGE.match(post.lstrip())
+        and not (change_word and not _THAN_AFTER_CHANGE.match(post))
+        and not _LIST_OF_CHANGES.match(post)
+    )
 
 
 #: "reduces FID by", "boosts mIoU scores by": a metric name right before "by" (checked only before a " by").

@@ -7,7 +7,7 @@ import re
 from dataclasses import dataclass
 
 from pipeline.analyse.extraction import vocabulary as V
-from pipeline.analyse.extraction.patterns import LEX_GLUED, LEX_WORDS, LIST_SEP, correlation_before
+from pipeline.analyse.extraction.patterns import LEX, LEX_GLUED, LEX_WORDS, LIST_SEP, correlation_before
 
 _MINUS = "-−–"  # ASCII hyphen-minus, U+2212 minus, en dash used as a minus sign
 _NUM = r"(?:\d{1,3}(?:,\d{3})+(?![\d])(?:\.\d+)?|\d+(?:[.,]\d+)?|\.\d+)"
@@ -168,7 +168,8 @@ def _sign_and_start(text: str, m: re.Match, last_end: int) -> tuple[str, int] | 
 def _glued_before(text: str, a: int) -> str | None:
     """The setup rule that drops a number by what is glued before it ("2^{16}", "v1.2", "@0.5", "$5"), or None."""
     prev = text[max(0, a - 1) : a]
-    after_slash = prev == "/" and a >= 2 and text[a - 2].isdigit()
+    # "87.5/89.1", "81%/14%": the second number of a slash pair
+    after_slash = prev == "/" and a >= 2 and (text[a - 2].isdigit() or text[a - 2] == "%")
     if prev == "{" and a >= 2 and text[a - 2] in "^_":
         return SETUP_EXPONENT  # exponent/subscript "2^{16}"
     if prev == "=" and correlation_before(text, 0, a):
@@ -401,7 +402,23 @@ def _pair(text: str, t: Tok, n: Tok, out: list[Tok]) -> bool:
             tok.accepted, tok.why, tok.group = True, "slash", name
         out += [t, n]
         return True
+    # a slash pair of percentages and the names it is measured in, in the same order ("up to 81%/14%
+    # improvements on ASR/SSIM") or one bracketed metric for both ("9.8%/6.3% (AUC)")
+    if t.unit == "%" and n.unit == "%" and text[t.end : n.start] == "/":
+        pm = _PAIR_NAMES.match(text, n.end)
+        names = (pm[1], pm[2]) if pm and (LEX.fullmatch(pm[1]) or LEX.fullmatch(pm[2])) else None
+        bm = _PAIR_BRACKET.match(text, n.end)
+        names = names or ((bm[1], bm[1]) if bm else None)
+        if names:
+            for tok, name in ((t, names[0]), (n, names[1])):
+                tok.accepted, tok.why, tok.group = True, "slash", name
+            out += [t, n]
+            return True
     return False
+
+
+_PAIR_NAMES = re.compile(r"[^,;.()/\d]{0,40}?(?<![\w@-])([A-Za-z][\w@-]*)/([A-Za-z][\w@-]*)(?![\w@/-])")
+_PAIR_BRACKET = re.compile(rf"\s?\((?!Ours\b)((?i:{LEX_WORDS})|[A-Z][A-Z\d@-]{{1,9}})\)")
 
 
 def pair_structures(text: str, toks: list[Tok]) -> list[Tok]:

@@ -37,6 +37,8 @@ from pipeline.analyse.extraction.vocabulary.metric_words import (
     METRIC_NAMES,
     ORDINALS,
     QUALIFIERS,
+    RUN_VERBS,
+    TIME_UNITS,
     UNIT_METRICS,
     UP_WORDS,
     VERB_METRICS,
@@ -60,7 +62,7 @@ from pipeline.analyse.extraction.vocabulary.url_words import (
     URL_CUES,
 )
 
-RULES_VERSION = "3"  # bump when outputs change (docs/execution.md)
+RULES_VERSION = "4"  # bump when outputs change (docs/execution.md)
 
 
 def words(table, flags: int = re.I, bounded: bool = True) -> re.Pattern:
@@ -82,6 +84,8 @@ __all__ = [
     "CORRELATION_SYMBOLS",
     "METRIC_ADJECTIVES",
     "METRIC_HEADS",
+    "RUN_VERBS",
+    "TIME_UNITS",
     "UNIT_METRICS",
     "COMPARATIVE_METRICS",
     "VERB_METRICS",

@@ -249,6 +249,11 @@ METRIC_HEADS = (
 )
 #: Units that name the metric themselves ("at 20fps": metric fps).
 UNIT_METRICS = {"fps": "fps", "FPS": "FPS"}
+#: Verbs that say a time measure is the running time: "runs in 3.2s/frame", "runs at 29.3ms" -> metric
+#: "runtime" (gold_dev2, gold_dev3). Matched right before the number, with "at"/"in" and a qualifier between.
+RUN_VERBS = (r"runs?", r"running", r"operates?")
+#: Units of a time measure (as written after the number, case-sensitive): "ms", "s/frame", "ms/image".
+TIME_UNITS = (r"ms", r"s", r"µs", r"μs", r"ns", r"ms/frame", r"ms/image", r"s/frame")
 #: A comparative written right after a multiplier or a change names the quantity it measures when the text
 #: names nothing else ("4.3x faster" -> speed, "2.4x smaller" -> model size). Table: comparative -> metric.
 COMPARATIVE_METRICS = {

@@ -1,0 +1,408 @@
+"""The named rules that give a metric row its names: where the metric name and the data set come from.
+
+Part of the rule table :data:`pipeline.analyse.extraction.rules.RULES` (which wraps each entry in its ``Rule``;
+this module is apart only to keep both files short): ``{rule name: (reason, examples)}``, an example being
+``(text, value, expected)`` as there, run by ``tests/analyse/test_extraction_rules.py``.
+"""
+
+from __future__ import annotations
+
+NAME_RULES: dict[str, tuple[str, tuple]] = {
+    # ---- where the metric name comes from
+    "metric-lexicon": (
+        "A metric name of the vocabulary right before or after the number ('54% F1', 'accuracy of 41%').",
+        (
+            ("The mIoU drops by 3% on Cityscapes.", 3.0, {"metric": "mIoU"}),
+            ("This gives 0.8mIoU more than the baseline.", 0.8, {"metric": "mIoU"}),
+            ("Our tracker gains +5% HOTA.", 5.0, {"metric": "HOTA"}),
+            ("It adds 2.4 AP75 points.", 2.4, {"metric": "AP75"}),
+            # "<long name> (<acronym>) score of N": the acronym names the metric, not the bare "score"
+            (
+                "We obtain a BiLingual Evaluation Understudy (BLEU) score of 71.2 on the test set.",
+                71.2,
+                {"metric": "BLEU"},
+            ),
+            # a comparative in front of the named quantity is no part of its name
+            (
+                "It achieves a 28% faster perplexity reduction than baselines.",
+                28.0,
+                {"metric": "perplexity"},
+            ),
+        ),
+    ),
+    "metric-after-on-name": (
+        "'N on|in <metric name>' names the metric ('4.01-16.81% (absolute) on mean-IoU').",
+        (
+            (
+                "It outperforms baselines by 4.0% (absolute) on mean-IoU and 3.8% on Boundary-F1 metrics.",
+                4.0,
+                {"metric": "mean-IoU"},
+            ),
+            # capitalised modifiers before the metric word: a metric, never the data set
+            (
+                "In a 10-shot novel intent setting for the SNIPS dataset, LINGUIST shows an absolute improvement of "
+                "+1.9 points on IC Recall and +2.5 points on ST F1 Score.",
+                1.9,
+                {"metric": "IC Recall", "dataset": "SNIPS"},
+            ),
+        ),
+    ),
+    "metric-after-change-noun": (
+        "'N% reduction/improvement in|of|on X' names X as the measured quantity.",
+        (
+            (
+                "This leads to a 40% reduction in location entropy.",
+                40.0,
+                {"metric": "location entropy", "kind": "relative_change"},
+            ),
+        ),
+    ),
+    "metric-after-comparative": (
+        "'N% fewer/lower/higher X' names X.",
+        (
+            (
+                "The machine keeps its accuracy with up to 80 times fewer rule firings.",
+                80.0,
+                {"metric": "rule firings"},
+            ),
+        ),
+    ),
+    "metric-after-in-terms-of": (
+        "'N in terms of X' names X.",
+        (
+            (
+                "It outperforms prior work by 13.8% in terms of mean per joint position error (MPJPE).",
+                13.8,
+                {"metric": "mean per joint position error (MPJPE)"},
+            ),
+        ),
+    ),
+    "metric-after-on-metric": (
+        "'N on the X metric(s)' names X.",
+        (
+            (
+                "We improve by 9.0% on the Longest Common Subsequence metric.",
+                9.0,
+                {"metric": "Longest Common Subsequence"},
+            ),
+        ),
+    ),
+    "metric-after-acronym": (
+        "An upper-case acronym right after the number names the metric ('0% MODA', '59.75% TAR').",
+        (("The attack results in 0% XYZA in multi-view detection.", 0.0, {"metric": "XYZA"}),),
+    ),
+    "metric-before-verb-by": (
+        "'improve/reduce/shorten the X by N' names X when X ends in a metric head word (rate, cost, time...).",
+        (
+            (
+                "It improves the mean localisation ratio on the VIPeR dataset by 14%.",
+                14.0,
+                {"metric": "mean localisation ratio"},
+            ),
+        ),
+    ),
+    "metric-before-of": (
+        "'X of N' names X when X ends in a metric head word ('compression rate of 97.4%').",
+        (("It achieves a label agreement rate of 97.4%.", 97.4, {"metric": "label agreement rate"}),),
+    ),
+    "metric-before-passive": (
+        "'X was reduced/improved from|by|to N' names X when X ends in a metric head word.",
+        (("The top-1 error rate was reduced from 33.5% to 29.0%.", 29.0, {"metric": "top-1 error rate"}),),
+    ),
+    "metric-before-metric-word": (
+        "'the X metric from|of|by N' names X.",
+        (
+            (
+                "We report an improvement in the harmonic mean metric from 89.09% to 92.59%.",
+                92.59,
+                {"metric": "harmonic mean"},
+            ),
+        ),
+    ),
+    "metric-before-by": (
+        "'X by N' names X when X ends in a metric name or head word ('the inference speed-up by 19.9x').",
+        (("The models realise an inference speed-up by 19.9x.", 19.9, {"metric": "inference speed-up"}),),
+    ),
+    "metric-before-bracket": (
+        "'X (N)' names X when X ends in a metric name or head word ('speedup ratios (100X-1000X)').",
+        (
+            (
+                "It reaches extremely high speedup ratios (100X-1000X).",
+                100.0,
+                {"metric": "high speedup ratios"},
+            ),
+        ),
+    ),
+    "metric-unit": (
+        "A unit that is itself a metric names it ('at 20fps').",
+        (("The detector achieves 74.5% mAP at 20fps on a Jetson TX2.", 20.0, {"metric": "fps"}),),
+    ),
+    "metric-verb": (
+        "'speed up X by N' names the metric 'speed up' (the verb's own quantity).",
+        (("The kernel can speed up training of RNNs by up to 9x.", 9.0, {"metric": "speed up"}),),
+    ),
+    "metric-runtime": (
+        "A time measure after a running verb ('runs in', 'running at', vocabulary RUN_VERBS and TIME_UNITS) is "
+        "the running time: metric 'runtime'.",
+        (
+            (
+                "The resulting PCA-Layers method runs in 3.2s/frame, is significantly more accurate than PCA-Flow, "
+                "and achieves state-of-the-art performance in occluded regions on MPI-Sintel.",
+                3.2,
+                {"metric": "runtime"},
+            ),
+        ),
+    ),
+    "antecedent-metric": (
+        "A number with no metric in a relative clause (', which ...') takes the one metric word of the clause it "
+        "refers back to, when no other row of the sentence names a metric.",
+        (
+            (
+                "These results highlight a great disparity when compared to human accuracy, which stood at 71.6%.",
+                71.6,
+                {"metric": "accuracy"},
+            ),
+        ),
+    ),
+    "metric-share-of": (
+        "A percentage still with no metric after the other rules is a share of the things it names: 'N% of (the) "
+        "<noun phrase>' -> the noun phrase, cut before a verb, a participle, an adverb or a function word, never a "
+        "capitalised name ('9.0% of ASTER' is relative to a method); shared with its sentence like any metric.",
+        (
+            (
+                "We show that less than 1% of the summaries have major factual inconsistencies with the "
+                "corresponding news articles, compared to 5.5% to 15.4% in existing datasets.",
+                1.0,
+                {"metric": "summaries"},
+            ),
+            (
+                "The tracking system is able to track the hand to within 10 pixels of its correct location in 99.7% "
+                "of the frames from a test set.",
+                99.7,
+                {"metric": "frames"},
+            ),
+        ),
+    ),
+    "metric-comparative": (
+        "With no name written, a comparative after a multiplier names its quantity ('4.3x faster' -> speed, "
+        "'2.4x smaller' -> size) from the COMPARATIVE_METRICS table.",
+        (("FEAR-XS is 2.4x smaller and 4.3x faster than LightTrack.", 4.3, {"metric": "speed"}),),
+    ),
+    "clause-metric-peer": (
+        "A number with no metric takes the metric of another number of its clause with the same unit, kind and "
+        "subject ('75.2% mAP on X, and 74.5% on Y').",
+        (
+            (
+                "It achieves 75.2% mAP on the student behavior dataset and 74.5% on PASCAL VOC.",
+                74.5,
+                {"metric": "mAP", "dataset": "PASCAL VOC"},
+            ),
+        ),
+    ),
+    "sentence-metric": (
+        "A number still with no metric takes the one metric the other numbers of its sentence with the same unit "
+        "name (never two, never for a multiplier): 'improves the accuracy by 17.0%, lifting the state of the art "
+        "to 98.78%'.",
+        (
+            (
+                "On TabMWP, GPT-4-powered Chameleon improves the accuracy by 17.0%, lifting the state of the art to "
+                "98.78%.",
+                98.78,
+                {"metric": "accuracy", "kind": "score"},
+            ),
+            # a metric word before "score" ("F1 score") is a name to share, unlike a bare "score"
+            (
+                "Our model achieves an F1 score of 54.53% for temporal and causal relations in protocols from "
+                "our corpus, which is a significant improvement over previous models - DyGIE++:28.17%; "
+                "spERT:27.81%.",
+                28.17,
+                {"metric": "F1 score"},
+            ),
+        ),
+    ),
+    "clause-metric-word": (
+        "A number with no metric takes the one metric word of its clause when no other number of the clause "
+        "has one ('the mAP of our model reaches 41.2% and 37.9%').",
+        (
+            (
+                "With our loss, the mAP of the detector reaches 41.2% and 37.9% on COCO and LVIS.",
+                41.2,
+                {"metric": "mAP"},
+            ),
+        ),
+    ),
+    "respectively-metrics": (
+        "A 'respectively' list of numbers maps pairwise onto the list of metric names of the same length.",
+        (
+            ("Our method improves the AP and AP90 by 1.8% and 6.2% respectively.", 6.2, {"metric": "AP90"}),
+            (
+                "SOTA systems achieve 22.1%, 63.3% and 83.5% for token-based exact-match (EM), F1 and event-based "
+                "HIT@1 scores, respectively.",
+                83.5,
+                {"metric": "event-based HIT@1"},
+            ),
+            (
+                "It increases human and robot performance by 58% and 80% respectively.",
+                58.0,
+                {"metric": "human performance"},
+            ),
+        ),
+    ),
+    "respectively-datasets": (
+        "A 'respectively' list of numbers maps onto the list of data-set names of the same length (k numbers "
+        "per name in blocks), or onto the previous sentence's list when the sentence says 'these datasets'; "
+        "a list of names right after the numbers ('41.2% and 37.9% on COCO and LVIS') needs no 'respectively'.",
+        (
+            (
+                "It outperforms prior work by 13.8%, 9.3% and 2.7% on Human3.6M, CMU Mocap and 3DPW datasets, "
+                "respectively.",
+                9.3,
+                {"dataset": "CMU Mocap"},
+            ),
+            (
+                "On OTB-2013 and OTB-2015, we obtain an absolute gain of 8.0% and 8.2% respectively, in mean overlap "
+                "precision.",
+                8.2,
+                {"dataset": "OTB-2015"},
+            ),
+            (
+                "We achieve FID 42.17, LPIPS 0.3868, FID 30.35, LPIPS 0.5076 respectively on Flower and Animal Faces.",
+                30.35,
+                {"dataset": "Animal Faces"},
+            ),
+            (
+                "Experiments use three datasets: Olympic Sports, HMDB51 and UCF101. Our approach gains 7.0%, 3.4%, and "
+                "4.9%, respectively, on these datasets.",
+                4.9,
+                {"dataset": "UCF101"},
+            ),
+            ("The mAP of our detector is 41.2% and 37.9% on COCO and LVIS.", 37.9, {"dataset": "LVIS"}),
+        ),
+    ),
+    # ---- where the dataset comes from
+    "dataset-in-metric": (
+        "A benchmark name inside the metric phrase is the dataset ('improves BoolQ performance by 18.1 pp', "
+        "'71.69% ImageNet top-1 accuracy'); a metric name with a suffix never is ('the BLEU-4 score of 55.2').",
+        (
+            (
+                "It improves BoolQ performance by 18.1 pp.",
+                18.1,
+                {"dataset": "BoolQ", "metric": "performance"},
+            ),
+            (
+                "Notably, we boost ResNet-18 from 69.90% to 71.69% ImageNet top-1 accuracy.",
+                71.69,
+                {"dataset": "ImageNet", "metric": "top-1 accuracy"},
+            ),
+        ),
+    ),
+    "dataset-after": (
+        "'N on|in|for <Name>' after the number names the dataset, unless the name is a kind of thing "
+        "('KGE models', 'the CSRL task') or counted ('three ACOS datasets').",
+        (
+            ("We reach an FID of 2.1 on FFHQ.", 2.1, {"dataset": "FFHQ"}),
+            (
+                "InstructNav surpasses the previous SOTA method by 10.48% on the zero-shot Habitat ObjNav.",
+                10.48,
+                {"dataset": "Habitat ObjNav"},
+            ),
+            (
+                "It achieves 75.2% mAP on real student behavior dataset.",
+                75.2,
+                {"dataset": "real student behavior dataset"},
+            ),
+            # a described set has no function word ("higher accuracy than the benchmark" names none), and the
+            # name after a baseline's number is the baseline ("compared to 15% for BART"), not a set
+            (
+                "Our model obtains 48.2% accuracy on the remote sensing benchmark, compared to 15% for BART.",
+                48.2,
+                {"dataset": "remote sensing benchmark"},
+            ),
+        ),
+    ),
+    "dataset-before": (
+        "A benchmark named earlier in the sentence and not taken by another number's 'N on X'.",
+        (
+            ("On HumanEval, our model reaches 61.0% pass@1.", 61.0, {"dataset": "HumanEval"}),
+            (
+                "GAV outperformed the state-of-the-art on the ogbl-vessel benchmark by 12% (98.38 vs. 87.98 AUC).",
+                12.0,
+                {"dataset": "ogbl-vessel"},
+            ),
+            # a name after "on"/"in" that ends in a metric word or has a cut-off glued ("@10") is a metric
+            (
+                "On the Freebase FB15K dataset, HolEx outperforms HolE by 14.7% on the HITS@10 metric.",
+                14.7,
+                {"dataset": "Freebase FB15K"},
+            ),
+        ),
+    ),
+    "baseline-pair-dataset": (
+        "A number compared with a baseline's right after it is measured on the data set named after the pair.",
+        (
+            (
+                "It enjoys an F1 score of 81.43% compared with 80.47% of the existing method on CULane.",
+                81.43,
+                {"dataset": "CULane"},
+            ),
+        ),
+    ),
+    "sentence-dataset": (
+        "A number with no dataset takes the one data set the other numbers of its sentence are measured on "
+        "('N on X' or a list), never from a bracketed aside and never for a number measured 'across N benchmarks' "
+        "(written after it, or just before it: 'across three ACOS datasets, averaging 1.48% F1 improvement').",
+        (
+            (
+                "Our technique improves the mAP of YOLOv2 by 3.8% and of YOLOv3 by 2.2% on the MSCOCO dataset.",
+                3.8,
+                {"dataset": "MSCOCO"},
+            ),
+        ),
+    ),
+    "dataset-before-bracket": (
+        "A result in brackets right after a capitalised name (after 'on', 'in', 'for', 'and' or a list comma) is "
+        "reported for that data set, unless it is a multiplier (compared with a method) or the list is of other "
+        "things ('architectures such as ...').",
+        (
+            (
+                "Empirically, MAViL achieves state-of-the-art audio-video classification performance on AudioSet "
+                "(53.3 mAP) and VGGSound (67.1% accuracy).",
+                67.1,
+                {"dataset": "VGGSound", "metric": "accuracy"},
+            ),
+        ),
+    ),
+    "same-dataset": (
+        "A number 'on the same dataset/benchmark' is measured on the data set of the nearest earlier row that has "
+        "one.",
+        (
+            (
+                "The LSTM achieves a BLEU score of 34.8 on the WMT-14 dataset. For comparison, a phrase-based SMT "
+                "system achieves a BLEU score of 33.3 on the same dataset.",
+                33.3,
+                {"dataset": "WMT-14"},
+            ),
+        ),
+    ),
+    "abstract-dataset": (
+        "Numbers with no dataset in an abstract that introduces exactly one data set ('We present Cryptonite, a "
+        "large-scale dataset ...') and names no other are measured on it; a set only apposed to a data-set word "
+        "('our resulting dataset, Possible Stories,', 'a dataset, called PaCo,') is shared with the rows of its "
+        "sentence, the next one, or a sentence that names it again or says 'our dataset/corpus/tasks'.",
+        (
+            (
+                "We present Cryptonite, a large-scale dataset of cryptic clues. Fine-tuning T5 achieves only 7.6% "
+                "accuracy.",
+                7.6,
+                {"dataset": "Cryptonite"},
+            ),
+            # apposed to a data-set word: shared with the sentences next to it or speaking of "our" data
+            (
+                "We collect a dataset, called PaCo, consisting of 12.4 thousand preconditions of commonsense "
+                "statements. Our results reveal a 10-30% gap between machine and human performance on our tasks.",
+                10.0,
+                {"dataset": "PaCo"},
+            ),
+        ),
+    ),
+}
