@@ -394,15 +394,25 @@ def _take_reused(
         for table, entry in files.items():
             writer.add_reused(table, root / entry.path, entry, order[table])
 
-    def narrow(table: str, columns: list[str]) -> pl.DataFrame:
+    def narrow(table: str, columns: list[str]) -> pl.DataFrame | None:
+        """The reused partitions' ``columns`` of ``table``; None when none of them has a row in it (an empty
+        frame would not have the table's dtypes)."""
         entries = [files[table] for _, files in sorted(reused.items()) if table in files]
+        if not entries:
+            return None
         return reuse.read_partitions(root, entries, [c for c in columns if c not in PARTITION_COLUMNS])
 
     for table in PARTITIONED_TABLES:
         keys = sorted({c for k in checks[table].keys for c in k})
         rows = sum(files[table].rows or 0 for files in reused.values() if table in files)
-        checks[table].add_keys(narrow(table, keys).select(keys), rows)
+        found = narrow(table, keys)
+        if found is not None:
+            checks[table].add_keys(found.select(keys), rows)
     papers = narrow("papers", ["paper_id", "title"])
     metrics = narrow("paper_metrics", ["paper_id", *benchmarks.METRIC_INPUTS])
-    lineage = narrow("listing_lineage", ["listing", "status"]).select("listing", "status")
-    return [lineage], [benchmarks.candidates(metrics, papers)], papers["paper_id"]
+    lineage = narrow("listing_lineage", ["listing", "status"])
+    return (
+        [lineage.select("listing", "status")] if lineage is not None else [],
+        [benchmarks.candidates(metrics, papers)] if metrics is not None and papers is not None else [],
+        papers["paper_id"] if papers is not None else pl.Series("paper_id", [], pl.String),
+    )

@@ -148,10 +148,8 @@ def scan_partitions(files: list[tuple[str, str]], columns: list[str] | None = No
 
 
 def read_partitions(root: Path, entries: list[FileEntry], columns: list[str]) -> pl.DataFrame:
-    """``columns`` of the partition files ``entries`` (manifest entries of the release folder ``root``),
-    with ``venue`` and ``year`` (:func:`scan_partitions`); an empty list gives the columns with no row."""
-    if not entries:
-        return pl.DataFrame(schema={**{c: pl.String for c in columns}, "venue": pl.String, "year": pl.Int64})
+    """``columns`` of the partition files ``entries`` (manifest entries of the release folder ``root``, at
+    least one), with ``venue`` and ``year`` (:func:`scan_partitions`)."""
     return scan_partitions([(str(Path(root) / e.path), e.path) for e in entries], columns).collect()
 
 

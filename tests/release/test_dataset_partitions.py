@@ -336,14 +336,19 @@ def test_a_damaged_parent_file_is_never_reused(frame, tmp_path):
     index = json.loads((tmp_path / "b2" / "tables.json").read_text())
     taken = sorted(e["path"] for e in index["paper_metrics"] if e.get("parquet"))
     assert intact.reused and taken
-    victim = tmp_path / "wh_damaged" / "release=1" / taken[0]
+    # not the table's first file (its footer gives the table's schema) and a byte of the first page, not
+    # the footer: damage that only the sha256 sees
+    first = release.read_manifest(tmp_path / "wh" / "release=1").tables["paper_metrics"].files[0].path
+    victim = tmp_path / "wh_damaged" / "release=1" / next(t for t in taken if t != first)
     data = bytearray(victim.read_bytes())
-    data[len(data) // 2] ^= 0xFF  # same size, other bytes
+    data[8] ^= 0xFF  # same size, other bytes
     victim.write_bytes(bytes(data))
     damaged = dataset.build_dataset(files, tmp_path / "wh_damaged", tmp_path / "b3", memory=memory)
     index = json.loads((tmp_path / "b3" / "tables.json").read_text())
     assert damaged.reused == intact.reused - 1
-    assert taken[0] not in {e["path"] for e in index["paper_metrics"] if e.get("parquet")}
+    assert victim.relative_to(tmp_path / "wh_damaged" / "release=1").as_posix() not in {
+        e["path"] for e in index["paper_metrics"] if e.get("parquet")
+    }
     assert [p.fingerprint for p in damaged.tables["paper_metrics"].partitions] == [
         p.fingerprint for p in intact.tables["paper_metrics"].partitions
     ]
