@@ -390,7 +390,7 @@ def _take_reused(
     ids)`` for the accounting check, the benchmark tables and the changelog."""
     assert plan.parent_manifest is not None
     order = {n: t.column_names for n, t in plan.parent_manifest.tables.items()}
-    for _key, files in sorted(reused.items()):
+    for _, files in sorted(reused.items()):
         for table, entry in files.items():
             writer.add_reused(table, root / entry.path, entry, order[table])
 
