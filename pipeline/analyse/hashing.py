@@ -56,10 +56,13 @@ def shingles(normalised: str) -> set[int]:
     words = normalised.split()
     if len(words) < SHINGLE_WORDS:
         return {xxhash.xxh3_64_intdigest(" ".join(words).encode())} if words else set()
-    return {
-        xxhash.xxh3_64_intdigest(" ".join(words[i : i + SHINGLE_WORDS]).encode())
-        for i in range(len(words) - SHINGLE_WORDS + 1)
-    }
+    # the n-grams as C-level loops (zip, map) rather than a comprehension of slices: same shingles
+    grams = zip(*(words[i:] for i in range(SHINGLE_WORDS)))
+    return set(map(xxhash.xxh3_64_intdigest, map(str.encode, map(" ".join, grams))))
+
+
+#: The low 32 bits of a shingle hash (an int's ``&`` with the mask, called as a C function).
+_low32 = (0xFFFFFFFF).__and__
 
 
 def _identity(x):
@@ -76,10 +79,12 @@ def lsh_keys(normalised: str) -> list[int]:
     sh = shingles(normalised)
     if not sh:
         return []
+    # datasketch applies its hash function to each value (in a Python loop): here it keeps the low 32 bits of
+    # the shingle hash, the affine32 scheme's input
     mh = MinHash(
-        num_perm=NUM_PERM, seed=MINHASH_SEED, hashfunc=_identity, permutations=_PERMUTATIONS, scheme=_SCHEME
+        num_perm=NUM_PERM, seed=MINHASH_SEED, hashfunc=_low32, permutations=_PERMUTATIONS, scheme=_SCHEME
     )
-    mh.update_batch(np.fromiter(sh, dtype=np.uint64, count=len(sh)) & np.uint64(0xFFFFFFFF))
+    mh.update_batch(list(sh))
     sig = mh.hashvalues.astype(np.uint64)
     keys = [
         xxhash.xxh3_64_intdigest(sig[b * LSH_ROWS : (b + 1) * LSH_ROWS].tobytes(), seed=b)
