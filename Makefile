@@ -66,7 +66,8 @@ lock: $(VENV)/bin/python ## re-resolve requirements.lock (UPGRADE=1: newest allo
 # the run queue); the raw-folder sensor, the daily schedule and the automation sensor start RUNNING.
 dev: $(VENV)/.installed ## the Dagster UI on 127.0.0.1:3000 with sensor, schedule and automation running
 	$(PY) -c 'from pipeline.runtime.config import ensure_dagster_home; ensure_dagster_home()'
-	$(VENV)/bin/dagster dev -w workspace.yaml -h 127.0.0.1 -p $${DAGSTER_PORT:-3000}
+	DAGSTER_EMIT_PARTITION_SUBSET_IN_PLANNED_EVENTS=$${DAGSTER_EMIT_PARTITION_SUBSET_IN_PLANNED_EVENTS:-true} \
+		$(VENV)/bin/dagster dev -w workspace.yaml -h 127.0.0.1 -p $${DAGSTER_PORT:-3000}
 
 verify: $(VENV)/.installed ## re-check the latest release (RELEASE=N: release N) against its manifest
 	$(PY) -m pipeline verify $(RELEASE)
