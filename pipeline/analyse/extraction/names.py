@@ -30,7 +30,8 @@ _NP = rf"{_NP_WORD}(?:\s{_NP_WORD}){{0,3}}"
 _SHARE_STOP = (
     r"(?:on|in|of|for|by|than|over|and|or|with|while|to|at|from|the|a|an|that|which|who|when|where|as|is|are|"
     r"was|were|be|been|have|has|had|can|could|will|would|do|does|did|contain\w*|show\w*|time|cases|"
-    r"all|each|both|most|many|several|some|any|other|them|it|they|this|whose|[a-z]+ing|[a-z]+ed|[a-z]+ly)\b"
+    r"all|each|both|most|many|several|some|any|other|them|it|its|they|their|our|his|her|this|these|those|whose|"
+    r"[a-z]+ing|[a-z]+ed|[a-z]+ly|[\w-]*-of-[\w-]*)\b"
 )
 _OPEN_AFTER = (
     (
