@@ -14,6 +14,7 @@ import re
 
 from pipeline.analyse.extraction import vocabulary as V
 from pipeline.analyse.extraction.names import metric_share_of
+from pipeline.analyse.extraction.patterns import LOWER_PREFIX_NAME
 from pipeline.analyse.extraction.rows import MetricDraft
 
 RULES_VERSION = "5"  # bump when outputs change (docs/execution.md)
@@ -25,7 +26,7 @@ _NOT_DATASET_AFTER = re.compile(rf"\s+{V.alternation(V.NOT_DATASET_HEADS)}\b", r
 _GENERIC_CAP = set(V.GENERIC_CAPITALS)
 
 # A capitalised name ("CMU Mocap", "Human3.6M", "MultiWOZ2.1", "Pascal VOC 2007", "ImageNet-100").
-_NAME = r"(?:[A-Z0-9][\w'’.+→-]*[\w+](?:\s(?:[A-Z0-9][\w'’.+→-]*[\w+]|v\d[\w.]*))*)"
+_NAME = rf"(?:(?:[A-Z0-9]|{LOWER_PREFIX_NAME})[\w'’.+→-]*[\w+](?:\s(?:[A-Z0-9][\w'’.+→-]*[\w+]|v\d[\w.]*))*)"
 _SEP = r"(?:\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or|&)\s+)"
 # A list of data-set names is introduced by a preposition or a "datasets:"-like head, or followed by one:
 # "on Flower, Animal Faces, and VGGFace", "benchmarks, BC40 and CB513" (never "X, Y and Z achieve").

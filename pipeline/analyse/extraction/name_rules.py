@@ -307,7 +307,8 @@ NAME_RULES: dict[str, tuple[str, tuple]] = {
     ),
     "dataset-after": (
         "'N on|in|for <Name>' after the number names the dataset, unless the name is a kind of thing "
-        "('KGE models', 'the CSRL task') or counted ('three ACOS datasets').",
+        "('KGE models', 'the CSRL task') or counted ('three ACOS datasets'); a name may start with a lower-case "
+        "prefix before its capitals ('nuScenes', 'tieredImageNet'; a prefixed acronym 'fMRI', 'kNN' is none).",
         (
             ("We reach an FID of 2.1 on FFHQ.", 2.1, {"dataset": "FFHQ"}),
             (
@@ -327,6 +328,12 @@ NAME_RULES: dict[str, tuple[str, tuple]] = {
                 48.2,
                 {"dataset": "remote sensing benchmark"},
             ),
+            # a name written with a lower-case prefix before its capitals is a name (dev corpus)
+            (
+                "Notably, Seal achieves a remarkable 45.0% mIoU on nuScenes after linear probing.",
+                45.0,
+                {"dataset": "nuScenes"},
+            ),
         ),
     ),
     "dataset-before": (
@@ -343,6 +350,12 @@ NAME_RULES: dict[str, tuple[str, tuple]] = {
                 "On the Freebase FB15K dataset, HolEx outperforms HolE by 14.7% on the HITS@10 metric.",
                 14.7,
                 {"dataset": "Freebase FB15K"},
+            ),
+            (
+                "In the zero-shot cross-lingual setting of the mATIS++ dataset, LINGUIST out-performs a strong "
+                "baseline by +4.14 points absolute on ST F1 Score.",
+                4.14,
+                {"dataset": "mATIS++"},
             ),
         ),
     ),
@@ -378,6 +391,12 @@ NAME_RULES: dict[str, tuple[str, tuple]] = {
                 "(53.3 mAP) and VGGSound (67.1% accuracy).",
                 67.1,
                 {"dataset": "VGGSound", "metric": "accuracy"},
+            ),
+            (
+                "Notably, our approach achieves state-of-the-art performance on both miniImageNet (70.31% on "
+                "1-shot and 81.89% on 5-shot) and tieredImageNet (78.74% on 1-shot and 86.92% on 5-shot).",
+                78.74,
+                {"dataset": "tieredImageNet"},
             ),
         ),
     ),

@@ -15,6 +15,7 @@ from pipeline.analyse.extraction.patterns import (
     LEX,
     LEX_AT_END,
     LEX_WORDS,
+    LOWER_PREFIX_NAME,
     MODEL_NAME,
     QUAL_TEXT,
     correlation_before,
@@ -376,7 +377,8 @@ PREP_NAME = re.compile(
     r"(?:(?!(?:and|or|of|to|with|by|than|that|which|our|their|its|all|each|these|those|this|most|many|"
     r"several|other|some|both|two|three|four|five|terms|average|addition|particular|contrast)\s)"
     r"[a-z][a-z\-]+\s+){0,2})"
-    r"(?P<name>[A-Z](?:\.(?=\w)|[\w'’\-+→])*(?:[\s-](?:[A-Z0-9](?:\.(?=\w)|[\w'’\-+→])*|v\d[\w.]*|test-\w+|Lite|Verified|generation|"
+    rf"(?P<name>(?:[A-Z]|{LOWER_PREFIX_NAME})"
+    r"(?:\.(?=\w)|[\w'’\-+→])*(?:[\s-](?:[A-Z0-9](?:\.(?=\w)|[\w'’\-+→])*|v\d[\w.]*|test-\w+|Lite|Verified|generation|"
     r"scenario|split|\d+))*)"
 )
 _BENCH_NAME = re.compile(
@@ -386,7 +388,7 @@ _BENCH_NAME = re.compile(
     # a lower-case name before a singular "benchmark"/"dataset": "the ogbl-vessel benchmark", "the mnist1d dataset"
     r"(?<=the\s)(?!(?:real|large|small|well|open|widely|publicly|state|multi|cross|few|zero|high|low|long|short|"
     r"fine|self|semi|non|full|single|new|two|three|in|out|hand|human|web|task|domain)-)"
-    r"(?:[a-z][a-z\d]*(?:-[a-z\d]+)+|[a-z]+\d\w*)(?=\s+(?:benchmark|dataset|data set)\b(?!s)))"
+    r"(?:[a-z][a-z\d]*(?:-[a-z\d]+)+|[a-z]+\d\w*|[a-z]{1,5}[A-Z][\w+.\-]*)(?=\s+(?:benchmark|dataset|data set)\b(?!s)))"
     r"\s+(?:benchmark|dataset|data set)s?\b"
 )
 _LOWER_SET = re.compile(
@@ -475,7 +477,9 @@ def dataset_after(text: str, start: int, end: int) -> str | None:
 
 
 _NAME_BEFORE_BRACKET = re.compile(
-    r"(?:\b(?i:on|in|for|and)|[,:])\s+(?:the\s+)?(?P<name>[A-Z][\w'’.\-+]*(?:\s(?:[A-Z0-9][\w'’.\-+]*|v\d[\w.]*))*)"
+    r"(?:\b(?i:on|in|for|and)|[,:])\s+(?:the\s+)?"
+    rf"(?P<name>(?:[A-Z]|{LOWER_PREFIX_NAME})"
+    r"[\w'’.\-+]*(?:\s(?:[A-Z0-9][\w'’.\-+]*|v\d[\w.]*))*)"
     r"\s*\(\s*$"
 )
 
