@@ -518,3 +518,23 @@ def test_a_name_with_a_lower_case_prefix_is_a_data_set():
         "latency on an iPhone 13 mini NPU."
     )
     assert [r["dataset"] for r in extract_metrics(clean_text(text))] == ["ImageNet-1K", "ImageNet-1K"]
+
+
+def test_a_set_coordinated_after_its_own_numbers_takes_over():
+    """gold_dev3 (dev3-140) and a dev-corpus sentence: "X ... A, and Y ... B" measures B on Y; a plain list of
+    sets ("on CIFAR-10, CIFAR-100, and SVHN") still gives its first set."""
+    text = (
+        "We achieve highly efficient results on OntoNotes 5.0, only requiring 13% of the original training data, "
+        "and CoNLL 2003, requiring only 27%."
+    )
+    assert next(r for r in extract_metrics(clean_text(text)) if r["value"] == 27.0)["dataset"] == "CoNLL 2003"
+    text = (
+        "As a result, our kMaX-DeepLab achieves a new state-of-the-art performance on COCO val set with 58.0% PQ, "
+        "and Cityscapes val set with 68.4% PQ, 44.0% AP, and 83.5% mIoU without test-time augmentation."
+    )
+    assert [r["dataset"] for r in extract_metrics(clean_text(text))] == ["COCO"] + ["Cityscapes"] * 3
+    text = (
+        "We show that PBA can match the performance of AutoAugment on CIFAR-10, CIFAR-100, and SVHN, with three "
+        "orders of magnitude less overall compute."
+    )
+    assert [r["dataset"] for r in extract_metrics(clean_text(text))] == ["CIFAR-10"]
