@@ -538,3 +538,20 @@ def test_a_set_coordinated_after_its_own_numbers_takes_over():
         "orders of magnitude less overall compute."
     )
     assert [r["dataset"] for r in extract_metrics(clean_text(text))] == ["CIFAR-10"]
+
+
+def test_a_name_after_a_change_noun_and_in_is_what_changed():
+    """gold_dev3 (dev3-061) and dev-corpus sentences: "improvements in MR", "reduction in ASR" name metrics, not
+    sets; a set's name after the change ("in VOT2016 dataset", "in Cifar10") and a change that names its metric
+    first ("accuracy degradation in ImageNet classification") keep the set."""
+    text = "On the CrowdHuman dataset, we achieve +3.2% and +2.0% improvements in MR and AP, also using these backbones."
+    assert [r["dataset"] for r in extract_metrics(clean_text(text))] == ["CrowdHuman", "CrowdHuman"]
+    text = "We show that DARD yields improvements in performance and robustness, achieving a 15% reduction in ASR."
+    assert [r["dataset"] for r in extract_metrics(clean_text(text))] == [None]
+    text = (
+        "Extensive experiments on benchmarks show that our approach significantly outperforms the "
+        "state-of-the-arts, yielding 9.6% relative gain in VOT2016 dataset and 35.9% relative gain in UAV20L dataset."
+    )
+    assert [r["dataset"] for r in extract_metrics(clean_text(text))] == ["VOT2016", "UAV20L"]
+    text = "For example, ViP delivers 2.1x speedup with less than 1.5% accuracy degradation in ImageNet classification."
+    assert next(r for r in extract_metrics(clean_text(text)) if r["value"] == 1.5)["dataset"] == "ImageNet"

@@ -339,7 +339,10 @@ NAME_RULES: dict[str, tuple[str, tuple]] = {
     "dataset-before": (
         "A benchmark named earlier in the sentence and not taken by another number's 'N on X'; a set coordinated "
         "after ', and' takes over when the set before it has its own number in between ('on COCO val set with "
-        "58.0% PQ, and Cityscapes val set with 68.4% PQ'; never a plain list 'on CIFAR-10, CIFAR-100, and SVHN').",
+        "58.0% PQ, and Cityscapes val set with 68.4% PQ'; never a plain list 'on CIFAR-10, CIFAR-100, and SVHN'). "
+        "A name after '<change noun> in' is what changed ('improvements in MR', 'a 15% reduction in ASR'), unless "
+        "the change names its metric first ('accuracy degradation in ImageNet classification') or the name is a "
+        "data set's ('gain in VOT2016 dataset', 'degradation in Cifar10').",
         (
             ("On HumanEval, our model reaches 61.0% pass@1.", 61.0, {"dataset": "HumanEval"}),
             (
@@ -365,6 +368,13 @@ NAME_RULES: dict[str, tuple[str, tuple]] = {
                 "58.0% PQ, and Cityscapes val set with 68.4% PQ, 44.0% AP, and 83.5% mIoU.",
                 68.4,
                 {"dataset": "Cityscapes"},
+            ),
+            # what a change is "in" is the quantity that changed, not a set (gold_dev3)
+            (
+                "On the CrowdHuman dataset, we achieve +3.2% and +2.0% improvements in MR and AP, also using these "
+                "backbones.",
+                2.0,
+                {"dataset": "CrowdHuman"},
             ),
         ),
     ),

@@ -449,13 +449,35 @@ _DESCRIBED_SET = re.compile(
 _SLASH_METRIC = re.compile(rf"/(?:{LEX_WORDS})(?![\w-])", re.I)
 
 
+# "+3.2% and +2.0% improvements in MR and AP": what a change is "in" is the quantity that changed.
+_CHANGE_IN = re.compile(
+    r"\b(?:gains?|improvements?|increases?|boosts?|drops?|decreases?|reductions?|degradation)\s+in\s+(?:the\s+)?$",
+    re.I,
+)
+
+
 def _metric_named(text: str, m: re.Match) -> bool:
     """A capitalised name after a preposition that is a metric, not a data set: it ends in a metric word ("on IC
-    Recall", "on ST F1 Score", "in MR"), has a cut-off glued after it ("in PSP@1", "Recall@10") or a metric
-    after a slash ("on ASR/SSIM")."""
+    Recall", "on ST F1 Score", "in MR"), has a cut-off glued after it ("in PSP@1", "Recall@10"), a metric
+    after a slash ("on ASR/SSIM"), or follows a change noun and "in" ("improvements in MR and AP")."""
     name = m["name"].strip(" .,")
     after = text[m.end("name") : m.end("name") + 30]
-    return bool(LEX_AT_END.search(name) or after.startswith("@") or _SLASH_METRIC.match(after))
+    return bool(
+        LEX_AT_END.search(name)
+        or after.startswith("@")
+        or _SLASH_METRIC.match(after)
+        or _changed_quantity(text, m, name)
+    )
+
+
+def _changed_quantity(text: str, m: re.Match, name: str) -> bool:
+    """The name after "<change noun> in" is what changed ("improvements in MR", "a 15% reduction in ASR") unless
+    the change names its metric before ("accuracy degradation in ImageNet classification") or the name is a
+    data set's ("gain in VOT2016 dataset", "degradation in Cifar10")."""
+    cm = _CHANGE_IN.search(text, max(0, m.start("name") - 30), m.start("name"))
+    if not cm or _dataset_like(name) or _DATASET_WORD.match(text, m.end("name") + 1):
+        return False
+    return not LEX_AT_END.search(text, max(0, cm.start() - 30), cm.start())
 
 
 def dataset_after(text: str, start: int, end: int) -> str | None:
