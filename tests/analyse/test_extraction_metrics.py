@@ -555,3 +555,17 @@ def test_a_name_after_a_change_noun_and_in_is_what_changed():
     assert [r["dataset"] for r in extract_metrics(clean_text(text))] == ["VOT2016", "UAV20L"]
     text = "For example, ViP delivers 2.1x speedup with less than 1.5% accuracy degradation in ImageNet classification."
     assert next(r for r in extract_metrics(clean_text(text)) if r["value"] == 1.5)["dataset"] == "ImageNet"
+
+
+def test_the_words_before_a_change_noun_of_n_name_what_changed():
+    """gold_dev3 (dev3-129) and dev-corpus sentences: "a <phrase> improvement/reduction of N" names the phrase;
+    an adjective of the change ("a healthy gain of 5.7%", "a noteworthy improvement of") names nothing new."""
+    text = "We show that applying a single iteration of this method results in a relative transcription density gain of 17%."
+    assert [r["metric"] for r in extract_metrics(clean_text(text))] == ["transcription density"]
+    text = (
+        "Our weakly supervised phrase grounding model trained on COCO-Captions shows a healthy gain of 5.7% to "
+        "achieve 76.7% accuracy on Flickr30k."
+    )
+    assert next(r for r in extract_metrics(clean_text(text)) if r["value"] == 5.7)["metric"] == "accuracy"
+    text = "IoU metric demonstrates a noteworthy improvement of over 119% to baseline."
+    assert [r["metric"] for r in extract_metrics(clean_text(text))] == ["IoU"]

@@ -101,6 +101,24 @@ NAME_RULES: dict[str, tuple[str, tuple]] = {
             ),
         ),
     ),
+    "metric-before-change-of": (
+        "'a/the X improvement|gain|reduction|increase|decrease|drop|boost of N' names X, whatever its words, when "
+        "X is no adjective of the change ('a relative improvement of', 'a healthy gain of', 'a 2-fold increase of').",
+        (
+            (
+                "We show that gaze direction and affective representations contribute a prediction to "
+                "ground-truth correspondence improvement of at least 5% compared to dynamic saliency models.",
+                5.0,
+                {"metric": "prediction to ground-truth correspondence"},
+            ),
+            (
+                "Experimental results with RF mixtures demonstrate that our method results in a BER reduction of "
+                "95% over classical and existing learning-based methods.",
+                95.0,
+                {"metric": "BER"},
+            ),
+        ),
+    ),
     "metric-before-of": (
         "'X of N' names X when X ends in a metric head word ('compression rate of 97.4%').",
         (("It achieves a label agreement rate of 97.4%.", 97.4, {"metric": "label agreement rate"}),),

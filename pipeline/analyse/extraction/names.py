@@ -79,6 +79,13 @@ _OPEN_AFTER = (
         re.compile(r"^\s?(?P<np>[A-Z][A-Za-z]*[A-Z][A-Za-z]*(?:-[A-Z]+)?)(?![\w-])(?!\s+[A-Z])"),
     ),
 )
+_CHANGE_ADJECTIVE = (
+    r"(?:relative|absolute|average|overall|significant|substantial|consistent|large|larger|small|notable|"
+    r"remarkable|marked|mean|total|maximum|minimum|further|additional|impressive|considerable|clear|huge|"
+    r"dramatic|great|slight|modest|massive|noticeable|drastic|median|net|healthy|noteworthy|[a-z]+able|"
+    r"[a-z]+ful|[\w-]*fold|\d[\w.%-]*|of|in|on|for|"
+    r"and|or|to|by|with|performance)"
+)
 _OPEN_BEFORE_END = re.compile(r"(?:\bby|\bof|\bis|\bwas|\bfrom|\bto|=|:)\s+$")
 _OPEN_BEFORE = (
     (
@@ -96,6 +103,17 @@ _OPEN_BEFORE = (
         re.compile(
             rf"(?P<np>(?:[\w@\-]+\s){{0,3}}?{HEADS})\s+(?:was|were|is|are|has been|have been|can be)\s+(?:\w+ly\s+)?"
             r"(?:reduced|improved|increased|decreased|boosted|lowered|raised|cut|enhanced)\s+(?:from|by|to)\s+$",
+            re.I,
+        ),
+    ),
+    (
+        # "a prediction to ground-truth correspondence improvement of at least 5%": the words before a change
+        # noun name what changed (never an adjective of the change: "a relative improvement of")
+        "metric-before-change-of",
+        re.compile(
+            r"\b(?:an?|the|its|their|our)\s+(?P<np>(?:[\w@\-]+\s){0,3}?"
+            rf"(?!{_CHANGE_ADJECTIVE}\s)[\w@\-]*[a-zA-Z][\w@\-]*)\s+"
+            r"(?:improvement|gain|reduction|increase|decrease|drop|boost)\s+of\s+$",
             re.I,
         ),
     ),
