@@ -76,7 +76,7 @@ from pipeline.analyse.extraction.spelled import (
 )
 from pipeline.analyse.extraction.tokens import Tok, number_tokens, pair_structures
 
-RULES_VERSION = "4"  # with keys, text, rules; bump when outputs change (docs/execution.md)
+RULES_VERSION = "5"  # with keys, text, rules; bump when outputs change (docs/execution.md)
 
 #: Keys of every row returned by :func:`extract_metrics`, in column order.
 METRIC_FIELDS = (
@@ -182,10 +182,10 @@ def extract_metrics(text: str) -> list[MetricRow]:
     _share_across_lists(text, rows)
     linking.link_respectively(text, rows, sents)
     linking.share_clause_metric(text, rows)
-    linking.share_sentence_metric(rows)
+    linking.share_sentence_metric(text, rows)
     linking.share_of_metric(text, rows)
     linking.share_antecedent_metric(text, rows)
-    linking.share_sentence_metric(rows)  # a share named by the step before reaches its sentence
+    linking.share_sentence_metric(text, rows)  # a share named by the step before reaches its sentence
     linking.share_baseline_dataset(text, rows)
     linking.share_sentence_dataset(text, rows)
     linking.share_same_dataset(text, rows)

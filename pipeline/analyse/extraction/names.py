@@ -15,6 +15,7 @@ from pipeline.analyse.extraction.patterns import (
     LEX,
     LEX_AT_END,
     LEX_WORDS,
+    LOWER_PREFIX_NAME,
     MODEL_NAME,
     QUAL_TEXT,
     correlation_before,
@@ -30,7 +31,8 @@ _NP = rf"{_NP_WORD}(?:\s{_NP_WORD}){{0,3}}"
 _SHARE_STOP = (
     r"(?:on|in|of|for|by|than|over|and|or|with|while|to|at|from|the|a|an|that|which|who|when|where|as|is|are|"
     r"was|were|be|been|have|has|had|can|could|will|would|do|does|did|contain\w*|show\w*|time|cases|"
-    r"all|each|both|most|many|several|some|any|other|them|it|they|this|whose|[a-z]+ing|[a-z]+ed|[a-z]+ly)\b"
+    r"all|each|both|most|many|several|some|any|other|them|it|its|they|their|our|his|her|this|these|those|whose|"
+    r"[a-z]+ing|[a-z]+ed|[a-z]+ly|[\w-]*-of-[\w-]*)\b"
 )
 _OPEN_AFTER = (
     (
@@ -77,6 +79,13 @@ _OPEN_AFTER = (
         re.compile(r"^\s?(?P<np>[A-Z][A-Za-z]*[A-Z][A-Za-z]*(?:-[A-Z]+)?)(?![\w-])(?!\s+[A-Z])"),
     ),
 )
+_CHANGE_ADJECTIVE = (
+    r"(?:relative|absolute|average|overall|significant|substantial|consistent|large|larger|small|notable|"
+    r"remarkable|marked|mean|total|maximum|minimum|further|additional|impressive|considerable|clear|huge|"
+    r"dramatic|great|slight|modest|massive|noticeable|drastic|median|net|healthy|noteworthy|[a-z]+able|"
+    r"[a-z]+ful|[\w-]*fold|\d[\w.%-]*|of|in|on|for|"
+    r"and|or|to|by|with|performance)"
+)
 _OPEN_BEFORE_END = re.compile(r"(?:\bby|\bof|\bis|\bwas|\bfrom|\bto|=|:)\s+$")
 _OPEN_BEFORE = (
     (
@@ -94,6 +103,17 @@ _OPEN_BEFORE = (
         re.compile(
             rf"(?P<np>(?:[\w@\-]+\s){{0,3}}?{HEADS})\s+(?:was|were|is|are|has been|have been|can be)\s+(?:\w+ly\s+)?"
             r"(?:reduced|improved|increased|decreased|boosted|lowered|raised|cut|enhanced)\s+(?:from|by|to)\s+$",
+            re.I,
+        ),
+    ),
+    (
+        # "a prediction to ground-truth correspondence improvement of at least 5%": the words before a change
+        # noun name what changed (never an adjective of the change: "a relative improvement of")
+        "metric-before-change-of",
+        re.compile(
+            r"\b(?:an?|the|its|their|our)\s+(?P<np>(?:[\w@\-]+\s){0,3}?"
+            rf"(?!{_CHANGE_ADJECTIVE}\s)[\w@\-]*[a-zA-Z][\w@\-]*)\s+"
+            r"(?:improvement|gain|reduction|increase|decrease|drop|boost)\s+of\s+$",
             re.I,
         ),
     ),
@@ -375,7 +395,8 @@ PREP_NAME = re.compile(
     r"(?:(?!(?:and|or|of|to|with|by|than|that|which|our|their|its|all|each|these|those|this|most|many|"
     r"several|other|some|both|two|three|four|five|terms|average|addition|particular|contrast)\s)"
     r"[a-z][a-z\-]+\s+){0,2})"
-    r"(?P<name>[A-Z](?:\.(?=\w)|[\w'’\-+→])*(?:[\s-](?:[A-Z0-9](?:\.(?=\w)|[\w'’\-+→])*|v\d[\w.]*|test-\w+|Lite|Verified|generation|"
+    rf"(?P<name>(?:[A-Z]|{LOWER_PREFIX_NAME})"
+    r"(?:\.(?=\w)|[\w'’\-+→])*(?:[\s-](?:[A-Z0-9](?:\.(?=\w)|[\w'’\-+→])*|v\d[\w.]*|test-\w+|Lite|Verified|generation|"
     r"scenario|split|\d+))*)"
 )
 _BENCH_NAME = re.compile(
@@ -385,7 +406,7 @@ _BENCH_NAME = re.compile(
     # a lower-case name before a singular "benchmark"/"dataset": "the ogbl-vessel benchmark", "the mnist1d dataset"
     r"(?<=the\s)(?!(?:real|large|small|well|open|widely|publicly|state|multi|cross|few|zero|high|low|long|short|"
     r"fine|self|semi|non|full|single|new|two|three|in|out|hand|human|web|task|domain)-)"
-    r"(?:[a-z][a-z\d]*(?:-[a-z\d]+)+|[a-z]+\d\w*)(?=\s+(?:benchmark|dataset|data set)\b(?!s)))"
+    r"(?:[a-z][a-z\d]*(?:-[a-z\d]+)+|[a-z]+\d\w*|[a-z]{1,5}[A-Z][\w+.\-]*)(?=\s+(?:benchmark|dataset|data set)\b(?!s)))"
     r"\s+(?:benchmark|dataset|data set)s?\b"
 )
 _LOWER_SET = re.compile(
@@ -446,13 +467,35 @@ _DESCRIBED_SET = re.compile(
 _SLASH_METRIC = re.compile(rf"/(?:{LEX_WORDS})(?![\w-])", re.I)
 
 
+# "+3.2% and +2.0% improvements in MR and AP": what a change is "in" is the quantity that changed.
+_CHANGE_IN = re.compile(
+    r"\b(?:gains?|improvements?|increases?|boosts?|drops?|decreases?|reductions?|degradation)\s+in\s+(?:the\s+)?$",
+    re.I,
+)
+
+
 def _metric_named(text: str, m: re.Match) -> bool:
     """A capitalised name after a preposition that is a metric, not a data set: it ends in a metric word ("on IC
-    Recall", "on ST F1 Score", "in MR"), has a cut-off glued after it ("in PSP@1", "Recall@10") or a metric
-    after a slash ("on ASR/SSIM")."""
+    Recall", "on ST F1 Score", "in MR"), has a cut-off glued after it ("in PSP@1", "Recall@10"), a metric
+    after a slash ("on ASR/SSIM"), or follows a change noun and "in" ("improvements in MR and AP")."""
     name = m["name"].strip(" .,")
     after = text[m.end("name") : m.end("name") + 30]
-    return bool(LEX_AT_END.search(name) or after.startswith("@") or _SLASH_METRIC.match(after))
+    return bool(
+        LEX_AT_END.search(name)
+        or after.startswith("@")
+        or _SLASH_METRIC.match(after)
+        or _changed_quantity(text, m, name)
+    )
+
+
+def _changed_quantity(text: str, m: re.Match, name: str) -> bool:
+    """The name after "<change noun> in" is what changed ("improvements in MR", "a 15% reduction in ASR") unless
+    the change names its metric before ("accuracy degradation in ImageNet classification") or the name is a
+    data set's ("gain in VOT2016 dataset", "degradation in Cifar10")."""
+    cm = _CHANGE_IN.search(text, max(0, m.start("name") - 30), m.start("name"))
+    if not cm or _dataset_like(name) or _DATASET_WORD.match(text, m.end("name") + 1):
+        return False
+    return not LEX_AT_END.search(text, max(0, cm.start() - 30), cm.start())
 
 
 def dataset_after(text: str, start: int, end: int) -> str | None:
@@ -474,7 +517,9 @@ def dataset_after(text: str, start: int, end: int) -> str | None:
 
 
 _NAME_BEFORE_BRACKET = re.compile(
-    r"(?:\b(?i:on|in|for|and)|[,:])\s+(?:the\s+)?(?P<name>[A-Z][\w'’.\-+]*(?:\s(?:[A-Z0-9][\w'’.\-+]*|v\d[\w.]*))*)"
+    r"(?:\b(?i:on|in|for|and)|[,:])\s+(?:the\s+)?"
+    rf"(?P<name>(?:[A-Z]|{LOWER_PREFIX_NAME})"
+    r"[\w'’.\-+]*(?:\s(?:[A-Z0-9][\w'’.\-+]*|v\d[\w.]*))*)"
     r"\s*\(\s*$"
 )
 
@@ -499,8 +544,21 @@ def dataset_before_bracket(text: str, s0: int, paren: int) -> str | None:
     return _ok_dataset(m["name"])
 
 
+# A set coordinated after ", and" with the set named before it, its own numbers following: "on COCO val set with
+# 58.0% PQ, and Cityscapes val set with 68.4% PQ", "on OntoNotes 5.0, only requiring 13% ..., and CoNLL 2003,
+# requiring only 27%".
+_COORD_SET = re.compile(
+    r",\s+and\s+(?:on\s+|in\s+)?(?:the\s+)?"
+    rf"(?P<name>(?:[A-Z]|{LOWER_PREFIX_NAME})[\w'’.\-+]*(?:\s(?:[A-Z0-9][\w'’.\-+]*|v\d[\w.]*))*)"
+    r"(?=\s*(?:,|\(|(?:(?:val|validation|test|dev)\s+)?(?:set|split|dataset|benchmark)s?\b|with\b))"
+)
+
+_OWN_NUMBER = re.compile(r"(?<![\w.-])\d+(?:\.\d+)?(?![\w-])")
+
+
 def dataset_before(text: str, s0: int, end: int, attached: list[tuple[int, int]]) -> str | None:
-    """A benchmark named earlier in the sentence and not attached to another number's "N on X"."""
+    """A benchmark named earlier in the sentence and not attached to another number's "N on X"; a set coordinated
+    after ", and" with one named before it that has its own number in between (:data:`_COORD_SET`) takes over."""
     found = []
     taken = set()
     for m in PREP_NAME.finditer(text, s0, end):
@@ -511,6 +569,17 @@ def dataset_before(text: str, s0: int, end: int, attached: list[tuple[int, int]]
             continue
         if name:
             found.append(name)
+    if found and ", and " in text[s0:end]:
+        last = None
+        for m in _COORD_SET.finditer(text, s0, end):
+            name = None if _generic_mention(text, m) or _metric_named(text, m) else _ok_dataset(m["name"])
+            if name and not any(a <= m.start() <= b for a, b in attached):
+                last = name
+        at = text.rfind(last or "\0", s0, end)
+        prev = max(text.rfind(f, s0, end) + len(f) for f in found)
+        # the set before it has its own number in between ("X val set with A, and Y"), so it is no plain list
+        if last and at > prev and _OWN_NUMBER.search(text, prev, at):
+            found.append(last)
     if not found and len(taken) == 1:
         found = list(taken)  # the sentence's only benchmark, named for an earlier number
     if not found:

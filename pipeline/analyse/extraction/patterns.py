@@ -22,6 +22,10 @@ QUAL_TEXT = re.compile(rf"(?:{'|'.join(rx for rx, _ in V.QUALIFIERS)})\s*$", re.
 
 MODEL_NAME = re.compile(rf"\b{V.alternation(V.MODEL_NAMES)}(?![a-z])|(?:^|[-\s])\d+(?:\.\d+)?[BM]\b|×\d")
 GENERIC_CAP = set(V.GENERIC_CAPITALS)
+# The start of a name written with a lower-case prefix before its capitals ("nuScenes", "miniImageNet",
+# "tieredImageNet", "iNaturalist", "bAbI"): a capital and a later small letter follow, so a prefixed acronym
+# ("fMRI", "kNN", "mBERT") is no such name. Case-sensitive inside any pattern.
+LOWER_PREFIX_NAME = r"(?-i:[a-z]{1,8}(?=[A-Z][\w+]*[a-z]))"
 CORR_END = re.compile(r"(?:=|≈|of|:)\s*$")
 
 

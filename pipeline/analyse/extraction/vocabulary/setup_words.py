@@ -174,6 +174,9 @@ MODEL_NAMES = (
     r"Intel",
     r"AMD",
     r"Apple",
+    r"iPhone",
+    r"iPad",
+    r"Snapdragon",
     r"M[1-4](?: Pro| Max| Ultra)?",
     r"HMMs?",
 )
