@@ -66,7 +66,7 @@ lock: $(VENV)/bin/python ## re-resolve requirements.lock (UPGRADE=1: newest allo
 # the run queue); the raw-folder sensor, the daily schedule and the automation sensor start RUNNING.
 dev: $(VENV)/.installed ## the Dagster UI on 127.0.0.1:3000 with sensor, schedule and automation running
 	$(PY) -c 'from pipeline.runtime.config import ensure_dagster_home; ensure_dagster_home()'
-	DAGSTER_EMIT_PARTITION_SUBSET_IN_PLANNED_EVENTS=$${DAGSTER_EMIT_PARTITION_SUBSET_IN_PLANNED_EVENTS:-true} \
+	env $$($(PY) -c 'from pipeline.runtime.config import dagster_env_defaults; print(dagster_env_defaults())') \
 		$(VENV)/bin/dagster dev -w workspace.yaml -h 127.0.0.1 -p $${DAGSTER_PORT:-3000}
 
 verify: $(VENV)/.installed ## re-check the latest release (RELEASE=N: release N) against its manifest
@@ -108,7 +108,7 @@ bench-dedup: $(VENV)/.installed ## near-duplicate precision/recall and dedup tim
 # Speed and memory: the whole pipeline from an empty warehouse against the naive script, on 500-abstract
 # listings built from ../shared/corpus (says so when absent), plus one added listing and a run with nothing
 # changed; wall and CPU per step and per stage, the fixed cost, cores busy (docs/benchmarks.md); about 4 minutes.
-# `make bench ARGS=--scale`: the 250,000-abstract build instead (bench/scale_bench.py; tens of minutes).
+# `make bench ARGS=--scale`: the 120,000- and 1,000,000-abstract builds instead (bench/scale_bench.py).
 .PHONY: bench bench-language
 bench: $(VENV)/.installed ## speed and memory against a naive script, about 4 min (needs ../shared/corpus)
 	$(PY) -m bench.pipeline_bench $(ARGS)
@@ -147,8 +147,9 @@ bench-readers: $(VENV)/.installed ## read time of BibTeX/JSON/markdown listings 
 reliability: $(VENV)/.installed ## hostile raw entries, kill -9, concurrent runs, full disk, hostile listings, faults, memory; ~15 min
 	$(PY) -m bench.reliability
 
-# Scale (docs/scale-out.md): a 250,000-abstract build made of distinct variants of the dev
-# corpus abstracts, then one 500-abstract listing added; peak RSS per step, +1/full ratio. Needs ../shared/corpus.
+# Scale (docs/scale-out.md): a 120,000- and a 1,000,000-abstract build made of distinct variants of the dev
+# corpus abstracts, each followed by one 500-abstract listing added; peak RSS per step, +1/full ratio against
+# the targets. ARGS="--abstracts 250000": other sizes. Needs ../shared/corpus. About half an hour to an hour.
 .PHONY: bench-scale
-bench-scale: $(VENV)/.installed ## a 250,000-abstract build and one added listing; tens of minutes
-	$(PY) -m bench.scale_bench
+bench-scale: $(VENV)/.installed ## 120k and 1M-abstract builds, one listing added to each; up to an hour
+	$(PY) -m bench.scale_bench $(ARGS)

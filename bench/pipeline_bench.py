@@ -13,8 +13,8 @@ a per-stage breakdown of the full build read from its Dagster run records, and a
 stage (the per-abstract work) on the held-out listing.
 
 usage: python bench/pipeline_bench.py [--limit N] [--first N] [--keep DIR] [--incremental-runs 5]
-       python bench/pipeline_bench.py --scale [--abstracts 250000] [--keep DIR] [--interval 0.5]
-(``--scale``, also ``make bench ARGS=--scale``: the 250,000-abstract build and one added listing of
+       python bench/pipeline_bench.py --scale [--abstracts 120000 1000000] [--keep DIR] [--interval 0.5]
+(``--scale``, also ``make bench ARGS=--scale``: the 120,000- and 1,000,000-abstract builds and one added listing of
 bench/scale_bench.py, with wall time and peak RSS per step; see its docstring)
 """
 
@@ -205,7 +205,7 @@ def slowest_stage_profile(listing: Path, top: int = 12) -> str:
 
 
 def main() -> None:
-    if "--scale" in sys.argv[1:]:  # the 250,000-abstract build instead (bench/scale_bench.py, its options)
+    if "--scale" in sys.argv[1:]:  # the 120k and 1M builds instead (bench/scale_bench.py, its options)
         from bench import scale_bench
 
         scale_bench.main([a for a in sys.argv[1:] if a != "--scale"])

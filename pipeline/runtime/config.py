@@ -28,18 +28,27 @@ Relative paths are resolved against the current working directory (the project r
 
 from __future__ import annotations
 
+import functools
 import os
 from pathlib import Path
 
 
+@functools.lru_cache(maxsize=32)
+def _resolved(value: str, cwd: str) -> Path:
+    """``value`` resolved against ``cwd``, remembered: the work files' paths are asked for thousands of times
+    in a run (once per listing and step), and each resolve walks the path's links. A folder linked elsewhere
+    after its first use keeps its first target for the life of the process."""
+    return Path(cwd, value).resolve()
+
+
 def raw_dir() -> Path:
     """Folder holding the listing files (``PIPELINE_RAW_DIR``, default ``raw``)."""
-    return Path(os.environ.get("PIPELINE_RAW_DIR", "raw")).resolve()
+    return _resolved(os.environ.get("PIPELINE_RAW_DIR", "raw"), os.getcwd())
 
 
 def warehouse_dir() -> Path:
     """Folder holding releases (``PIPELINE_WAREHOUSE_DIR``, default ``warehouse``)."""
-    return Path(os.environ.get("PIPELINE_WAREHOUSE_DIR", "warehouse")).resolve()
+    return _resolved(os.environ.get("PIPELINE_WAREHOUSE_DIR", "warehouse"), os.getcwd())
 
 
 def work_dir() -> Path:
@@ -151,6 +160,13 @@ DAGSTER_ENV_DEFAULTS = {"DAGSTER_EMIT_PARTITION_SUBSET_IN_PLANNED_EVENTS": "true
 INSTANCE_LOCK = ".instance.lock"
 #: Marker file (in DAGSTER_HOME) written once the instance's storage exists; later runs skip the creation.
 INSTANCE_READY = ".instance.ready"
+
+
+def dagster_env_defaults() -> str:
+    """``VAR=value`` for each variable of :data:`DAGSTER_ENV_DEFAULTS`, the environment's value when set
+    (for ``env`` in the Makefile's ``dev`` target, so ``dagster dev`` runs with the settings that
+    ``python -m pipeline run`` sets for itself)."""
+    return " ".join(f"{var}={os.environ.get(var, value)}" for var, value in DAGSTER_ENV_DEFAULTS.items())
 
 
 def ensure_dagster_home(create_instance: bool = True) -> Path:
