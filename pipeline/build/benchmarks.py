@@ -275,6 +275,6 @@ def untraced(results: pl.LazyFrame, metrics: pl.LazyFrame, papers: pl.LazyFrame)
                 spans.with_columns(problem=pl.lit("span is not papers.abstract[start:end]")).select(cols),
             ]
         )
-        .collect()
+        .collect(engine="streaming")  # the papers' texts stream through the join: never all held at once
         .sort(cols, nulls_last=True)
     )

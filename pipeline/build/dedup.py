@@ -23,6 +23,7 @@ or re-scraped) whose canonical text is a verified near or truncated copy of the 
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 
 import polars as pl
 
@@ -47,6 +48,11 @@ INCOMPLETE_RATIO = 0.97
 #: Candidate buckets larger than this are boilerplate (a template sentence shared by many papers); their
 #: pairs are not generated. Real duplicate groups in the dev corpus are far smaller.
 MAX_BUCKET = 64
+
+#: Texts of rows by their position in :func:`cluster`'s input: given a UInt32 Series of row numbers, the clean
+#: texts of those rows in the same order. Only the rows of candidate pairs are ever asked for, so a caller
+#: holding many rows can keep the texts on disk (pipeline.release.dataset reads them from the work files).
+TextLookup = Callable[[pl.Series], list[str]]
 
 
 def paper_id_for(content_hash_hex: str) -> str:
@@ -134,7 +140,7 @@ def _exact_groups(abstracts: pl.DataFrame) -> pl.DataFrame:
     return rows.join(reps, on="content_hash", how="left")
 
 
-def _near_roots(rows: pl.DataFrame, text: pl.Series, lsh: pl.Series) -> pl.DataFrame:
+def _near_roots(rows: pl.DataFrame, text: TextLookup, lsh: pl.Series) -> pl.DataFrame:
     """Near-duplicate search among the exact groups' representatives: candidate pairs by LSH bucket, each
     verified (:func:`_verified`), merged by union-find.
 
@@ -149,9 +155,7 @@ def _near_roots(rows: pl.DataFrame, text: pl.Series, lsh: pl.Series) -> pl.DataF
     )
     # Python from here on touches candidate pairs only
     members = pl.concat([pairs["a"], pairs["b"]]).unique().sort()
-    shingle_sets = {
-        r: shingles(normalise_for_hash(t)) for r, t in zip(members.to_list(), text.gather(members).to_list())
-    }
+    shingle_sets = {r: shingles(normalise_for_hash(t)) for r, t in zip(members.to_list(), text(members))}
     parent = {r: r for r in shingle_sets}
     sim_of: dict[int, float] = {}
     incomplete: set[int] = set()
@@ -226,19 +230,24 @@ def cluster(
     abstracts: pl.DataFrame,
     previous: pl.DataFrame | None = None,
     previous_texts: pl.LazyFrame | pl.DataFrame | None = None,
+    texts: TextLookup | None = None,
 ) -> pl.DataFrame:
     """Group publishable abstracts into papers and give each paper its stable id.
 
     Args:
         abstracts: one row per non-quarantined abstract with columns ``listing`` (str), ``paragraph``
-            (Int64), ``year`` (Int64), ``abstract`` (str, clean), ``content_hash`` (str), ``n_words``
-            (Int64), ``raw_sha256`` (str), ``lsh_keys`` (List[UInt64]).
+            (Int64), ``year`` (Int64), ``abstract`` (str, clean; not needed with ``texts``),
+            ``content_hash`` (str), ``n_words`` (Int64), ``raw_sha256`` (str), ``lsh_keys``
+            (List[UInt64]).
         previous: the previous release's identity (pipeline.build.tables.previous_id_map): ``key`` (str: a
             raw_sha256 or content_hash seen there) → ``paper_id`` (str), and optionally ``abstract`` (str:
             the paper's canonical clean text on its content_hash row, else null). ``None`` for a first
             release.
         previous_texts: the previous papers' ``paper_id`` and ``abstract`` (a lazy scan: only the papers
             no cluster claimed are read), used when ``previous`` has no ``abstract`` column.
+        texts: the clean texts of rows of ``abstracts`` by row number (:data:`TextLookup`), asked only for
+            the rows of candidate pairs; default: its ``abstract`` column. Either way the result is the
+            same.
 
     Returns:
         one row per input row: ``listing``, ``paragraph``, ``paper_id`` (str), ``status`` ("published" for
@@ -253,13 +262,19 @@ def cluster(
     """
     # the texts and LSH keys stay in ``text`` / ``lsh`` (indexed by rid): the joins and sorts below copy
     # only the narrow columns
-    text, lsh = abstracts["abstract"], abstracts["lsh_keys"]
+    text = texts if texts is not None else _column_lookup(abstracts["abstract"])
+    lsh = abstracts["lsh_keys"]
     rows = _exact_groups(abstracts)
     rows = rows.join(_near_roots(rows, text, lsh), on="rep", how="left").with_columns(
         pl.col("root").fill_null(pl.col("rep")), pl.col("incomplete").fill_null(False)
     )
     canon = _assign_ids(rows, text, lsh, _canonical_rows(rows), previous, previous_texts)
     return _cluster_rows(rows, canon)
+
+
+def _column_lookup(column: pl.Series) -> TextLookup:
+    """A :data:`TextLookup` over a column held in memory."""
+    return lambda rows: column.gather(rows).to_list()
 
 
 def identity_key() -> pl.Expr:
@@ -274,7 +289,7 @@ def identity_key() -> pl.Expr:
 
 def _assign_ids(
     rows: pl.DataFrame,
-    text: pl.Series,
+    text: TextLookup,
     lsh: pl.Series,
     canon: pl.DataFrame,
     previous: pl.DataFrame | None,
@@ -316,7 +331,7 @@ def _assign_ids(
 
 def _inherit_near(
     rows: pl.DataFrame,
-    text: pl.Series,
+    text: TextLookup,
     lsh: pl.Series,
     ids: pl.DataFrame,
     previous: pl.DataFrame,
@@ -374,7 +389,7 @@ def _inherit_near(
         return ids
     rep_root = dict(rows.filter(pl.col("rid") == pl.col("rep")).select("rep", "root").iter_rows())
     reps = pairs["rep"].unique().sort()
-    texts = dict(zip(reps.to_list(), text.gather(reps).to_list()))
+    texts = dict(zip(reps.to_list(), text(reps)))
     verified = []
     for rep, o in pairs.iter_rows():
         score, _ = _verified(shingles(normalise_for_hash(texts[rep])), shingles(orphan_norm[o]))

@@ -4,7 +4,8 @@ into a build folder (pipeline.release.build_files), so its memory follows the la
 warehouse.
 
 What is global is computed once, on narrow columns: the duplicate clusters and paper ids
-(pipeline.build.dedup.cluster over the clean texts and LSH keys), the repeated-notice rule
+(pipeline.build.dedup.cluster over the hashes and LSH keys; the clean texts of candidate pairs only are read
+from the work files), the repeated-notice rule
 (pipeline.build.tables.notices), the titles and authors a paper takes from another copy
 (pipeline.build.tables.fills),
 the diff against the parent (pipeline.release.plan.PaperDiff: 64-bit hashes per column), and the
@@ -42,6 +43,7 @@ from schemas import MODELS, SCHEMA_VERSION, validate
 #: corpus), and a batch's rows with every column stay near 150-300 MB.
 BATCH_ROWS = 50_000
 _FILE = "__abstracts_file"
+_ROW = "__row"
 
 
 @dataclass(frozen=True)
@@ -171,19 +173,47 @@ def accounting(records: pl.DataFrame, lineage: pl.DataFrame) -> pl.DataFrame:
 
 
 def _narrow(abstract_files: list[Path], scan: pl.LazyFrame) -> tuple[list[str], pl.DataFrame]:
-    """The columns the global steps read (pipeline.build.tables.CLUSTER_COLUMNS present in the files) and
-    every abstract row of them, with ``venue``, the row's file (``__abstracts_file``) and
-    pipeline.build.tables.FILLED_FIELDS."""
+    """The columns the global steps read (pipeline.build.tables.CLUSTER_COLUMNS present in the files, but the
+    clean texts: :func:`_text_lookup` reads those the duplicate search asks for) and every abstract row of
+    them, with ``venue``, the row's file (``__abstracts_file``), its number in the files' concatenation
+    (``__row``, UInt32) and pipeline.build.tables.FILLED_FIELDS."""
     names = scan.collect_schema().names()
-    narrow_columns = [c for c in tables.CLUSTER_COLUMNS if c in names]
+    narrow_columns = [c for c in tables.CLUSTER_COLUMNS if c in names and c != "abstract"]
     narrow = (
         pl.scan_parquet(abstract_files, include_file_paths=_FILE)
+        .with_row_index(_ROW)
         .select(
-            *narrow_columns, "venue", _FILE, *[c for c in tables.FILLED_FIELDS if c not in narrow_columns]
+            *narrow_columns,
+            _ROW,
+            "venue",
+            _FILE,
+            *[c for c in tables.FILLED_FIELDS if c not in narrow_columns],
         )
         .collect()
     )
     return narrow_columns, narrow
+
+
+def _text_lookup(abstract_files: list[Path], row_numbers: pl.Series) -> dedup.TextLookup:
+    """pipeline.build.dedup.TextLookup for the rows of a frame whose ``__row`` column is ``row_numbers``: the
+    clean texts are read from the work files when asked for (the rows of candidate pairs only), streaming, so
+    the step never holds every text (about 1.2 KB an abstract: 1.2 GB at a million)."""
+
+    def lookup(rows: pl.Series) -> list[str]:
+        if not rows.len():
+            return []
+        wanted = row_numbers.gather(rows)
+        found = (
+            pl.scan_parquet(abstract_files)
+            .with_row_index(_ROW)
+            .select(_ROW, "abstract")
+            .join(pl.LazyFrame({_ROW: wanted.unique()}), on=_ROW, how="semi")
+            .collect(engine="streaming")
+        )
+        text_of = dict(zip(found[_ROW].to_list(), found["abstract"].to_list()))
+        return [text_of[r] for r in wanted.to_list()]
+
+    return lookup
 
 
 def _global_tables(
@@ -223,12 +253,13 @@ def _global_frames(abstract_files: list[Path], plan: ReleasePlan) -> _Frames:
     scan = pl.scan_parquet(abstract_files)
     narrow_columns, narrow = _narrow(abstract_files, scan)
     notices = tables.notices(narrow)
-    publishable = narrow.select(narrow_columns).with_columns(notices["quarantine_reason"])
+    publishable = narrow.select(*narrow_columns, _ROW).with_columns(notices["quarantine_reason"])
     publishable = publishable.filter(pl.col("quarantine_reason").is_null())
     clusters = dedup.cluster(
         publishable,
         tables.previous_id_map(plan.previous_papers, plan.previous_lineage, with_texts=False),
         previous_texts=plan.previous_papers,
+        texts=_text_lookup(abstract_files, publishable[_ROW]),
     )
     del publishable
     filled = tables.fills(narrow, clusters)  # a paper's title/authors from another copy

@@ -33,7 +33,7 @@ import polars as pl
 
 from pipeline import card
 from pipeline.build import benchmarks
-from pipeline.card.changelog import changelog_markdown, lineage_changes
+from pipeline.card.changelog import RELEASE_LIST_LIMIT, changelog_markdown, lineage_changes
 from pipeline.release import layout, retention, writer
 from pipeline.release.conform import conform
 from pipeline.release.history import release_manifest
@@ -355,7 +355,16 @@ def _write_documents(
             f"the changes of the lineage against release {parent} are not listed in CHANGELOG.md: its "
             f"listing_lineage could not be read ({str(err).splitlines()[0]})"
         )
-    text = changelog_markdown(plan.number, parent, changes, tables["papers"].scan(), previous, lineage)
+    # the papers it names are read from the staged Parquet files (compressed, read by row group), not from
+    # the build's Arrow files: their texts would be mapped in whole (1.1 GB at a million papers)
+    staged_papers = (
+        pl.scan_parquet(stage / "papers" / "**" / "*.parquet", hive_partitioning=True)
+        if any((stage / "papers").glob("**/*.parquet"))
+        else tables["papers"].scan()
+    )
+    text = changelog_markdown(
+        plan.number, parent, changes, staged_papers, previous, lineage, limit=RELEASE_LIST_LIMIT
+    )
     (stage / "CHANGELOG.md").write_text(text + (f"Lineage: {note}.\n" if note else ""))
     files = [
         FileEntry(extra, rows, (stage / extra).stat().st_size, sha256_file(stage / extra))

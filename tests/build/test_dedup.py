@@ -45,6 +45,27 @@ def _truncate(text: str, share: float) -> str:
     return " ".join(words[: int(len(words) * share)])
 
 
+def test_texts_read_on_demand_give_the_same_clusters_and_only_candidates_are_read():
+    """The dataset step keeps the texts on disk and hands cluster a lookup: the clusters are those of the
+    text column, and only the rows of candidate pairs are asked for."""
+    texts = _seed_abstracts()
+    original = texts[3]
+    words = original.split()
+    variants = [" ".join(words[:10] + ["novel"] + words[11:]), _truncate(original, 0.7)]
+    frame = pl.concat([_frame(texts), _frame(variants, listing="b.txt", year=2027)])
+    asked: list[int] = []
+
+    def lookup(rows: pl.Series) -> list[str]:
+        asked.extend(rows.to_list())
+        return frame["abstract"].gather(rows).to_list()
+
+    on_demand = dedup.cluster(frame.drop("abstract"), texts=lookup)
+    assert on_demand.equals(dedup.cluster(frame))
+    orig_id = on_demand.filter(pl.col("listing") == "a.txt", pl.col("paragraph") == 4)["paper_id"][0]
+    assert on_demand.filter(pl.col("listing") == "b.txt")["paper_id"].to_list() == [orig_id] * 2
+    assert 3 <= len(set(asked)) < frame.height  # the original and its two copies, not every row
+
+
 def test_distinct_real_abstracts_stay_apart():
     texts = _seed_abstracts()
     out = dedup.cluster(_frame(texts))

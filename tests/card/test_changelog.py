@@ -72,6 +72,28 @@ def test_changelog_names_added_removed_changed_by_title_or_first_words():
     assert paper_label(None, "") == "(no text)"
 
 
+def test_a_release_changelog_names_at_most_its_limit_and_counts_the_rest():
+    """Past the limit per kind, CHANGELOG.md counts the other papers in one line pointing to
+    changelog.parquet; the papers named are the first by paper_id, and without a limit every one is."""
+    new = _papers(
+        [
+            (f"p{i:016d}", f"Paper number {i}", "An abstract.", "iclr2017.json", "Poster")
+            for i in (7, 3, 11, 5)
+        ]
+    )
+    changes = diff_papers(new.clear(), new)
+    md = changelog_markdown(1, None, changes, new, None, limit=2)
+    added = md.split("## Added (4)\n\n")[1].split("\n\n")[0].splitlines()
+    assert added == [
+        "- Paper number 3 — `iclr2017.json` (p0000000000000003)",
+        "- Paper number 5 — `iclr2017.json` (p0000000000000005)",
+        "- … and 2 more added papers: every change is in `changelog.parquet`",
+    ]
+    assert "## Removed (0)" in md and "## Changed (0)" in md
+    every = changelog_markdown(1, None, changes, new, None)
+    assert every.count("— `iclr2017.json`") == 4 and "more added papers" not in every
+
+
 def test_card_counts_by_reader_and_status():
     lineage = pl.DataFrame(
         {
