@@ -569,3 +569,57 @@ def test_the_words_before_a_change_noun_of_n_name_what_changed():
     assert next(r for r in extract_metrics(clean_text(text)) if r["value"] == 5.7)["metric"] == "accuracy"
     text = "IoU metric demonstrates a noteworthy improvement of over 119% to baseline."
     assert [r["metric"] for r in extract_metrics(clean_text(text))] == ["IoU"]
+
+
+@pytest.mark.parametrize(
+    "text, value, metric",
+    [
+        # dev-corpus sentences: a name read across another number of the sentence or after a coordinator
+        (
+            "Our model achieves an average mAP of 83.55% and an EER of 5.25% at the utterance level.",
+            5.25,
+            "EER",
+        ),
+        (
+            "The proposed method obtains a precision of 96%, a recall of 90%, and an F1-score of 93% even with a "
+            "relatively smaller training dataset.",
+            93.0,
+            "F1-score",
+        ),
+        (
+            "We also demonstrate improved performance over the state-of-the-art techniques for panoramic cross-view "
+            "retrieval, improving top-1 recall from 95.43% to 96.06% on the CVUSA dataset and from 64.52% to 79.88% "
+            "on the CVACT test set.",
+            79.88,
+            "top-1 recall",
+        ),
+        (
+            "Our experiments achieve up to +23.8 accuracy increase (38.0% relatively) in sentiment analysis, -44.7 "
+            "perplexity decrease (37.9% relatively) in language modeling.",
+            37.9,
+            "perplexity",
+        ),
+        (
+            "OOD data generated using OodGAN model outperforms state-of-the-art in OOD detection metrics for ROSTD "
+            "(67% relative improvement in FPR 0.95) and OSQ datasets (28% relative improvement in FPR 0.95).",
+            28.0,
+            "FPR",
+        ),
+        # a decimal glued inside a name is part of it
+        (
+            "FlowGEBD exceeds the neural models on the Kinetics-GEBD dataset by obtaining an F1@0.05 score of 0.713.",
+            0.713,
+            "F1@0.05 score",
+        ),
+        # the number after "of" counts what follows; the name is before it
+        (
+            "Extensive experiments demonstrate that the proposed Model Doctor improves the accuracy of 16 mainstream "
+            "CNN classifiers by 1%~5%.",
+            None,
+            "accuracy",
+        ),
+    ],
+)
+def test_a_metric_name_holds_no_other_number_and_no_coordinator(text, value, metric):
+    row = next(r for r in extract_metrics(clean_text(text)) if r["value"] == value)
+    assert row["metric"] == metric

@@ -76,7 +76,7 @@ from pipeline.analyse.extraction.spelled import (
 )
 from pipeline.analyse.extraction.tokens import Tok, number_tokens, pair_structures
 
-RULES_VERSION = "5"  # with keys, text, rules; bump when outputs change (docs/execution.md)
+RULES_VERSION = "6"  # with keys, text, rules; bump when outputs change (docs/execution.md)
 
 #: Keys of every row returned by :func:`extract_metrics`, in column order.
 METRIC_FIELDS = (
@@ -117,7 +117,7 @@ _LIST_GAP = re.compile(
 
 _ANY_DIGIT = re.compile(r"\d")
 #: A metric name, or one with a suffix ("BLEU-4", "ROUGE-L"): never the data set inside a metric phrase.
-_SUFFIXED_METRIC = re.compile(rf"(?:{LEX_WORDS})(?:-\w+)?", re.I)
+_SUFFIXED_METRIC = re.compile(rf"(?:{LEX_WORDS})(?:-\w+|\d+)?|F\d+(?:\.\d+)?", re.I)
 #: Rule names of the ways a number becomes a row (``Tok.why``).
 _WHY_RULE = {
     "from-to": "before-after",

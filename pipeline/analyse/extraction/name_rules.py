@@ -10,7 +10,9 @@ from __future__ import annotations
 NAME_RULES: dict[str, tuple[str, tuple]] = {
     # ---- where the metric name comes from
     "metric-lexicon": (
-        "A metric name of the vocabulary right before or after the number ('54% F1', 'accuracy of 41%').",
+        "A metric name of the vocabulary right before or after the number ('54% F1', 'accuracy of 41%'); the "
+        "name holds no other number of the sentence ('accuracy from 98.1% to 98.5%' names the next pair "
+        "'accuracy') and no coordinator before it ('and an EER of 5.25%').",
         (
             ("The mIoU drops by 3% on Cityscapes.", 3.0, {"metric": "mIoU"}),
             ("This gives 0.8mIoU more than the baseline.", 0.8, {"metric": "mIoU"}),
@@ -27,6 +29,30 @@ NAME_RULES: dict[str, tuple[str, tuple]] = {
                 "It achieves a 28% faster perplexity reduction than baselines.",
                 28.0,
                 {"metric": "perplexity"},
+            ),
+            # a name holds no other number of its sentence and starts at no coordinator
+            (
+                "Our model achieves an average mAP of 83.55% and an EER of 5.25% at the utterance level.",
+                5.25,
+                {"metric": "EER"},
+            ),
+            (
+                "A single PSPNet yields the new record of mIoU accuracy 85.4% on PASCAL VOC 2012 and accuracy 80.2% "
+                "on Cityscapes.",
+                80.2,
+                {"metric": "accuracy", "dataset": "Cityscapes"},
+            ),
+            (
+                "The algorithm improved accuracy from 98.1% to 98.5% on the one-shot classification task and from "
+                "98.9% to 99.3% on the few-shot classification task.",
+                99.3,
+                {"metric": "accuracy", "kind": "before_after"},
+            ),
+            # a decimal inside a name is part of it ("F0.5", "F1@0.05"), not a number to cut at
+            (
+                "Our best ensemble achieves a new SOTA result with an F0.5 score of 76.05 on BEA-2019 (test).",
+                76.05,
+                {"metric": "F0.5 score", "dataset": "BEA-2019"},
             ),
         ),
     ),

@@ -164,6 +164,31 @@ _SINGULAR = {
 
 
 _ADJECTIVES = re.compile(rf"^(?:{V.alternation(V.METRIC_ADJECTIVES)}\s+)+", re.I)
+# a number standing alone in a name phrase (not glued inside a name: "top-1", "F1@0.05", "BLEU-4")
+_LONE_NUMBER = (
+    r"(?<![\w@.\-/^])(?<![Tt]op\s)(?<![Rr]ank\s)[-+]?\d+(?:[.,]\d+)?(?:\s?[%x×])?(?![\w@\-%×]|[.,]\d)"
+)
+_FROM_NUMBER = re.compile(rf"\s+(?:from|to)\s+{_LONE_NUMBER}.*$")
+_UP_TO_NUMBER = re.compile(rf"^.*{_LONE_NUMBER}\)?\s*(?=\S)")
+_COORDINATOR = re.compile(r"^(?:and|or|but|while|whereas)\s+(?:(?:an?|the|its|their|our|also)\s+)?", re.I)
+
+
+def _within_numbers(name: str) -> str:
+    """A metric name holds no other number of its sentence and starts at no coordinator: a phrase read
+    across a number is cut at it ("accuracy from 98.1% to 98.5%" -> "accuracy", "from 41.83% to 58.41%
+    alignment accuracy" -> "alignment accuracy", "2012 and accuracy" -> "accuracy", "FPR 0" -> "FPR"), and
+    a name after "and"/"or"/"while" loses it ("and an F1-score" -> "F1-score")."""
+    name = re.sub(rf"^from\s+{_LONE_NUMBER}\s*(?:to|→)\s*{_LONE_NUMBER}\s+", "", name)
+    name = _FROM_NUMBER.sub("", name)
+    cut = _UP_TO_NUMBER.match(name)
+    if cut:
+        left = re.match(rf"(.*?)\s*\b(?:of|on|in|for|across|over|under|with|at)\s+{_LONE_NUMBER}", name)
+        # "the accuracy of 16 classifiers": the number counts what follows, the name is before it
+        name = left[1] if left and left[1] and not re.search(_LONE_NUMBER, left[1]) else name[cut.end() :]
+    name = re.sub(rf"\s+{_LONE_NUMBER}$", "", name)
+    if re.fullmatch(rf"\(?{_LONE_NUMBER}\)?", name.strip()):
+        return ""  # the name was only a number
+    return _COORDINATOR.sub("", name)
 
 
 def tidy_metric(name: str | None) -> str | None:
@@ -177,10 +202,13 @@ def tidy_metric(name: str | None) -> str | None:
         r"attains?|reach\w*|is|are|was|were|by)\s+",
         name.strip(" ,.;:"),
     )[-1]
+    name = _within_numbers(name)
     name = _LEAD_WORDS.sub("", name)
     name = _ADJECTIVES.sub("", name) if " " in name else name
     name = re.sub(r"\s+(?:and|or|with|while)$", "", name)
     name = _CHANGE_TAIL.sub("", name)
+    if re.fullmatch(r"(?:improvement|gain|reduction|increase|decrease|drop|boost)s?", name, re.I):
+        return None  # "15% improvement under 4x speed-up": the change names no quantity
     lm = re.match(rf"((?:[\w\-@]+\s)?(?:{LEX_WORDS}))\s+(?:of|on|in|for)\s+.+$", name, re.I)
     if lm:
         name = lm[1]  # "accuracy of cross-modal retrieval" -> "accuracy"
@@ -340,7 +368,7 @@ def metric_before(text: str, t: Tok, lo: int) -> str | None:
         return f"{m['np']}({m['acr']})" if m["np"] and LEX.search(m["np"]) else m["acr"]
     near = pre[-60:]  # the 3-word patterns below never need more (and cost grows with the window)
     m = re.search(
-        r"(?P<np>(?:[\w\-@]+\s){0,2}[\w\-@]+)\s+(?:of|is|was|=|:|reaches|reached|reaching|at|stands at)\s+"
+        r"(?P<np>(?:[\w\-@]+(?:\.\d[\w\-@]*)?\s){0,2}[\w\-@]+(?:\.\d[\w\-@]*)?)\s+(?:of|is|was|=|:|reaches|reached|reaching|at|stands at)\s+"
         r"(?:(?:an?\s+)?average\s+of\s+|only\s+)?$",
         near,
         re.I,
