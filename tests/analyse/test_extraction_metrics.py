@@ -623,3 +623,25 @@ def test_the_words_before_a_change_noun_of_n_name_what_changed():
 def test_a_metric_name_holds_no_other_number_and_no_coordinator(text, value, metric):
     row = next(r for r in extract_metrics(clean_text(text)) if r["value"] == value)
     assert row["metric"] == metric
+
+
+def test_a_data_set_after_a_list_of_numbers_is_the_set_of_the_list():
+    """Dev-corpus sentences: "A% and B% on D" reports both numbers on D, not A on a set named earlier in the
+    sentence; a set after each pair in turn maps pair by pair."""
+    text = (
+        "Notably, SPOC boosts the accuracy of Llama-3.1-8B and 70B Instruct models, achieving absolute gains of 8.8% "
+        "and 11.6% on MATH500, 10.0% and 20.0% on AMC23, and 3.3% and 6.7% on AIME24, respectively."
+    )
+    assert [r["dataset"] for r in extract_metrics(clean_text(text))] == [
+        "MATH500",
+        "MATH500",
+        "AMC23",
+        "AMC23",
+        "AIME24",
+        "AIME24",
+    ]
+    text = "We obtain 63.05% top-1 accuracy on Flickr30K Entities and 59.51%/43.46% on RefCOCO+ TestA/TestB."
+    assert (
+        next(r for r in extract_metrics(clean_text(text)) if r["value"] == 59.51)["dataset"]
+        == "RefCOCO+ TestA"
+    )

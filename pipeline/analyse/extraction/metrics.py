@@ -116,6 +116,8 @@ _LIST_GAP = re.compile(
 
 
 _ANY_DIGIT = re.compile(r"\d")
+# two numbers of a list with nothing but a separator between them ("10.0% and 20.0%", "3.1, 2.4")
+_PLAIN_SEP = re.compile(r"\s*(?:,\s*and|,|and|or|/)\s*")
 #: A metric name, or one with a suffix ("BLEU-4", "ROUGE-L"): never the data set inside a metric phrase.
 _SUFFIXED_METRIC = re.compile(rf"(?:{LEX_WORDS})(?:-\w+|\d+)?|F\d+(?:\.\d+)?", re.I)
 #: Rule names of the ways a number becomes a row (``Tok.why``).
@@ -421,7 +423,7 @@ def _share_across_lists(text: str, rows: list[MetricDraft]) -> None:
     - A change with no metric takes the one metric of its clause, or the metric of the score it is compared to.
     """
     groups = _list_groups(text, rows)
-    _share_in_groups(rows, groups)
+    _share_in_groups(text, rows, groups)
     _inherit_compared(rows)
     _align_baseline_lists(rows, groups)
     _clause_metric_of_changes(text, rows)
@@ -448,12 +450,28 @@ def _list_groups(text: str, rows: list[MetricDraft]) -> list[list[int]]:
     return groups
 
 
-def _share_in_groups(rows: list[MetricDraft], groups: list[list[int]]) -> None:
+def _list_dataset_after(text: str, members: list[MetricDraft]) -> None:
+    """A data set named right after a list of numbers ("gains of 10.0% and 20.0% on AMC23") is the set of
+    every number of that list, not the set an earlier number of the sentence took from before it."""
+    for a, b in zip(members[-2::-1], members[:0:-1]):
+        if (
+            b["dataset"]
+            and "dataset-after" in b["rules"]
+            and a["dataset"] != b["dataset"]
+            and not {"dataset-after", "dataset-before-bracket"} & set(a["rules"])
+            and _PLAIN_SEP.fullmatch(text[a["end"] : b["start"]])
+        ):
+            a["dataset"] = b["dataset"]
+            a["rules"] = [r for r in a["rules"] if r != "dataset-before"] + ["list-dataset-after"]
+
+
+def _share_in_groups(text: str, rows: list[MetricDraft], groups: list[list[int]]) -> None:
     """A list shares the head's change kind, metric, dataset, qualifier "up to" and baseline."""
     for g in groups:
         if len(g) < 2:
             continue
         members = [rows[i] for i in g]
+        _list_dataset_after(text, members)
         head = members[0]
         change = next((m["kind"] for m in members if m["kind"] in ("delta", "relative_change")), None)
         metric = next((m["metric"] for m in members if m["metric"]), None)

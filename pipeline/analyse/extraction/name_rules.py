@@ -444,6 +444,24 @@ NAME_RULES: dict[str, tuple[str, tuple]] = {
             ),
         ),
     ),
+    "list-dataset-after": (
+        "A data set named right after a list of numbers ('gains of 10.0% and 20.0% on AMC23') is the set of every "
+        "number of the list joined to the next by a separator alone, not the set an earlier number took from before "
+        "it in the sentence.",
+        (
+            (
+                "SPOC achieves absolute gains of 8.8% and 11.6% on MATH500, 10.0% and 20.0% on AMC23, and 3.3% and "
+                "6.7% on AIME24, respectively.",
+                10.0,
+                {"dataset": "AMC23"},
+            ),
+            (
+                "The improvements were 6.5% and 5% for Java, and 23.4% and 17.8% for Python.",
+                23.4,
+                {"dataset": "Python"},
+            ),
+        ),
+    ),
     "dataset-before-bracket": (
         "A result in brackets right after a capitalised name (after 'on', 'in', 'for', 'and' or a list comma) is "
         "reported for that data set, unless it is a multiplier (compared with a method) or the list is of other "
