@@ -645,3 +645,40 @@ def test_a_data_set_after_a_list_of_numbers_is_the_set_of_the_list():
         next(r for r in extract_metrics(clean_text(text)) if r["value"] == 59.51)["dataset"]
         == "RefCOCO+ TestA"
     )
+
+
+@pytest.mark.parametrize(
+    "text, value, unit, metric",
+    [
+        # dev-corpus sentences: a metric given its value with "=", glued or not
+        ("At the time of writing, we achieve EPE=4.26 on the Sintel benchmark.", 4.26, None, "EPE"),
+        ("The baseline achieves moderate performance (macro-F1=54%).", 54.0, "%", "macro-F1"),
+        ("Our experiments show that our models perform well (e.g., F1=75.7 on task (i)).", 75.7, None, "F1"),
+        (
+            "In particular, we set the new state of the art for AS2 to P@1=90.1%, and MAP=92.9%, on WikiQA.",
+            92.9,
+            "%",
+            "MAP",
+        ),
+        # a spread between the number and its unit
+        (
+            "One highlight is that we achieve overall 11.3±9.5% EER for cross-type testing in SiW-M dataset.",
+            11.3,
+            "%",
+            "EER",
+        ),
+    ],
+)
+def test_a_metric_given_its_value_and_a_unit_after_a_spread(text, value, unit, metric):
+    row = next(r for r in extract_metrics(clean_text(text)) if r["value"] == value)
+    assert (row["unit"], row["metric"], row["kind"]) == (unit, metric, "score")
+
+
+def test_a_cut_off_after_at_is_no_metric_value():
+    """Dev corpus: "a 4.1% AP gain at IoU=0.8": the IoU is the threshold, not a result; "from mAP@0.5=33.87% to
+    37.93%" is a before/after pair of that metric."""
+    text = "It achieves a 4.1% AP gain at IoU=0.8 and a 10.0% AP gain at IoU=0.9 on COCO benchmark."
+    assert [r["value"] for r in extract_metrics(clean_text(text))] == [4.1, 10.0]
+    text = "We show the promise of such approaches, reporting improved performance on synonyms from mAP@0.5=33.87% to 37.93%."
+    (row,) = extract_metrics(clean_text(text))
+    assert (row["kind"], row["value_from"], row["metric"]) == ("before_after", 33.87, "mAP@0.5")

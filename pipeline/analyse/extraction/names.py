@@ -19,6 +19,7 @@ from pipeline.analyse.extraction.patterns import (
     MODEL_NAME,
     QUAL_TEXT,
     correlation_before,
+    metric_equals,
 )
 from pipeline.analyse.extraction.tokens import Tok
 
@@ -360,6 +361,9 @@ _ACRONYM_BEFORE = re.compile(
 def metric_before(text: str, t: Tok, lo: int) -> str | None:
     """Metric named before the number: "improves F1 by 3%", "accuracy of 41%", "AUC) of 99.02%",
     "reduces WER from 5.1 to 4.3", "mIoU drops by ≈ 3%", "success rates up to 98.1%"."""
+    eq = metric_equals(text, t.span_start)
+    if eq:
+        return eq  # "FID=9.91", "macro-F1=54%"
     pre = text[max(lo, t.span_start - 100) : t.span_start]
     pre = QUAL_TEXT.sub("", pre).rstrip() + " "
     m = _ACRONYM_BEFORE.search(pre[-70:]) if ")" in pre[-30:] else None

@@ -52,7 +52,8 @@ RULES: dict[str, Rule] = {
     ),
     "setup-glued-before": Rule(
         "A number glued after a letter, '.', '_', '@', '^', '/', '=', a currency sign or a digit's '×' is part "
-        "of a word, version, threshold, price or resolution ('IoU@0.5', 'v1.2', '$5'); 'τ=0.64' is exempt.",
+        "of a word, version, threshold, price or resolution ('IoU@0.5', 'v1.2', '$5'); 'τ=0.64' and a metric "
+        "name given its value ('FID=9.91', 'macro-F1=54%', never a cut-off after 'at': 'at IoU=0.8') are exempt.",
         (("At IoU@0.5 our detector reaches 41.2% AP.", 0.5, {"value": 41.2, "metric": "AP"}),),
         setup=True,
     ),
@@ -114,13 +115,14 @@ RULES: dict[str, Rule] = {
         setup=True,
     ),
     "setup-uncertainty": Rule(
-        "The number after '±' is the uncertainty of the number before it ('88.1 ± 0.3').",
+        "The number after '±' is the uncertainty of the number before it ('88.1 ± 0.3'); a unit written once "
+        "after the spread is the number's too ('68±3% accuracy' is a 68 % row).",
         (("It reaches 88.1 ± 0.3 F1 on SQuAD.", 0.3, {"value": 88.1, "metric": "F1"}),),
         setup=True,
     ),
     "setup-math-variable": Rule(
         "A number after a one- or two-letter variable and a comparison ('k = 5', 'n < 10', 'A ≥ 0') is math "
-        "about a setting, unless it is a correlation statistic ('r = 0.91').",
+        "about a setting, unless it is a correlation statistic ('r = 0.91') or a metric name ('F1 = 0.71').",
         (("With k = 5 neighbours it reaches 90.1% accuracy.", 5.0, {"value": 90.1}),),
         setup=True,
     ),
@@ -136,6 +138,12 @@ RULES: dict[str, Rule] = {
         (
             ("Our model reaches 81.2% accuracy on ImageNet.", 81.2, {"unit": "%", "kind": "score"}),
             ("It improves accuracy by 4.1% points.", 4.1, {"unit": "pp", "unit_text": "% points"}),
+            # the unit after a spread is the number's: "68±3% accuracy"
+            (
+                "Our system predicted which hand the patient would raise with 68±3% accuracy in two patients.",
+                68.0,
+                {"unit": "%", "metric": "accuracy", "span": "68±3%"},
+            ),
         ),
     ),
     "measure-unit": Rule(
@@ -153,6 +161,18 @@ RULES: dict[str, Rule] = {
         (
             ("We obtain 28.4 BLEU on WMT'14 En-De.", 28.4, {"metric": "BLEU", "dataset": "WMT'14 En-De"}),
             ("Guidance reduces FID by 100 on FFHQ.", 100.0, {"metric": "FID", "kind": "delta"}),
+            # a metric name given its value with "=", glued or not, is a level of that metric
+            (
+                "Our searched GANs achieve competitive results (IS=8.81±0.10, FID=9.91) on the CIFAR-10 dataset.",
+                9.91,
+                {"metric": "FID", "kind": "score", "dataset": "CIFAR-10"},
+            ),
+            (
+                "We achieve strong performance improvements over the baselines (F1 = 0.71, 12.7% relative "
+                "improvement for AE Detection).",
+                0.71,
+                {"metric": "F1", "kind": "score"},
+            ),
         ),
     ),
     "before-after": Rule(
