@@ -682,3 +682,26 @@ def test_a_cut_off_after_at_is_no_metric_value():
     text = "We show the promise of such approaches, reporting improved performance on synonyms from mAP@0.5=33.87% to 37.93%."
     (row,) = extract_metrics(clean_text(text))
     assert (row["kind"], row["value_from"], row["metric"]) == ("before_after", 33.87, "mAP@0.5")
+
+
+def test_ranks_with_an_article_after_placed_and_coordinated():
+    """Dev-corpus sentences: "ranked the first in", "placed first in", and a rank coordinated with another
+    ("first on KITTI 2012, second on KITTI 2015, and first on the Argoverse") are leaderboard ranks;
+    "re-rank the first 100 documents" is none."""
+    text = (
+        "At the time this paper was written our models ranked the first in KITTI car detection (the hard level), "
+        "the first in cyclist detection and the second in pedestrian detection."
+    )
+    assert [(r["value"], r["metric"]) for r in extract_metrics(clean_text(text))] == [
+        (1.0, "rank"),
+        (1.0, "rank"),
+        (2.0, "rank"),
+    ]
+    text = (
+        "Our method placed first in the inaugural COCO 2016 keypoints challenge, and significantly exceeds the "
+        "previous state-of-the-art result on the MPII Multi-Person benchmark."
+    )
+    assert [(r["span"], r["metric"]) for r in extract_metrics(clean_text(text))] == [("placed first", "rank")]
+    text = "Our method also won the first and second place on the public and private test sets of the competition."
+    assert [r["value"] for r in extract_metrics(clean_text(text))] == [1.0, 2.0]
+    assert extract_metrics(clean_text("We then re-rank the first 100 documents with a cross-encoder.")) == []

@@ -304,7 +304,8 @@ RULES: dict[str, Rule] = {
         "Results written in words: 'twice as', 'factor of N' (N > 0), 'N orders of magnitude', 'one percent', 'one "
         "percentage point', 'by two times' / 'three times faster' (not 'N times fewer <data>': the setup), fractions "
         "of a quantity ('about half the accuracy'), ranks ('ranked first', 'ranking 1st', 'rank number one', 'won the "
-        "1st place': metric 'rank'), 'zero error'.",
+        "1st place', 'ranked the first on X', 'placed first in X', and ranks coordinated with one: 'first on X and "
+        "second on Y', 'the first and third places': metric 'rank'), 'zero error'.",
         (
             (
                 "Our solver is two orders of magnitude faster than Cplex.",
@@ -322,6 +323,24 @@ RULES: dict[str, Rule] = {
                 "Plus, we rank number one in the official ImageNet 2013 detection challenge.",
                 1.0,
                 {"metric": "rank"},
+            ),
+            # a rank with an article or "placed", and further ranks coordinated with it
+            (
+                "We conducted extensive experiments on CARLA benchmarks, where our model outperforms prior methods, "
+                "ranking the first on the public CARLA Leaderboard.",
+                1.0,
+                {"metric": "rank", "kind": "score"},
+            ),
+            (
+                "After fine-tuning on the real datasets, our method ranks first on KITTI 2012, second on KITTI 2015, "
+                "and first on the Argoverse among all published methods.",
+                2.0,
+                {"metric": "rank", "dataset": "KITTI 2015"},
+            ),
+            (
+                "The agents that implement the proposed technique have won the first and third places.",
+                3.0,
+                {"metric": "rank", "span": "third"},
             ),
             ("Accuracy rises by one percentage point.", 1.0, {"unit": "pp", "kind": "delta"}),
             (
