@@ -705,3 +705,24 @@ def test_ranks_with_an_article_after_placed_and_coordinated():
     text = "Our method also won the first and second place on the public and private test sets of the competition."
     assert [r["value"] for r in extract_metrics(clean_text(text))] == [1.0, 2.0]
     assert extract_metrics(clean_text("We then re-rank the first 100 documents with a cross-encoder.")) == []
+
+
+def test_a_respectively_list_of_sets_with_their_own_article_and_head():
+    """Dev-corpus sentences: "on the MultiWOZ benchmark and the SGD benchmark, respectively", "for the HybridQA
+    and the HotpotQA dataset, respectively"; a plural head after the list is shared and ends it ("on the PGPS9K
+    and Geometry3K datasets, PGPSNet, by ... 1.8% and 3.2%, respectively")."""
+    text = (
+        "Experimental results show that KPN outperforms previous state-of-the-art lifelong learning methods by 4.25% "
+        "and 8.27% of whole joint goal accuracy on the MultiWOZ benchmark and the SGD benchmark, respectively."
+    )
+    assert [r["dataset"] for r in extract_metrics(clean_text(text))] == ["MultiWOZ", "SGD"]
+    text = (
+        "Using only generated training data, we can train a competent multi-hop QA which achieves 61% and 83% of "
+        "the supervised learning performance for the HybridQA and the HotpotQA dataset, respectively."
+    )
+    assert [r["dataset"] for r in extract_metrics(clean_text(text))] == ["HybridQA", "HotpotQA"]
+    text = (
+        "Additionally, it surpasses the former best model on the PGPS9K and Geometry3K datasets, PGPSNet, by "
+        "obtaining accuracy enhancements of 1.8% and 3.2%, respectively."
+    )
+    assert [r["dataset"] for r in extract_metrics(clean_text(text))] == ["PGPS9K", "Geometry3K"]

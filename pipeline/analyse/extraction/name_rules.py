@@ -304,8 +304,16 @@ NAME_RULES: dict[str, tuple[str, tuple]] = {
     "respectively-datasets": (
         "A 'respectively' list of numbers maps onto the list of data-set names of the same length (k numbers "
         "per name in blocks), or onto the previous sentence's list when the sentence says 'these datasets'; "
-        "a list of names right after the numbers ('41.2% and 37.9% on COCO and LVIS') needs no 'respectively'.",
+        "a list of names right after the numbers ('41.2% and 37.9% on COCO and LVIS') needs no 'respectively'; "
+        "an item may have its own article and singular head ('on the Flickr 30k Entities and the ReferItGame "
+        "dataset').",
         (
+            (
+                "Our approach outperformed the current state-of-the-art methods on the Flickr 30k Entities and the "
+                "ReferItGame dataset by 3.08% and 7.77% respectively.",
+                7.77,
+                {"dataset": "ReferItGame"},
+            ),
             (
                 "It outperforms prior work by 13.8%, 9.3% and 2.7% on Human3.6M, CMU Mocap and 3DPW datasets, "
                 "respectively.",
