@@ -726,3 +726,44 @@ def test_a_respectively_list_of_sets_with_their_own_article_and_head():
         "obtaining accuracy enhancements of 1.8% and 3.2%, respectively."
     )
     assert [r["dataset"] for r in extract_metrics(clean_text(text))] == ["PGPS9K", "Geometry3K"]
+
+
+@pytest.mark.parametrize(
+    "text, value, metric",
+    [
+        # dev-corpus sentences: a correlation or score named by a capitalised name before the metric word
+        (
+            "Model ranking on UNED-ACCESS 2024 is almost identical (0.98 Pearson correlation) to the one obtained "
+            "with MMLU.",
+            0.98,
+            "Pearson correlation",
+        ),
+        (
+            "Comprehensive experiments lead to several interesting results, such as evaluation using just 5% "
+            "instances achieves as high as 0.93 Kendall correlation with evaluation using complete dataset.",
+            0.93,
+            "Kendall correlation",
+        ),
+        # the owner of a metric is no part of its name; a statistic's namesake is
+        (
+            "The formula discovered on more than 260 datasets has a Pearson's correlation of 0.96.",
+            0.96,
+            "Pearson's correlation",
+        ),
+        (
+            "Remarkably we reveal that the best 'golden' seed achieved an impressive FID of 21.60 compared to the "
+            "worst 'inferior' seed's FID of 31.97.",
+            31.97,
+            "FID",
+        ),
+        # a name holding a metric word is the metric, not a data set before "score"
+        (
+            "Its performance exceeds the previous SOTA by 1.36 F1 and 1.46 Ign_F1 score on the DocRED leaderboard.",
+            1.46,
+            "Ign_F1 score",
+        ),
+    ],
+)
+def test_correlations_named_before_their_word_and_possessive_names(text, value, metric):
+    row = next(r for r in extract_metrics(clean_text(text)) if r["value"] == value)
+    assert row["metric"] == metric

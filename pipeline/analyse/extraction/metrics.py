@@ -120,6 +120,8 @@ _ANY_DIGIT = re.compile(r"\d")
 _PLAIN_SEP = re.compile(r"\s*(?:,\s*and|,|and|or|/)\s*")
 #: A metric name, or one with a suffix ("BLEU-4", "ROUGE-L"): never the data set inside a metric phrase.
 _SUFFIXED_METRIC = re.compile(rf"(?:{LEX_WORDS})(?:-\w+|\d+)?|F\d+(?:\.\d+)?", re.I)
+#: A name holding a metric name as one of its parts ("Ign_F1", "Novel-AP50") is a metric, never a data set.
+_HOLDS_METRIC = re.compile(rf"(?<![A-Za-z])(?:{LEX_WORDS})(?![a-z])")
 #: Rule names of the ways a number becomes a row (``Tok.why``).
 _WHY_RULE = {
     "from-to": "before-after",
@@ -286,7 +288,12 @@ def _draft_row(text: str, k: _Kept, nxt: int, attached: list[tuple[int, int]]) -
             r"([A-Z][\w\-.]*[A-Z0-9][\w\-.]*)\s+(performance|(?:top-?\d\s)?accuracy|scores?|results?)$",
             metric,
         )
-        if bm and not MODEL_NAME.search(bm[1]) and not _SUFFIXED_METRIC.fullmatch(bm[1]):
+        if (
+            bm
+            and not MODEL_NAME.search(bm[1])
+            and not _SUFFIXED_METRIC.fullmatch(bm[1])
+            and not _HOLDS_METRIC.search(bm[1])
+        ):
             dataset, metric = bm[1], bm[2]
             row_rules.append("dataset-in-metric")
     subject, baseline = ("ours", None) if t.unit in ("x", "pp") else subject_of(text, t, t.kind, s0)

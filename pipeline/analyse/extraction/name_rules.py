@@ -48,6 +48,18 @@ NAME_RULES: dict[str, tuple[str, tuple]] = {
                 99.3,
                 {"metric": "accuracy", "kind": "before_after"},
             ),
+            # the owner of a metric is no part of its name, a statistic's namesake is
+            (
+                "Furthermore, when evaluated on ManiSkill2 and MimicGen, SGRv2's success rate is 2.54 times that of "
+                "SGR.",
+                2.54,
+                {"metric": "success rate"},
+            ),
+            (
+                "Our best model achieves a Spearman's rank correlation of 0.494 for memorability prediction.",
+                0.494,
+                {"metric": "Spearman's rank correlation"},
+            ),
             # a decimal inside a name is part of it ("F0.5", "F1@0.05"), not a number to cut at
             (
                 "Our best ensemble achieves a new SOTA result with an F0.5 score of 76.05 on BEA-2019 (test).",

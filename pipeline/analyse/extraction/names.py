@@ -204,6 +204,13 @@ def tidy_metric(name: str | None) -> str | None:
         name.strip(" ,.;:"),
     )[-1]
     name = _within_numbers(name)
+    # the owner of a metric is no part of its name ("SGRv2's success rate", "the worst seed's FID"), unless the
+    # statistic is named after a person ("Spearman's rank correlation", "Cohen's kappa")
+    name = re.sub(
+        r"^(?:.*\s)?(?!(?:Spearman|Pearson|Kendall|Cohen|Fleiss|Krippendorff)['’]s)\S+['’]s\s+(?=\S)",
+        "",
+        name,
+    )
     name = _LEAD_WORDS.sub("", name)
     name = _ADJECTIVES.sub("", name) if " " in name else name
     name = re.sub(r"\s+(?:and|or|with|while)$", "", name)
@@ -372,7 +379,8 @@ def metric_before(text: str, t: Tok, lo: int) -> str | None:
         return f"{m['np']}({m['acr']})" if m["np"] and LEX.search(m["np"]) else m["acr"]
     near = pre[-60:]  # the 3-word patterns below never need more (and cost grows with the window)
     m = re.search(
-        r"(?P<np>(?:[\w\-@]+(?:\.\d[\w\-@]*)?\s){0,2}[\w\-@]+(?:\.\d[\w\-@]*)?)\s+(?:of|is|was|=|:|reaches|reached|reaching|at|stands at)\s+"
+        r"(?P<np>(?:[\w\-@]+(?:\.\d[\w\-@]*)?(?:['’]s)?\s){0,2}[\w\-@]+(?:\.\d[\w\-@]*)?)\s+"
+        r"(?:of|is|was|=|:|reaches|reached|reaching|at|stands at)\s+"
         r"(?:(?:an?\s+)?average\s+of\s+|only\s+)?$",
         near,
         re.I,

@@ -330,7 +330,10 @@ def accept_plain(text: str, t: Tok, s0: int) -> bool:
         re.I,
     ):
         return True
-    if re.match(rf"\s?(?:±\s?\d+(?:\.\d+)?\s)?(?:{LEX_WORDS})(?![\w-])", post, re.I):
+    # "28.4 BLEU", "88.1 ± 0.3 F1", "0.949 Pearson correlation" (a capitalised name before the metric word)
+    if re.match(
+        rf"\s?(?:±\s?\d+(?:\.\d+)?\s)?(?:(?-i:[A-Z][\w'’-]*)\s)?(?:{LEX_WORDS})(?![\w-])", post, re.I
+    ):
         return True
     if t.signed:
         return True

@@ -155,12 +155,20 @@ RULES: dict[str, Rule] = {
         ),
     ),
     "plain-result": Rule(
-        "A plain decimal is a result only next to a metric name, a sign, a benchmark after 'on' or a 'vs.' "
+        "A plain decimal is a result only next to a metric name (also after a capitalised name: '0.949 Pearson "
+        "correlation'), a sign, a benchmark after 'on' or a 'vs.' "
         "partner (GUIDELINES: 'BLEU 28.4', 'F1 of 0.91', 'slope -0.38'); plain integers are counts, except a "
         "change 'by N' of the metric just named ('reduces FID by 100').",
         (
             ("We obtain 28.4 BLEU on WMT'14 En-De.", 28.4, {"metric": "BLEU", "dataset": "WMT'14 En-De"}),
             ("Guidance reduces FID by 100 on FFHQ.", 100.0, {"metric": "FID", "kind": "delta"}),
+            # a capitalised name before the metric word after the number: "0.949 Pearson correlation"
+            (
+                "PT-M2 significantly outperforms existing methods, achieving a new state-of-the-art result of 0.949 "
+                "Pearson correlation.",
+                0.949,
+                {"metric": "Pearson correlation", "kind": "score"},
+            ),
             # a metric name given its value with "=", glued or not, is a level of that metric
             (
                 "Our searched GANs achieve competitive results (IS=8.81±0.10, FID=9.91) on the CIFAR-10 dataset.",
