@@ -24,6 +24,7 @@ _LEX = V.words(V.METRIC_NAMES)
 _MODEL = re.compile(rf"\b{V.alternation(V.MODEL_NAMES)}(?![a-z])")
 _NOT_DATASET_AFTER = re.compile(rf"\s+{V.alternation(V.NOT_DATASET_HEADS)}\b", re.I)
 _GENERIC_CAP = set(V.GENERIC_CAPITALS)
+_TASKS = set(V.TASK_ACRONYMS)
 
 # A capitalised name ("CMU Mocap", "Human3.6M", "MultiWOZ2.1", "Pascal VOC 2007", "ImageNet-100").
 _NAME = rf"(?:(?:[A-Z0-9]|{LOWER_PREFIX_NAME})[\w'’.+→-]*[\w+](?:\s(?:[A-Z0-9][\w'’.+→-]*[\w+]|v\d[\w.]*))*)"
@@ -83,7 +84,13 @@ def _dataset_item(name: str) -> str | None:
     name = re.sub(
         r"\s(?:datasets?|benchmarks?|sets?|corpus)$", "", re.sub(r"^the\s+", "", name.strip(" .,'’"))
     )
-    if not name or name.split()[0] in _GENERIC_CAP or _MODEL.search(name) or _LEX.fullmatch(name):
+    if (
+        not name
+        or name.split()[0] in _GENERIC_CAP
+        or name in _TASKS
+        or _MODEL.search(name)
+        or _LEX.fullmatch(name)
+    ):
         return None
     if re.fullmatch(r"\d+(?:\.\d+)?%?", name) or not re.search(r"[A-Z]", name):
         return None  # a number, or a setting such as "1-shot"

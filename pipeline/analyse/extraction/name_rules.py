@@ -372,7 +372,8 @@ NAME_RULES: dict[str, tuple[str, tuple]] = {
     "dataset-after": (
         "'N on|in|for <Name>' after the number names the dataset, unless the name is a kind of thing "
         "('KGE models', 'the CSRL task') or counted ('three ACOS datasets'); a name may start with a lower-case "
-        "prefix before its capitals ('nuScenes', 'tieredImageNet'; a prefixed acronym 'fMRI', 'kNN' is none).",
+        "prefix before its capitals ('nuScenes', 'tieredImageNet'; a prefixed acronym 'fMRI', 'kNN' is none); a "
+        "task acronym alone ('on MRC tasks', 'QA', 'NER', 'WSD': vocabulary TASK_ACRONYMS) is no data set.",
         (
             ("We reach an FID of 2.1 on FFHQ.", 2.1, {"dataset": "FFHQ"}),
             (

@@ -18,6 +18,7 @@ from pipeline.analyse.extraction.patterns import (
     LOWER_PREFIX_NAME,
     MODEL_NAME,
     QUAL_TEXT,
+    TASK_NAMES,
     correlation_before,
     metric_equals,
 )
@@ -477,7 +478,13 @@ def _ok_dataset(name: str | None) -> str | None:
     name = re.split(r"-{2,}|—", name)[0].strip(" .,'’")  # "CIFAR-10---and": a dash run ends the name
     name = re.sub(r"\s(?:benchmarks?|datasets?|and|with|while|using|under|across)$", "", name)
     first = name.split()[0] if name else ""
-    if not name or first in GENERIC_CAP or MODEL_NAME.search(name) or LEX.fullmatch(name):
+    if (
+        not name
+        or first in GENERIC_CAP
+        or name in TASK_NAMES
+        or MODEL_NAME.search(name)
+        or LEX.fullmatch(name)
+    ):
         return None
     if len(name) < 2 or "=" in name:
         return None

@@ -22,6 +22,7 @@ QUAL_TEXT = re.compile(rf"(?:{'|'.join(rx for rx, _ in V.QUALIFIERS)})\s*$", re.
 
 MODEL_NAME = re.compile(rf"\b{V.alternation(V.MODEL_NAMES)}(?![a-z])|(?:^|[-\s])\d+(?:\.\d+)?[BM]\b|×\d")
 GENERIC_CAP = set(V.GENERIC_CAPITALS)
+TASK_NAMES = set(V.TASK_ACRONYMS)  # a name that is only a task acronym is no data set ("QA", "NER")
 # The start of a name written with a lower-case prefix before its capitals ("nuScenes", "miniImageNet",
 # "tieredImageNet", "iNaturalist", "bAbI"): a capital and a later small letter follow, so a prefixed acronym
 # ("fMRI", "kNN", "mBERT") is no such name. Case-sensitive inside any pattern.
