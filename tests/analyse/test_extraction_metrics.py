@@ -785,3 +785,16 @@ def test_a_task_acronym_is_no_data_set(text):
     assert [r["dataset"] for r in extract_metrics(clean_text(text))] == [None] * len(
         extract_metrics(clean_text(text))
     )
+
+
+def test_two_plain_decimals_after_a_metric_name_are_a_range():
+    """Dev-corpus sentences: "Pearson correlations of 0.91-0.99", "RMSE between 6.10 to 7.31" are ranges (before,
+    a score of the first end or nothing); "improves AP from 70.2 to 71.7" stays a before/after pair."""
+    text = "Across 86 models we achieve remarkable Pearson correlations of 0.91-0.99 while generating novel questions."
+    (row,) = extract_metrics(clean_text(text))
+    assert (row["kind"], row["value"], row["value_low"], row["value_high"]) == ("range", None, 0.91, 0.99)
+    text = "The results on three public datasets showed that the proposed system maintains a consistent RMSE between 6.10 to 7.31."
+    (row,) = extract_metrics(clean_text(text))
+    assert (row["kind"], row["metric"], row["value_low"]) == ("range", "RMSE", 6.10)
+    (row,) = extract_metrics(clean_text("It improves AP from 70.2 to 71.7."))
+    assert (row["kind"], row["value_from"]) == ("before_after", 70.2)

@@ -143,7 +143,7 @@ _CHANGE_TAIL = re.compile(
 _LEAD_WORDS = re.compile(
     r"^(?:(?:a|an|the|its|their|our|his|her|higher|lower|better|worse|more|less|fewer|faster|slower|"
     r"relative|absolute|reaches|reached|achieves|achieved|achieving|obtains|has|have|"
-    r"with|yields|shows|in|that|of|only|overall\s(?=gain))\s+)+",
+    r"with|yields|shows|in|on|that|of|only|overall\s(?=gain))\s+)+",
     re.I,
 )
 
@@ -200,7 +200,7 @@ def tidy_metric(name: str | None) -> str | None:
     # keep a bracketed acronym that is a metric name ("Intersection over Union (mIoU)"), drop other brackets
     name = re.sub(r"\s*\(([^()]*)\)\s*", lambda m: f" ({m[1]}) " if LEX.fullmatch(m[1]) else " ", name)
     name = re.split(
-        r"\b(?:that|find|finds|found|show|shows|achieves?|achieving|obtains?|reports?|yields?|"
+        r"\b(?:that|find|finds|found|show|shows|achieves?|achieved|achieving|obtains?|reports?|yields?|"
         r"attains?|reach\w*|is|are|was|were|by)\s+",
         name.strip(" ,.;:"),
     )[-1]
@@ -214,7 +214,7 @@ def tidy_metric(name: str | None) -> str | None:
     )
     name = _LEAD_WORDS.sub("", name)
     name = _ADJECTIVES.sub("", name) if " " in name else name
-    name = re.sub(r"\s+(?:and|or|with|while)$", "", name)
+    name = re.sub(r"(?:\s+(?:and|or|with|while|ranging|ranges?|can|may|could))+$", "", name)
     name = _CHANGE_TAIL.sub("", name)
     if re.fullmatch(r"(?:improvement|gain|reduction|increase|decrease|drop|boost)s?", name, re.I):
         return None  # "15% improvement under 4x speed-up": the change names no quantity

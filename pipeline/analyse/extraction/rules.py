@@ -285,8 +285,22 @@ RULES: dict[str, Rule] = {
         ),
     ),
     "range": Rule(
-        "'A-B', 'A--B', 'A to B' with one unit is a range (value null, value_low/value_high).",
-        (("Speedups of 1.5-2.3× are obtained.", 1.5, {"kind": "range", "value_high": 2.3}),),
+        "'A-B', 'A--B', 'A to B' with one unit is a range (value null, value_low/value_high), and so are two plain "
+        "decimals right after a metric name ('F1=0.93-0.96', 'Pearson correlations of 0.91-0.99').",
+        (
+            ("Speedups of 1.5-2.3× are obtained.", 1.5, {"kind": "range", "value_high": 2.3}),
+            # two plain decimals after a metric name, with no unit
+            (
+                "Our models achieve strong classification performance (maximum F1=0.93-0.96).",
+                0.93,
+                {"kind": "range", "value_high": 0.96, "metric": "F1"},
+            ),
+            (
+                "After parameter optimization, the model achieved F1 scores ranging from 0.97 to 1.0.",
+                0.97,
+                {"kind": "range", "value_high": 1.0, "metric": "F1 score"},
+            ),
+        ),
     ),
     "slash-pair": Rule(
         "'87.5/89.1 EM/F1' pairs each number with the metric in the same position; a pair of percentages "

@@ -372,6 +372,25 @@ def _before_after(text: str, t: Tok, n: Tok) -> bool:
     return True
 
 
+# a metric named right before two plain decimals: "maximum F1=0.93-0.96", "Pearson correlations of 0.91-0.99",
+# "F1 scores ranging from 0.97 to 1.0"
+_PLAIN_RANGE_CUE = re.compile(
+    rf"(?<![\w-])(?:{LEX_WORDS})s?\s*(?:\([^()]*\)\s*)?(?:of|=|:|is|are|was|were|(?:ranging|range)\s+from|between)?\s*$",
+    re.I,
+)
+
+
+def _plain_range(text: str, t: Tok, n: Tok) -> bool:
+    """Whether two plain decimals after a metric name are the ends of a range of it (rule range)."""
+    return (
+        t.decimal
+        and n.decimal
+        and t.unit is None
+        and not n.measure
+        and _PLAIN_RANGE_CUE.search(text, max(0, t.start - 60), t.start) is not None
+    )
+
+
 def _is_range(text: str, t: Tok, n: Tok) -> bool:
     """Whether ``t`` and ``n`` are the ends of a range: "10–20%", "2-3 points", "3x-5x", "26~35×", "1.5-2.3×";
     "between A and B%" (rule range)."""
@@ -382,7 +401,7 @@ def _is_range(text: str, t: Tok, n: Tok) -> bool:
         and not t.measure
         and sep_ok
         and not t.signed
-        and (n.unit is not None or n.measure)
+        and (n.unit is not None or n.measure or _plain_range(text, t, n))
         and n.value > t.value
     )
     if (
