@@ -798,3 +798,21 @@ def test_two_plain_decimals_after_a_metric_name_are_a_range():
     assert (row["kind"], row["metric"], row["value_low"]) == ("range", "RMSE", 6.10)
     (row,) = extract_metrics(clean_text("It improves AP from 70.2 to 71.7."))
     assert (row["kind"], row["value_from"]) == ("before_after", 70.2)
+
+
+def test_orders_of_magnitude_in_digits_ranges_and_spans():
+    """Dev-corpus sentences: "up to 3 orders of magnitude faster" is a multiplier (before, the digit was a plain
+    integer and no row), "two to three orders of magnitude faster" a range; a span of the setup ("spanning four
+    orders of magnitude", "ranging across 3 orders of magnitude in scale") is no result."""
+    text = "We establish TIGGER generates graphs of superior fidelity, while also being up to 3 orders of magnitude faster."
+    (row,) = extract_metrics(clean_text(text))
+    assert (row["value"], row["unit"], row["kind"], row["qualifier"]) == (1000.0, "x", "multiplier", "up to")
+    text = (
+        "We can achieve comparable or better performance while being two to three orders of magnitude faster."
+    )
+    (row,) = extract_metrics(clean_text(text))
+    assert (row["kind"], row["value_low"], row["value_high"]) == ("range", 100.0, 1000.0)
+    text = "Our benchmark consists of multiple compute scales spanning four orders of magnitude."
+    assert extract_metrics(clean_text(text)) == []
+    text = "We show examples for 100 models ranging across 3 orders of magnitude in scale."
+    assert extract_metrics(clean_text(text)) == []

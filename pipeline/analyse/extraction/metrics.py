@@ -202,9 +202,18 @@ def _candidates(text: str, spelled: list[Tok]) -> list[Tok]:
     decimals of a list accepted with the accepted number that ends it."""
     toks = pair_structures(text, number_tokens(text))
     if spelled:
-        # a word result replaces a setup token it covers ("1st place"), never a kept number
+        # a word result replaces a setup token it covers ("1st place") and a plain integer inside it ("2--3
+        # orders of magnitude"), never a kept number
         kept_toks = [
-            t for t in toks if not (t.setup and any(t.num_start <= s.num_start < t.end for s in spelled))
+            t
+            for t in toks
+            if not (t.setup and any(t.num_start <= s.num_start < t.end for s in spelled))
+            and not (
+                t.unit is None
+                and not t.decimal
+                and not t.measure
+                and any(s.num_start <= t.num_start < s.end for s in spelled)
+            )
         ]
         spelled = [s for s in spelled if not any(t.num_start <= s.num_start < t.end for t in kept_toks)]
         toks = sorted(kept_toks + spelled, key=lambda t: t.span_start)

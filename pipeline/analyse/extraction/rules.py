@@ -323,7 +323,8 @@ RULES: dict[str, Rule] = {
         ),
     ),
     "spelled-number": Rule(
-        "Results written in words: 'twice as', 'factor of N' (N > 0), 'N orders of magnitude', 'one percent', 'one "
+        "Results written in words: 'twice as', 'factor of N' (N > 0), 'N orders of magnitude' (a range for 'one to "
+        "two', '2--3'; none after 'ranging over', 'spanning'), 'one percent', 'one "
         "percentage point', 'by two times' / 'three times faster' (not 'N times fewer <data>': the setup), fractions "
         "of a quantity ('about half the accuracy'), ranks ('ranked first', 'ranking 1st', 'rank number one', 'won the "
         "1st place', 'ranked the first on X', 'placed first in X', and ranks coordinated with one: 'first on X and "
@@ -333,6 +334,18 @@ RULES: dict[str, Rule] = {
                 "Our solver is two orders of magnitude faster than Cplex.",
                 100.0,
                 {"unit": "x", "kind": "multiplier"},
+            ),
+            # "one to two", "2--3" orders of magnitude: a range of multipliers; a span of the setup is none
+            (
+                "This scalable design reduces FLOPs by one to two orders of magnitude compared to classical "
+                "transformers.",
+                10.0,
+                {"kind": "range", "unit": "x", "value_high": 100.0, "metric": "FLOPs"},
+            ),
+            (
+                "Our method is 1-2 orders of magnitude faster than the existing state-of-the-art methods.",
+                10.0,
+                {"kind": "range", "value_high": 100.0},
             ),
             ("It reaches about half the accuracy of GPT-4.", 0.5, {"unit": "x", "metric": "accuracy"}),
             ("Our system ranked first in the shared task.", 1.0, {"unit": None, "kind": "score"}),

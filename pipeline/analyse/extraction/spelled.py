@@ -26,7 +26,9 @@ _WORD_NUM = {
 _SPELLED = re.compile(
     r"(?P<q>\b(?:more than|over|about|nearly|almost|roughly|up to|within)\s+)?"
     r"(?:(?P<twice>\btwice\b)(?=\s+as\b)|\bfactor\s+(?:of\s+)?(?P<factor>\d+(?:\.\d+)?)\b|"
-    r"\b(?P<om>one|two|three|four|five|an?|\d+)\s+orders?\s+of\s+magnitude\b|"
+    # "two orders of magnitude"; "one to two", "2--3", "two or three orders of magnitude": a range
+    r"\b(?:(?P<omlo>one|two|three|four|\d)\s*(?:to|or|--?|–)\s*)?(?P<om>one|two|three|four|five|an?|\d+)\s+orders?\s+"
+    r"of\s+magnitude\b|"
     r"\b(?P<pw>one|two|three|four|five|six|seven|eight|nine|ten)\s+percent(?!age)\b|"
     r"\b(?P<pp>one|two|three|four|five|six|seven|eight|nine|ten)\s+(?:percentage|absolute)\s+points?\b|"
     # "by two times", "three times faster": a multiplier in words (never "two times" of a repetition)
@@ -49,6 +51,7 @@ _MORE_RANK = re.compile(
     rf"\s*(?:,\s*(?:and\s+)?|\s+and\s+)(?:the\s+)?(?P<o>{_ORD})\b(?=\s+(?:on|in|at|among|for|places?)\b)",
     re.I,
 )
+_SPAN_BEFORE = re.compile(r"\b(?:rang\w*|span\w*|vary\w*|varie\w*)\s+(?:over|across|from|by)?\s*$", re.I)
 _FRACTION_WORDS = "|".join(sorted((re.escape(k) for k in V.WORD_FRACTIONS), key=len, reverse=True))
 _WORD_RESULT = re.compile(
     rf"(?P<frac>\b(?:{_FRACTION_WORDS}))(?!\s+precision)|"
@@ -160,9 +163,17 @@ def spelled_results(text: str) -> list[Tok]:
             v, unit, a, b = float(m["factor"]), "x", m.start("factor") - len("factor "), m.end("factor")
             a = text.rfind("factor", 0, m.start("factor"))
         elif m["om"]:
+            if _SPAN_BEFORE.search(text, max(0, m.start() - 30), m.start()):
+                continue  # "models ranging across 3 orders of magnitude in scale": the setup's span, no result
             w = m["om"].lower()
             n = float(w) if w.isdigit() else _WORD_NUM[w]
             v, unit, a, b = 10.0**n, "x", m.start("om"), m.end()
+            lo = m["omlo"] and (float(m["omlo"]) if m["omlo"].isdigit() else _WORD_NUM[m["omlo"].lower()])
+            if lo and lo < n:
+                tok = _spelled_tok(text, m.start("omlo"), b, v, unit, kind="range")
+                tok.low, tok.high = 10.0**lo, v
+                out.append(tok)
+                continue
         elif m["pp"]:
             v, unit, a, b = float(_WORD_NUM[m["pp"].lower()]), "pp", m.start("pp"), m.end()
         elif m["tw"] or m["tc"]:
