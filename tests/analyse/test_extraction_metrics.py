@@ -569,3 +569,250 @@ def test_the_words_before_a_change_noun_of_n_name_what_changed():
     assert next(r for r in extract_metrics(clean_text(text)) if r["value"] == 5.7)["metric"] == "accuracy"
     text = "IoU metric demonstrates a noteworthy improvement of over 119% to baseline."
     assert [r["metric"] for r in extract_metrics(clean_text(text))] == ["IoU"]
+
+
+@pytest.mark.parametrize(
+    "text, value, metric",
+    [
+        # dev-corpus sentences: a name read across another number of the sentence or after a coordinator
+        (
+            "Our model achieves an average mAP of 83.55% and an EER of 5.25% at the utterance level.",
+            5.25,
+            "EER",
+        ),
+        (
+            "The proposed method obtains a precision of 96%, a recall of 90%, and an F1-score of 93% even with a "
+            "relatively smaller training dataset.",
+            93.0,
+            "F1-score",
+        ),
+        (
+            "We also demonstrate improved performance over the state-of-the-art techniques for panoramic cross-view "
+            "retrieval, improving top-1 recall from 95.43% to 96.06% on the CVUSA dataset and from 64.52% to 79.88% "
+            "on the CVACT test set.",
+            79.88,
+            "top-1 recall",
+        ),
+        (
+            "Our experiments achieve up to +23.8 accuracy increase (38.0% relatively) in sentiment analysis, -44.7 "
+            "perplexity decrease (37.9% relatively) in language modeling.",
+            37.9,
+            "perplexity",
+        ),
+        (
+            "OOD data generated using OodGAN model outperforms state-of-the-art in OOD detection metrics for ROSTD "
+            "(67% relative improvement in FPR 0.95) and OSQ datasets (28% relative improvement in FPR 0.95).",
+            28.0,
+            "FPR",
+        ),
+        # a decimal glued inside a name is part of it
+        (
+            "FlowGEBD exceeds the neural models on the Kinetics-GEBD dataset by obtaining an F1@0.05 score of 0.713.",
+            0.713,
+            "F1@0.05 score",
+        ),
+        # the number after "of" counts what follows; the name is before it
+        (
+            "Extensive experiments demonstrate that the proposed Model Doctor improves the accuracy of 16 mainstream "
+            "CNN classifiers by 1%~5%.",
+            None,
+            "accuracy",
+        ),
+    ],
+)
+def test_a_metric_name_holds_no_other_number_and_no_coordinator(text, value, metric):
+    row = next(r for r in extract_metrics(clean_text(text)) if r["value"] == value)
+    assert row["metric"] == metric
+
+
+def test_a_data_set_after_a_list_of_numbers_is_the_set_of_the_list():
+    """Dev-corpus sentences: "A% and B% on D" reports both numbers on D, not A on a set named earlier in the
+    sentence; a set after each pair in turn maps pair by pair."""
+    text = (
+        "Notably, SPOC boosts the accuracy of Llama-3.1-8B and 70B Instruct models, achieving absolute gains of 8.8% "
+        "and 11.6% on MATH500, 10.0% and 20.0% on AMC23, and 3.3% and 6.7% on AIME24, respectively."
+    )
+    assert [r["dataset"] for r in extract_metrics(clean_text(text))] == [
+        "MATH500",
+        "MATH500",
+        "AMC23",
+        "AMC23",
+        "AIME24",
+        "AIME24",
+    ]
+    text = "We obtain 63.05% top-1 accuracy on Flickr30K Entities and 59.51%/43.46% on RefCOCO+ TestA/TestB."
+    assert (
+        next(r for r in extract_metrics(clean_text(text)) if r["value"] == 59.51)["dataset"]
+        == "RefCOCO+ TestA"
+    )
+
+
+@pytest.mark.parametrize(
+    "text, value, unit, metric",
+    [
+        # dev-corpus sentences: a metric given its value with "=", glued or not
+        ("At the time of writing, we achieve EPE=4.26 on the Sintel benchmark.", 4.26, None, "EPE"),
+        ("The baseline achieves moderate performance (macro-F1=54%).", 54.0, "%", "macro-F1"),
+        ("Our experiments show that our models perform well (e.g., F1=75.7 on task (i)).", 75.7, None, "F1"),
+        (
+            "In particular, we set the new state of the art for AS2 to P@1=90.1%, and MAP=92.9%, on WikiQA.",
+            92.9,
+            "%",
+            "MAP",
+        ),
+        # a spread between the number and its unit
+        (
+            "One highlight is that we achieve overall 11.3±9.5% EER for cross-type testing in SiW-M dataset.",
+            11.3,
+            "%",
+            "EER",
+        ),
+    ],
+)
+def test_a_metric_given_its_value_and_a_unit_after_a_spread(text, value, unit, metric):
+    row = next(r for r in extract_metrics(clean_text(text)) if r["value"] == value)
+    assert (row["unit"], row["metric"], row["kind"]) == (unit, metric, "score")
+
+
+def test_a_cut_off_after_at_is_no_metric_value():
+    """Dev corpus: "a 4.1% AP gain at IoU=0.8": the IoU is the threshold, not a result; "from mAP@0.5=33.87% to
+    37.93%" is a before/after pair of that metric."""
+    text = "It achieves a 4.1% AP gain at IoU=0.8 and a 10.0% AP gain at IoU=0.9 on COCO benchmark."
+    assert [r["value"] for r in extract_metrics(clean_text(text))] == [4.1, 10.0]
+    text = "We show the promise of such approaches, reporting improved performance on synonyms from mAP@0.5=33.87% to 37.93%."
+    (row,) = extract_metrics(clean_text(text))
+    assert (row["kind"], row["value_from"], row["metric"]) == ("before_after", 33.87, "mAP@0.5")
+
+
+def test_ranks_with_an_article_after_placed_and_coordinated():
+    """Dev-corpus sentences: "ranked the first in", "placed first in", and a rank coordinated with another
+    ("first on KITTI 2012, second on KITTI 2015, and first on the Argoverse") are leaderboard ranks;
+    "re-rank the first 100 documents" is none."""
+    text = (
+        "At the time this paper was written our models ranked the first in KITTI car detection (the hard level), "
+        "the first in cyclist detection and the second in pedestrian detection."
+    )
+    assert [(r["value"], r["metric"]) for r in extract_metrics(clean_text(text))] == [
+        (1.0, "rank"),
+        (1.0, "rank"),
+        (2.0, "rank"),
+    ]
+    text = (
+        "Our method placed first in the inaugural COCO 2016 keypoints challenge, and significantly exceeds the "
+        "previous state-of-the-art result on the MPII Multi-Person benchmark."
+    )
+    assert [(r["span"], r["metric"]) for r in extract_metrics(clean_text(text))] == [("placed first", "rank")]
+    text = "Our method also won the first and second place on the public and private test sets of the competition."
+    assert [r["value"] for r in extract_metrics(clean_text(text))] == [1.0, 2.0]
+    assert extract_metrics(clean_text("We then re-rank the first 100 documents with a cross-encoder.")) == []
+
+
+def test_a_respectively_list_of_sets_with_their_own_article_and_head():
+    """Dev-corpus sentences: "on the MultiWOZ benchmark and the SGD benchmark, respectively", "for the HybridQA
+    and the HotpotQA dataset, respectively"; a plural head after the list is shared and ends it ("on the PGPS9K
+    and Geometry3K datasets, PGPSNet, by ... 1.8% and 3.2%, respectively")."""
+    text = (
+        "Experimental results show that KPN outperforms previous state-of-the-art lifelong learning methods by 4.25% "
+        "and 8.27% of whole joint goal accuracy on the MultiWOZ benchmark and the SGD benchmark, respectively."
+    )
+    assert [r["dataset"] for r in extract_metrics(clean_text(text))] == ["MultiWOZ", "SGD"]
+    text = (
+        "Using only generated training data, we can train a competent multi-hop QA which achieves 61% and 83% of "
+        "the supervised learning performance for the HybridQA and the HotpotQA dataset, respectively."
+    )
+    assert [r["dataset"] for r in extract_metrics(clean_text(text))] == ["HybridQA", "HotpotQA"]
+    text = (
+        "Additionally, it surpasses the former best model on the PGPS9K and Geometry3K datasets, PGPSNet, by "
+        "obtaining accuracy enhancements of 1.8% and 3.2%, respectively."
+    )
+    assert [r["dataset"] for r in extract_metrics(clean_text(text))] == ["PGPS9K", "Geometry3K"]
+
+
+@pytest.mark.parametrize(
+    "text, value, metric",
+    [
+        # dev-corpus sentences: a correlation or score named by a capitalised name before the metric word
+        (
+            "Model ranking on UNED-ACCESS 2024 is almost identical (0.98 Pearson correlation) to the one obtained "
+            "with MMLU.",
+            0.98,
+            "Pearson correlation",
+        ),
+        (
+            "Comprehensive experiments lead to several interesting results, such as evaluation using just 5% "
+            "instances achieves as high as 0.93 Kendall correlation with evaluation using complete dataset.",
+            0.93,
+            "Kendall correlation",
+        ),
+        # the owner of a metric is no part of its name; a statistic's namesake is
+        (
+            "The formula discovered on more than 260 datasets has a Pearson's correlation of 0.96.",
+            0.96,
+            "Pearson's correlation",
+        ),
+        (
+            "Remarkably we reveal that the best 'golden' seed achieved an impressive FID of 21.60 compared to the "
+            "worst 'inferior' seed's FID of 31.97.",
+            31.97,
+            "FID",
+        ),
+        # a name holding a metric word is the metric, not a data set before "score"
+        (
+            "Its performance exceeds the previous SOTA by 1.36 F1 and 1.46 Ign_F1 score on the DocRED leaderboard.",
+            1.46,
+            "Ign_F1 score",
+        ),
+    ],
+)
+def test_correlations_named_before_their_word_and_possessive_names(text, value, metric):
+    row = next(r for r in extract_metrics(clean_text(text)) if r["value"] == value)
+    assert row["metric"] == metric
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # dev-corpus sentences: a task acronym is the task, never the data set
+        "Our approach greatly improves the results on knowledge-base QA tasks by 11 points, compared to latest methods.",
+        "For the evaluation we built our own Chinese biomedical patents NER dataset, and our model achieved an F1 "
+        "score of 0.54.",
+        "Extensive experiments demonstrate that our approach achieves up to an 11.22% / 8.71% improvement of EM / F1 "
+        "on MRC tasks.",
+        "Compared to existing models, XFormParser notably achieves up to 1.79% F1 score improvement on RE tasks.",
+    ],
+)
+def test_a_task_acronym_is_no_data_set(text):
+    assert [r["dataset"] for r in extract_metrics(clean_text(text))] == [None] * len(
+        extract_metrics(clean_text(text))
+    )
+
+
+def test_two_plain_decimals_after_a_metric_name_are_a_range():
+    """Dev-corpus sentences: "Pearson correlations of 0.91-0.99", "RMSE between 6.10 to 7.31" are ranges (before,
+    a score of the first end or nothing); "improves AP from 70.2 to 71.7" stays a before/after pair."""
+    text = "Across 86 models we achieve remarkable Pearson correlations of 0.91-0.99 while generating novel questions."
+    (row,) = extract_metrics(clean_text(text))
+    assert (row["kind"], row["value"], row["value_low"], row["value_high"]) == ("range", None, 0.91, 0.99)
+    text = "The results on three public datasets showed that the proposed system maintains a consistent RMSE between 6.10 to 7.31."
+    (row,) = extract_metrics(clean_text(text))
+    assert (row["kind"], row["metric"], row["value_low"]) == ("range", "RMSE", 6.10)
+    (row,) = extract_metrics(clean_text("It improves AP from 70.2 to 71.7."))
+    assert (row["kind"], row["value_from"]) == ("before_after", 70.2)
+
+
+def test_orders_of_magnitude_in_digits_ranges_and_spans():
+    """Dev-corpus sentences: "up to 3 orders of magnitude faster" is a multiplier (before, the digit was a plain
+    integer and no row), "two to three orders of magnitude faster" a range; a span of the setup ("spanning four
+    orders of magnitude", "ranging across 3 orders of magnitude in scale") is no result."""
+    text = "We establish TIGGER generates graphs of superior fidelity, while also being up to 3 orders of magnitude faster."
+    (row,) = extract_metrics(clean_text(text))
+    assert (row["value"], row["unit"], row["kind"], row["qualifier"]) == (1000.0, "x", "multiplier", "up to")
+    text = (
+        "We can achieve comparable or better performance while being two to three orders of magnitude faster."
+    )
+    (row,) = extract_metrics(clean_text(text))
+    assert (row["kind"], row["value_low"], row["value_high"]) == ("range", 100.0, 1000.0)
+    text = "Our benchmark consists of multiple compute scales spanning four orders of magnitude."
+    assert extract_metrics(clean_text(text)) == []
+    text = "We show examples for 100 models ranging across 3 orders of magnitude in scale."
+    assert extract_metrics(clean_text(text)) == []

@@ -17,23 +17,27 @@ from pipeline.analyse.extraction.names import metric_share_of
 from pipeline.analyse.extraction.patterns import LOWER_PREFIX_NAME
 from pipeline.analyse.extraction.rows import MetricDraft
 
-RULES_VERSION = "5"  # bump when outputs change (docs/execution.md)
+RULES_VERSION = "6"  # bump when outputs change (docs/execution.md)
 
 _LEX_WORDS = V.alternation(V.METRIC_NAMES)
 _LEX = V.words(V.METRIC_NAMES)
 _MODEL = re.compile(rf"\b{V.alternation(V.MODEL_NAMES)}(?![a-z])")
 _NOT_DATASET_AFTER = re.compile(rf"\s+{V.alternation(V.NOT_DATASET_HEADS)}\b", re.I)
 _GENERIC_CAP = set(V.GENERIC_CAPITALS)
+_TASKS = set(V.TASK_ACRONYMS)
 
 # A capitalised name ("CMU Mocap", "Human3.6M", "MultiWOZ2.1", "Pascal VOC 2007", "ImageNet-100").
 _NAME = rf"(?:(?:[A-Z0-9]|{LOWER_PREFIX_NAME})[\w'’.+→-]*[\w+](?:\s(?:[A-Z0-9][\w'’.+→-]*[\w+]|v\d[\w.]*))*)"
 _SEP = r"(?:\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or|&)\s+)"
 # A list of data-set names is introduced by a preposition or a "datasets:"-like head, or followed by one:
 # "on Flower, Animal Faces, and VGGFace", "benchmarks, BC40 and CB513" (never "X, Y and Z achieve").
+# an item may have its own article and singular head word: "on the MultiWOZ benchmark and the SGD benchmark"
+# (a plural head after the last item is shared by the list and ends it: "on the PGPS9K and Geometry3K datasets")
+_HEAD = r"(?:\s(?:dataset|benchmark|corpus|data\s+set)(?![\w-]))?"
 _NAME_LIST = re.compile(
     rf"(?:\b(?i:on|in|for|across|using|of|from)\s+(?i:the\s+|both\s+)?|"
     rf"\b(?:datasets?|benchmarks?|corpora)\s*(?::|,)?\s+(?:the\s+|both\s+)?)"
-    rf"(?P<list>{_NAME}(?:{_SEP}{_NAME})+)(?![\w-])"
+    rf"(?P<list>{_NAME}{_HEAD}(?:{_SEP}(?:the\s+)?{_NAME}{_HEAD})+)(?![\w-])"
 )
 _METRIC_ITEM = rf"(?:[\w@-]+\s)?{_LEX_WORDS}(?:\s\([\w@-]+\))?"
 _METRIC_LIST = re.compile(rf"(?<![\w-]){_METRIC_ITEM}(?:{_SEP}{_METRIC_ITEM})+(?![\w-])", re.I)
@@ -77,8 +81,16 @@ def _items(match: re.Match) -> list[tuple[str, int]]:
 
 def _dataset_item(name: str) -> str | None:
     """A list item that can be a dataset name: not a model, a metric, or a generic capitalised word."""
-    name = re.sub(r"\s(?:datasets?|benchmarks?|sets?)$", "", name.strip(" .,'’"))
-    if not name or name.split()[0] in _GENERIC_CAP or _MODEL.search(name) or _LEX.fullmatch(name):
+    name = re.sub(
+        r"\s(?:datasets?|benchmarks?|sets?|corpus)$", "", re.sub(r"^the\s+", "", name.strip(" .,'’"))
+    )
+    if (
+        not name
+        or name.split()[0] in _GENERIC_CAP
+        or name in _TASKS
+        or _MODEL.search(name)
+        or _LEX.fullmatch(name)
+    ):
         return None
     if re.fullmatch(r"\d+(?:\.\d+)?%?", name) or not re.search(r"[A-Z]", name):
         return None  # a number, or a setting such as "1-shot"

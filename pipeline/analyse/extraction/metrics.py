@@ -76,7 +76,7 @@ from pipeline.analyse.extraction.spelled import (
 )
 from pipeline.analyse.extraction.tokens import Tok, number_tokens, pair_structures
 
-RULES_VERSION = "5"  # with keys, text, rules; bump when outputs change (docs/execution.md)
+RULES_VERSION = "6"  # with keys, text, rules; bump when outputs change (docs/execution.md)
 
 #: Keys of every row returned by :func:`extract_metrics`, in column order.
 METRIC_FIELDS = (
@@ -116,8 +116,12 @@ _LIST_GAP = re.compile(
 
 
 _ANY_DIGIT = re.compile(r"\d")
+# two numbers of a list with nothing but a separator between them ("10.0% and 20.0%", "3.1, 2.4")
+_PLAIN_SEP = re.compile(r"\s*(?:,\s*and|,|and|or|/)\s*")
 #: A metric name, or one with a suffix ("BLEU-4", "ROUGE-L"): never the data set inside a metric phrase.
-_SUFFIXED_METRIC = re.compile(rf"(?:{LEX_WORDS})(?:-\w+)?", re.I)
+_SUFFIXED_METRIC = re.compile(rf"(?:{LEX_WORDS})(?:-\w+|\d+)?|F\d+(?:\.\d+)?", re.I)
+#: A name holding a metric name as one of its parts ("Ign_F1", "Novel-AP50") is a metric, never a data set.
+_HOLDS_METRIC = re.compile(rf"(?<![A-Za-z])(?:{LEX_WORDS})(?![a-z])")
 #: Rule names of the ways a number becomes a row (``Tok.why``).
 _WHY_RULE = {
     "from-to": "before-after",
@@ -198,9 +202,18 @@ def _candidates(text: str, spelled: list[Tok]) -> list[Tok]:
     decimals of a list accepted with the accepted number that ends it."""
     toks = pair_structures(text, number_tokens(text))
     if spelled:
-        # a word result replaces a setup token it covers ("1st place"), never a kept number
+        # a word result replaces a setup token it covers ("1st place") and a plain integer inside it ("2--3
+        # orders of magnitude"), never a kept number
         kept_toks = [
-            t for t in toks if not (t.setup and any(t.num_start <= s.num_start < t.end for s in spelled))
+            t
+            for t in toks
+            if not (t.setup and any(t.num_start <= s.num_start < t.end for s in spelled))
+            and not (
+                t.unit is None
+                and not t.decimal
+                and not t.measure
+                and any(s.num_start <= t.num_start < s.end for s in spelled)
+            )
         ]
         spelled = [s for s in spelled if not any(t.num_start <= s.num_start < t.end for t in kept_toks)]
         toks = sorted(kept_toks + spelled, key=lambda t: t.span_start)
@@ -284,7 +297,12 @@ def _draft_row(text: str, k: _Kept, nxt: int, attached: list[tuple[int, int]]) -
             r"([A-Z][\w\-.]*[A-Z0-9][\w\-.]*)\s+(performance|(?:top-?\d\s)?accuracy|scores?|results?)$",
             metric,
         )
-        if bm and not MODEL_NAME.search(bm[1]) and not _SUFFIXED_METRIC.fullmatch(bm[1]):
+        if (
+            bm
+            and not MODEL_NAME.search(bm[1])
+            and not _SUFFIXED_METRIC.fullmatch(bm[1])
+            and not _HOLDS_METRIC.search(bm[1])
+        ):
             dataset, metric = bm[1], bm[2]
             row_rules.append("dataset-in-metric")
     subject, baseline = ("ours", None) if t.unit in ("x", "pp") else subject_of(text, t, t.kind, s0)
@@ -421,7 +439,7 @@ def _share_across_lists(text: str, rows: list[MetricDraft]) -> None:
     - A change with no metric takes the one metric of its clause, or the metric of the score it is compared to.
     """
     groups = _list_groups(text, rows)
-    _share_in_groups(rows, groups)
+    _share_in_groups(text, rows, groups)
     _inherit_compared(rows)
     _align_baseline_lists(rows, groups)
     _clause_metric_of_changes(text, rows)
@@ -448,12 +466,28 @@ def _list_groups(text: str, rows: list[MetricDraft]) -> list[list[int]]:
     return groups
 
 
-def _share_in_groups(rows: list[MetricDraft], groups: list[list[int]]) -> None:
+def _list_dataset_after(text: str, members: list[MetricDraft]) -> None:
+    """A data set named right after a list of numbers ("gains of 10.0% and 20.0% on AMC23") is the set of
+    every number of that list, not the set an earlier number of the sentence took from before it."""
+    for a, b in zip(members[-2::-1], members[:0:-1]):
+        if (
+            b["dataset"]
+            and "dataset-after" in b["rules"]
+            and a["dataset"] != b["dataset"]
+            and not {"dataset-after", "dataset-before-bracket"} & set(a["rules"])
+            and _PLAIN_SEP.fullmatch(text[a["end"] : b["start"]])
+        ):
+            a["dataset"] = b["dataset"]
+            a["rules"] = [r for r in a["rules"] if r != "dataset-before"] + ["list-dataset-after"]
+
+
+def _share_in_groups(text: str, rows: list[MetricDraft], groups: list[list[int]]) -> None:
     """A list shares the head's change kind, metric, dataset, qualifier "up to" and baseline."""
     for g in groups:
         if len(g) < 2:
             continue
         members = [rows[i] for i in g]
+        _list_dataset_after(text, members)
         head = members[0]
         change = next((m["kind"] for m in members if m["kind"] in ("delta", "relative_change")), None)
         metric = next((m["metric"] for m in members if m["metric"]), None)

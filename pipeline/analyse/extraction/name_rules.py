@@ -10,7 +10,9 @@ from __future__ import annotations
 NAME_RULES: dict[str, tuple[str, tuple]] = {
     # ---- where the metric name comes from
     "metric-lexicon": (
-        "A metric name of the vocabulary right before or after the number ('54% F1', 'accuracy of 41%').",
+        "A metric name of the vocabulary right before or after the number ('54% F1', 'accuracy of 41%'); the "
+        "name holds no other number of the sentence ('accuracy from 98.1% to 98.5%' names the next pair "
+        "'accuracy') and no coordinator before it ('and an EER of 5.25%').",
         (
             ("The mIoU drops by 3% on Cityscapes.", 3.0, {"metric": "mIoU"}),
             ("This gives 0.8mIoU more than the baseline.", 0.8, {"metric": "mIoU"}),
@@ -27,6 +29,42 @@ NAME_RULES: dict[str, tuple[str, tuple]] = {
                 "It achieves a 28% faster perplexity reduction than baselines.",
                 28.0,
                 {"metric": "perplexity"},
+            ),
+            # a name holds no other number of its sentence and starts at no coordinator
+            (
+                "Our model achieves an average mAP of 83.55% and an EER of 5.25% at the utterance level.",
+                5.25,
+                {"metric": "EER"},
+            ),
+            (
+                "A single PSPNet yields the new record of mIoU accuracy 85.4% on PASCAL VOC 2012 and accuracy 80.2% "
+                "on Cityscapes.",
+                80.2,
+                {"metric": "accuracy", "dataset": "Cityscapes"},
+            ),
+            (
+                "The algorithm improved accuracy from 98.1% to 98.5% on the one-shot classification task and from "
+                "98.9% to 99.3% on the few-shot classification task.",
+                99.3,
+                {"metric": "accuracy", "kind": "before_after"},
+            ),
+            # the owner of a metric is no part of its name, a statistic's namesake is
+            (
+                "Furthermore, when evaluated on ManiSkill2 and MimicGen, SGRv2's success rate is 2.54 times that of "
+                "SGR.",
+                2.54,
+                {"metric": "success rate"},
+            ),
+            (
+                "Our best model achieves a Spearman's rank correlation of 0.494 for memorability prediction.",
+                0.494,
+                {"metric": "Spearman's rank correlation"},
+            ),
+            # a decimal inside a name is part of it ("F0.5", "F1@0.05"), not a number to cut at
+            (
+                "Our best ensemble achieves a new SOTA result with an F0.5 score of 76.05 on BEA-2019 (test).",
+                76.05,
+                {"metric": "F0.5 score", "dataset": "BEA-2019"},
             ),
         ),
     ),
@@ -278,8 +316,16 @@ NAME_RULES: dict[str, tuple[str, tuple]] = {
     "respectively-datasets": (
         "A 'respectively' list of numbers maps onto the list of data-set names of the same length (k numbers "
         "per name in blocks), or onto the previous sentence's list when the sentence says 'these datasets'; "
-        "a list of names right after the numbers ('41.2% and 37.9% on COCO and LVIS') needs no 'respectively'.",
+        "a list of names right after the numbers ('41.2% and 37.9% on COCO and LVIS') needs no 'respectively'; "
+        "an item may have its own article and singular head ('on the Flickr 30k Entities and the ReferItGame "
+        "dataset').",
         (
+            (
+                "Our approach outperformed the current state-of-the-art methods on the Flickr 30k Entities and the "
+                "ReferItGame dataset by 3.08% and 7.77% respectively.",
+                7.77,
+                {"dataset": "ReferItGame"},
+            ),
             (
                 "It outperforms prior work by 13.8%, 9.3% and 2.7% on Human3.6M, CMU Mocap and 3DPW datasets, "
                 "respectively.",
@@ -326,7 +372,8 @@ NAME_RULES: dict[str, tuple[str, tuple]] = {
     "dataset-after": (
         "'N on|in|for <Name>' after the number names the dataset, unless the name is a kind of thing "
         "('KGE models', 'the CSRL task') or counted ('three ACOS datasets'); a name may start with a lower-case "
-        "prefix before its capitals ('nuScenes', 'tieredImageNet'; a prefixed acronym 'fMRI', 'kNN' is none).",
+        "prefix before its capitals ('nuScenes', 'tieredImageNet'; a prefixed acronym 'fMRI', 'kNN' is none); a "
+        "task acronym alone ('on MRC tasks', 'QA', 'NER', 'WSD': vocabulary TASK_ACRONYMS) is no data set.",
         (
             ("We reach an FID of 2.1 on FFHQ.", 2.1, {"dataset": "FFHQ"}),
             (
@@ -415,6 +462,24 @@ NAME_RULES: dict[str, tuple[str, tuple]] = {
                 "Our technique improves the mAP of YOLOv2 by 3.8% and of YOLOv3 by 2.2% on the MSCOCO dataset.",
                 3.8,
                 {"dataset": "MSCOCO"},
+            ),
+        ),
+    ),
+    "list-dataset-after": (
+        "A data set named right after a list of numbers ('gains of 10.0% and 20.0% on AMC23') is the set of every "
+        "number of the list joined to the next by a separator alone, not the set an earlier number took from before "
+        "it in the sentence.",
+        (
+            (
+                "SPOC achieves absolute gains of 8.8% and 11.6% on MATH500, 10.0% and 20.0% on AMC23, and 3.3% and "
+                "6.7% on AIME24, respectively.",
+                10.0,
+                {"dataset": "AMC23"},
+            ),
+            (
+                "The improvements were 6.5% and 5% for Java, and 23.4% and 17.8% for Python.",
+                23.4,
+                {"dataset": "Python"},
             ),
         ),
     ),

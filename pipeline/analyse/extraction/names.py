@@ -18,7 +18,9 @@ from pipeline.analyse.extraction.patterns import (
     LOWER_PREFIX_NAME,
     MODEL_NAME,
     QUAL_TEXT,
+    TASK_NAMES,
     correlation_before,
+    metric_equals,
 )
 from pipeline.analyse.extraction.tokens import Tok
 
@@ -141,7 +143,7 @@ _CHANGE_TAIL = re.compile(
 _LEAD_WORDS = re.compile(
     r"^(?:(?:a|an|the|its|their|our|his|her|higher|lower|better|worse|more|less|fewer|faster|slower|"
     r"relative|absolute|reaches|reached|achieves|achieved|achieving|obtains|has|have|"
-    r"with|yields|shows|in|that|of|only|overall\s(?=gain))\s+)+",
+    r"with|yields|shows|in|on|that|of|only|overall\s(?=gain))\s+)+",
     re.I,
 )
 
@@ -164,6 +166,31 @@ _SINGULAR = {
 
 
 _ADJECTIVES = re.compile(rf"^(?:{V.alternation(V.METRIC_ADJECTIVES)}\s+)+", re.I)
+# a number standing alone in a name phrase (not glued inside a name: "top-1", "F1@0.05", "BLEU-4")
+_LONE_NUMBER = (
+    r"(?<![\w@.\-/^])(?<![Tt]op\s)(?<![Rr]ank\s)[-+]?\d+(?:[.,]\d+)?(?:\s?[%x×])?(?![\w@\-%×]|[.,]\d)"
+)
+_FROM_NUMBER = re.compile(rf"\s+(?:from|to)\s+{_LONE_NUMBER}.*$")
+_UP_TO_NUMBER = re.compile(rf"^.*{_LONE_NUMBER}\)?\s*(?=\S)")
+_COORDINATOR = re.compile(r"^(?:and|or|but|while|whereas)\s+(?:(?:an?|the|its|their|our|also)\s+)?", re.I)
+
+
+def _within_numbers(name: str) -> str:
+    """A metric name holds no other number of its sentence and starts at no coordinator: a phrase read
+    across a number is cut at it ("accuracy from 98.1% to 98.5%" -> "accuracy", "from 41.83% to 58.41%
+    alignment accuracy" -> "alignment accuracy", "2012 and accuracy" -> "accuracy", "FPR 0" -> "FPR"), and
+    a name after "and"/"or"/"while" loses it ("and an F1-score" -> "F1-score")."""
+    name = re.sub(rf"^from\s+{_LONE_NUMBER}\s*(?:to|→)\s*{_LONE_NUMBER}\s+", "", name)
+    name = _FROM_NUMBER.sub("", name)
+    cut = _UP_TO_NUMBER.match(name)
+    if cut:
+        left = re.match(rf"(.*?)\s*\b(?:of|on|in|for|across|over|under|with|at)\s+{_LONE_NUMBER}", name)
+        # "the accuracy of 16 classifiers": the number counts what follows, the name is before it
+        name = left[1] if left and left[1] and not re.search(_LONE_NUMBER, left[1]) else name[cut.end() :]
+    name = re.sub(rf"\s+{_LONE_NUMBER}$", "", name)
+    if re.fullmatch(rf"\(?{_LONE_NUMBER}\)?", name.strip()):
+        return ""  # the name was only a number
+    return _COORDINATOR.sub("", name)
 
 
 def tidy_metric(name: str | None) -> str | None:
@@ -173,14 +200,24 @@ def tidy_metric(name: str | None) -> str | None:
     # keep a bracketed acronym that is a metric name ("Intersection over Union (mIoU)"), drop other brackets
     name = re.sub(r"\s*\(([^()]*)\)\s*", lambda m: f" ({m[1]}) " if LEX.fullmatch(m[1]) else " ", name)
     name = re.split(
-        r"\b(?:that|find|finds|found|show|shows|achieves?|achieving|obtains?|reports?|yields?|"
+        r"\b(?:that|find|finds|found|show|shows|achieves?|achieved|achieving|obtains?|reports?|yields?|"
         r"attains?|reach\w*|is|are|was|were|by)\s+",
         name.strip(" ,.;:"),
     )[-1]
+    name = _within_numbers(name)
+    # the owner of a metric is no part of its name ("SGRv2's success rate", "the worst seed's FID"), unless the
+    # statistic is named after a person ("Spearman's rank correlation", "Cohen's kappa")
+    name = re.sub(
+        r"^(?:.*\s)?(?!(?:Spearman|Pearson|Kendall|Cohen|Fleiss|Krippendorff)['’]s)\S+['’]s\s+(?=\S)",
+        "",
+        name,
+    )
     name = _LEAD_WORDS.sub("", name)
     name = _ADJECTIVES.sub("", name) if " " in name else name
-    name = re.sub(r"\s+(?:and|or|with|while)$", "", name)
+    name = re.sub(r"(?:\s+(?:and|or|with|while|ranging|ranges?|can|may|could))+$", "", name)
     name = _CHANGE_TAIL.sub("", name)
+    if re.fullmatch(r"(?:improvement|gain|reduction|increase|decrease|drop|boost)s?", name, re.I):
+        return None  # "15% improvement under 4x speed-up": the change names no quantity
     lm = re.match(rf"((?:[\w\-@]+\s)?(?:{LEX_WORDS}))\s+(?:of|on|in|for)\s+.+$", name, re.I)
     if lm:
         name = lm[1]  # "accuracy of cross-modal retrieval" -> "accuracy"
@@ -332,6 +369,9 @@ _ACRONYM_BEFORE = re.compile(
 def metric_before(text: str, t: Tok, lo: int) -> str | None:
     """Metric named before the number: "improves F1 by 3%", "accuracy of 41%", "AUC) of 99.02%",
     "reduces WER from 5.1 to 4.3", "mIoU drops by ≈ 3%", "success rates up to 98.1%"."""
+    eq = metric_equals(text, t.span_start)
+    if eq:
+        return eq  # "FID=9.91", "macro-F1=54%"
     pre = text[max(lo, t.span_start - 100) : t.span_start]
     pre = QUAL_TEXT.sub("", pre).rstrip() + " "
     m = _ACRONYM_BEFORE.search(pre[-70:]) if ")" in pre[-30:] else None
@@ -340,7 +380,8 @@ def metric_before(text: str, t: Tok, lo: int) -> str | None:
         return f"{m['np']}({m['acr']})" if m["np"] and LEX.search(m["np"]) else m["acr"]
     near = pre[-60:]  # the 3-word patterns below never need more (and cost grows with the window)
     m = re.search(
-        r"(?P<np>(?:[\w\-@]+\s){0,2}[\w\-@]+)\s+(?:of|is|was|=|:|reaches|reached|reaching|at|stands at)\s+"
+        r"(?P<np>(?:[\w\-@]+(?:\.\d[\w\-@]*)?(?:['’]s)?\s){0,2}[\w\-@]+(?:\.\d[\w\-@]*)?)\s+"
+        r"(?:of|is|was|=|:|reaches|reached|reaching|at|stands at)\s+"
         r"(?:(?:an?\s+)?average\s+of\s+|only\s+)?$",
         near,
         re.I,
@@ -437,7 +478,13 @@ def _ok_dataset(name: str | None) -> str | None:
     name = re.split(r"-{2,}|—", name)[0].strip(" .,'’")  # "CIFAR-10---and": a dash run ends the name
     name = re.sub(r"\s(?:benchmarks?|datasets?|and|with|while|using|under|across)$", "", name)
     first = name.split()[0] if name else ""
-    if not name or first in GENERIC_CAP or MODEL_NAME.search(name) or LEX.fullmatch(name):
+    if (
+        not name
+        or first in GENERIC_CAP
+        or name in TASK_NAMES
+        or MODEL_NAME.search(name)
+        or LEX.fullmatch(name)
+    ):
         return None
     if len(name) < 2 or "=" in name:
         return None

@@ -22,11 +22,26 @@ QUAL_TEXT = re.compile(rf"(?:{'|'.join(rx for rx, _ in V.QUALIFIERS)})\s*$", re.
 
 MODEL_NAME = re.compile(rf"\b{V.alternation(V.MODEL_NAMES)}(?![a-z])|(?:^|[-\s])\d+(?:\.\d+)?[BM]\b|×\d")
 GENERIC_CAP = set(V.GENERIC_CAPITALS)
+TASK_NAMES = set(V.TASK_ACRONYMS)  # a name that is only a task acronym is no data set ("QA", "NER")
 # The start of a name written with a lower-case prefix before its capitals ("nuScenes", "miniImageNet",
 # "tieredImageNet", "iNaturalist", "bAbI"): a capital and a later small letter follow, so a prefixed acronym
 # ("fMRI", "kNN", "mBERT") is no such name. Case-sensitive inside any pattern.
 LOWER_PREFIX_NAME = r"(?-i:[a-z]{1,8}(?=[A-Z][\w+]*[a-z]))"
 CORR_END = re.compile(r"(?:=|≈|of|:)\s*$")
+# "<metric>=N" ("F1 = 0.71", "FID=9.91", "macro-F1=54%"): a metric of the vocabulary given its value, never a
+# cut-off after "at"/"@" ("a 4.1% AP gain at IoU=0.8")
+_METRIC_EQUALS = re.compile(
+    rf"(?<![\w@.\-])(?<!\bat\s)(?<!@)(?P<name>(?:[a-z]+-)?(?:{LEX_WORDS})(?:\s(?:score|value))?)\s?=\s?$",
+    re.I,
+)
+
+
+def metric_equals(text: str, pos: int) -> str | None:
+    """The metric name written with "=" right before ``pos`` ("FID=9.91", "F1 = 0.71"), or None."""
+    if not text[max(0, pos - 3) : pos].rstrip().endswith("="):
+        return None
+    m = _METRIC_EQUALS.search(text, max(0, pos - 30), pos)
+    return m["name"] if m else None
 
 
 def correlation_before(text: str, lo: int, pos: int):

@@ -16,6 +16,7 @@ from pipeline.analyse.extraction.patterns import (
     QUALIFIERS,
     UP,
     correlation_before,
+    metric_equals,
 )
 from pipeline.analyse.extraction.tokens import Tok
 
@@ -191,6 +192,8 @@ def kind_rule(text: str, t: Tok, lo: int, hi: int, metric: str | None) -> tuple[
     near = text[max(lo, t.span_start - 25) : min(hi, t.span_end + 25)]
     if t.unit == "%" and _OF_THE_TIME.match(post):
         return "score", "share-of-the-time"
+    if not t.signed and metric_equals(text, t.span_start):
+        return "score", "kind-level-of"  # "(F1 = 0.71, 12.7% relative improvement)": the metric's value
     if _RELATIVE.search(near) and not _ABSOLUTE.search(near):
         return ("relative_change" if t.unit == "%" else "delta"), None
     if t.unit == "%" and re.match(
@@ -327,7 +330,10 @@ def accept_plain(text: str, t: Tok, s0: int) -> bool:
         re.I,
     ):
         return True
-    if re.match(rf"\s?(?:±\s?\d+(?:\.\d+)?\s)?(?:{LEX_WORDS})(?![\w-])", post, re.I):
+    # "28.4 BLEU", "88.1 ± 0.3 F1", "0.949 Pearson correlation" (a capitalised name before the metric word)
+    if re.match(
+        rf"\s?(?:±\s?\d+(?:\.\d+)?\s)?(?:(?-i:[A-Z][\w'’-]*)\s)?(?:{LEX_WORDS})(?![\w-])", post, re.I
+    ):
         return True
     if t.signed:
         return True

@@ -52,7 +52,8 @@ RULES: dict[str, Rule] = {
     ),
     "setup-glued-before": Rule(
         "A number glued after a letter, '.', '_', '@', '^', '/', '=', a currency sign or a digit's '×' is part "
-        "of a word, version, threshold, price or resolution ('IoU@0.5', 'v1.2', '$5'); 'τ=0.64' is exempt.",
+        "of a word, version, threshold, price or resolution ('IoU@0.5', 'v1.2', '$5'); 'τ=0.64' and a metric "
+        "name given its value ('FID=9.91', 'macro-F1=54%', never a cut-off after 'at': 'at IoU=0.8') are exempt.",
         (("At IoU@0.5 our detector reaches 41.2% AP.", 0.5, {"value": 41.2, "metric": "AP"}),),
         setup=True,
     ),
@@ -114,13 +115,14 @@ RULES: dict[str, Rule] = {
         setup=True,
     ),
     "setup-uncertainty": Rule(
-        "The number after '±' is the uncertainty of the number before it ('88.1 ± 0.3').",
+        "The number after '±' is the uncertainty of the number before it ('88.1 ± 0.3'); a unit written once "
+        "after the spread is the number's too ('68±3% accuracy' is a 68 % row).",
         (("It reaches 88.1 ± 0.3 F1 on SQuAD.", 0.3, {"value": 88.1, "metric": "F1"}),),
         setup=True,
     ),
     "setup-math-variable": Rule(
         "A number after a one- or two-letter variable and a comparison ('k = 5', 'n < 10', 'A ≥ 0') is math "
-        "about a setting, unless it is a correlation statistic ('r = 0.91').",
+        "about a setting, unless it is a correlation statistic ('r = 0.91') or a metric name ('F1 = 0.71').",
         (("With k = 5 neighbours it reaches 90.1% accuracy.", 5.0, {"value": 90.1}),),
         setup=True,
     ),
@@ -136,6 +138,12 @@ RULES: dict[str, Rule] = {
         (
             ("Our model reaches 81.2% accuracy on ImageNet.", 81.2, {"unit": "%", "kind": "score"}),
             ("It improves accuracy by 4.1% points.", 4.1, {"unit": "pp", "unit_text": "% points"}),
+            # the unit after a spread is the number's: "68±3% accuracy"
+            (
+                "Our system predicted which hand the patient would raise with 68±3% accuracy in two patients.",
+                68.0,
+                {"unit": "%", "metric": "accuracy", "span": "68±3%"},
+            ),
         ),
     ),
     "measure-unit": Rule(
@@ -147,12 +155,32 @@ RULES: dict[str, Rule] = {
         ),
     ),
     "plain-result": Rule(
-        "A plain decimal is a result only next to a metric name, a sign, a benchmark after 'on' or a 'vs.' "
+        "A plain decimal is a result only next to a metric name (also after a capitalised name: '0.949 Pearson "
+        "correlation'), a sign, a benchmark after 'on' or a 'vs.' "
         "partner (GUIDELINES: 'BLEU 28.4', 'F1 of 0.91', 'slope -0.38'); plain integers are counts, except a "
         "change 'by N' of the metric just named ('reduces FID by 100').",
         (
             ("We obtain 28.4 BLEU on WMT'14 En-De.", 28.4, {"metric": "BLEU", "dataset": "WMT'14 En-De"}),
             ("Guidance reduces FID by 100 on FFHQ.", 100.0, {"metric": "FID", "kind": "delta"}),
+            # a capitalised name before the metric word after the number: "0.949 Pearson correlation"
+            (
+                "PT-M2 significantly outperforms existing methods, achieving a new state-of-the-art result of 0.949 "
+                "Pearson correlation.",
+                0.949,
+                {"metric": "Pearson correlation", "kind": "score"},
+            ),
+            # a metric name given its value with "=", glued or not, is a level of that metric
+            (
+                "Our searched GANs achieve competitive results (IS=8.81±0.10, FID=9.91) on the CIFAR-10 dataset.",
+                9.91,
+                {"metric": "FID", "kind": "score", "dataset": "CIFAR-10"},
+            ),
+            (
+                "We achieve strong performance improvements over the baselines (F1 = 0.71, 12.7% relative "
+                "improvement for AE Detection).",
+                0.71,
+                {"metric": "F1", "kind": "score"},
+            ),
         ),
     ),
     "before-after": Rule(
@@ -257,8 +285,22 @@ RULES: dict[str, Rule] = {
         ),
     ),
     "range": Rule(
-        "'A-B', 'A--B', 'A to B' with one unit is a range (value null, value_low/value_high).",
-        (("Speedups of 1.5-2.3× are obtained.", 1.5, {"kind": "range", "value_high": 2.3}),),
+        "'A-B', 'A--B', 'A to B' with one unit is a range (value null, value_low/value_high), and so are two plain "
+        "decimals right after a metric name ('F1=0.93-0.96', 'Pearson correlations of 0.91-0.99').",
+        (
+            ("Speedups of 1.5-2.3× are obtained.", 1.5, {"kind": "range", "value_high": 2.3}),
+            # two plain decimals after a metric name, with no unit
+            (
+                "Our models achieve strong classification performance (maximum F1=0.93-0.96).",
+                0.93,
+                {"kind": "range", "value_high": 0.96, "metric": "F1"},
+            ),
+            (
+                "After parameter optimization, the model achieved F1 scores ranging from 0.97 to 1.0.",
+                0.97,
+                {"kind": "range", "value_high": 1.0, "metric": "F1 score"},
+            ),
+        ),
     ),
     "slash-pair": Rule(
         "'87.5/89.1 EM/F1' pairs each number with the metric in the same position; a pair of percentages "
@@ -281,15 +323,29 @@ RULES: dict[str, Rule] = {
         ),
     ),
     "spelled-number": Rule(
-        "Results written in words: 'twice as', 'factor of N' (N > 0), 'N orders of magnitude', 'one percent', 'one "
+        "Results written in words: 'twice as', 'factor of N' (N > 0), 'N orders of magnitude' (a range for 'one to "
+        "two', '2--3'; none after 'ranging over', 'spanning'), 'one percent', 'one "
         "percentage point', 'by two times' / 'three times faster' (not 'N times fewer <data>': the setup), fractions "
         "of a quantity ('about half the accuracy'), ranks ('ranked first', 'ranking 1st', 'rank number one', 'won the "
-        "1st place': metric 'rank'), 'zero error'.",
+        "1st place', 'ranked the first on X', 'placed first in X', and ranks coordinated with one: 'first on X and "
+        "second on Y', 'the first and third places': metric 'rank'), 'zero error'.",
         (
             (
                 "Our solver is two orders of magnitude faster than Cplex.",
                 100.0,
                 {"unit": "x", "kind": "multiplier"},
+            ),
+            # "one to two", "2--3" orders of magnitude: a range of multipliers; a span of the setup is none
+            (
+                "This scalable design reduces FLOPs by one to two orders of magnitude compared to classical "
+                "transformers.",
+                10.0,
+                {"kind": "range", "unit": "x", "value_high": 100.0, "metric": "FLOPs"},
+            ),
+            (
+                "Our method is 1-2 orders of magnitude faster than the existing state-of-the-art methods.",
+                10.0,
+                {"kind": "range", "value_high": 100.0},
             ),
             ("It reaches about half the accuracy of GPT-4.", 0.5, {"unit": "x", "metric": "accuracy"}),
             ("Our system ranked first in the shared task.", 1.0, {"unit": None, "kind": "score"}),
@@ -302,6 +358,24 @@ RULES: dict[str, Rule] = {
                 "Plus, we rank number one in the official ImageNet 2013 detection challenge.",
                 1.0,
                 {"metric": "rank"},
+            ),
+            # a rank with an article or "placed", and further ranks coordinated with it
+            (
+                "We conducted extensive experiments on CARLA benchmarks, where our model outperforms prior methods, "
+                "ranking the first on the public CARLA Leaderboard.",
+                1.0,
+                {"metric": "rank", "kind": "score"},
+            ),
+            (
+                "After fine-tuning on the real datasets, our method ranks first on KITTI 2012, second on KITTI 2015, "
+                "and first on the Argoverse among all published methods.",
+                2.0,
+                {"metric": "rank", "dataset": "KITTI 2015"},
+            ),
+            (
+                "The agents that implement the proposed technique have won the first and third places.",
+                3.0,
+                {"metric": "rank", "span": "third"},
             ),
             ("Accuracy rises by one percentage point.", 1.0, {"unit": "pp", "kind": "delta"}),
             (

@@ -26,7 +26,9 @@ _WORD_NUM = {
 _SPELLED = re.compile(
     r"(?P<q>\b(?:more than|over|about|nearly|almost|roughly|up to|within)\s+)?"
     r"(?:(?P<twice>\btwice\b)(?=\s+as\b)|\bfactor\s+(?:of\s+)?(?P<factor>\d+(?:\.\d+)?)\b|"
-    r"\b(?P<om>one|two|three|four|five|an?|\d+)\s+orders?\s+of\s+magnitude\b|"
+    # "two orders of magnitude"; "one to two", "2--3", "two or three orders of magnitude": a range
+    r"\b(?:(?P<omlo>one|two|three|four|\d)\s*(?:to|or|--?|–)\s*)?(?P<om>one|two|three|four|five|an?|\d+)\s+orders?\s+"
+    r"of\s+magnitude\b|"
     r"\b(?P<pw>one|two|three|four|five|six|seven|eight|nine|ten)\s+percent(?!age)\b|"
     r"\b(?P<pp>one|two|three|four|five|six|seven|eight|nine|ten)\s+(?:percentage|absolute)\s+points?\b|"
     # "by two times", "three times faster": a multiplier in words (never "two times" of a repetition)
@@ -39,13 +41,26 @@ _SPELLED = re.compile(
 )
 
 
+_ORD = V.alternation(V.ORDINALS)
+# where a rank is held: "on KITTI", "in the challenge", "among all methods", "place(s)", or the clause ends
+_WHERE = r"\s+(?:on|in|at|among|for|places?)\b|\s*[,.;)]"
+# a further rank coordinated with one ("ranking first on KITTI 2015 and second on MPI Sintel", "the first in
+# car detection, the first in cyclist detection and the second in pedestrian detection", "first and third places")
+_MORE_RANK = re.compile(
+    r"(?:\s+(?:on|in|at|among|for)\s+[^,;.()\d]{1,60}?(?:\s\d{4})?(?:\s\([^()]{0,30}\))?)?"
+    rf"\s*(?:,\s*(?:and\s+)?|\s+and\s+)(?:the\s+)?(?P<o>{_ORD})\b(?=\s+(?:on|in|at|among|for|places?)\b)",
+    re.I,
+)
+_SPAN_BEFORE = re.compile(r"\b(?:rang\w*|span\w*|vary\w*|varie\w*)\s+(?:over|across|from|by)?\s*$", re.I)
 _FRACTION_WORDS = "|".join(sorted((re.escape(k) for k in V.WORD_FRACTIONS), key=len, reverse=True))
 _WORD_RESULT = re.compile(
     rf"(?P<frac>\b(?:{_FRACTION_WORDS}))(?!\s+precision)|"
     # a leaderboard rank: "ranked first", "ranking 1st", "ranks 2nd", "rank number one", "we rank first"
-    rf"\brank(?:ed|ing|s)?\s+(?:(?P<rank>{'|'.join(V.ORDINALS)})|number\s+(?P<rankno>one|1))\b|"
+    # ("ranked the first on X", "placed first in the challenge": with an article or "placed", only before where)
+    rf"\brank(?:ed|ing|s)?\s+(?:(?P<rank>{_ORD})|number\s+(?P<rankno>one|1))\b|"
+    rf"\b(?:rank(?:ed|ing|s)?\s+the|placed|placing)\s+(?P<rankw>{_ORD})\b(?={_WHERE})|"
     rf"\b(?:won|wins|win|took|takes|achiev\w*|secur\w*|obtain\w*|earn\w*|claim\w*|placed)\s+(?:the\s+|a\s+)?"
-    rf"(?P<place>{'|'.join(V.ORDINALS)})\s+place\b|"
+    rf"(?P<place>{_ORD})\s+(?:and\s+(?:the\s+)?{_ORD}\s+)?places?\b|"
     r"\b(?P<zero>zero|near-zero)(?=\s+(?:[\w-]+\s+)?(?:error|loss|regret|violations?)\b)",
     re.I,
 )
@@ -57,14 +72,15 @@ _FRACTION_OF = re.compile(
 )
 # "rank" alone is mostly "low-rank" (LoRA): only the verb forms and "rank number/first" open the rank rule
 WORD_GATE = re.compile(
-    r"(?i)\b(?:half|third|thirds|quarter|tenth|rank(?:ed|ing|s)|rank\s+(?:number|first|1st)|place|zero|near-zero)\b"
+    r"(?i)\b(?:half|third|thirds|quarter|tenth|rank(?:ed|ing|s)|rank\s+(?:number|first|1st)|place[ds]?|placing|zero|"
+    r"near-zero)\b"
 )
 SPELLED_GATE = re.compile(
     r"(?i)\b(?:twice|factor|magnitude|percent|(?:one|two|three|four|five|six|seven|eight|nine|ten)\s+"
     r"(?:times|percentage|absolute))\b"
 )
 #: A word every match of WORD_GATE / SPELLED_GATE holds, in lower case (keep them in step with the patterns).
-WORD_GATE_KEYS = ("half", "third", "quarter", "tenth", "rank", "place", "zero")
+WORD_GATE_KEYS = ("half", "third", "quarter", "tenth", "rank", "plac", "zero")
 SPELLED_GATE_KEYS = ("twice", "factor", "magnitude", "percent", "times", "absolute")
 
 
@@ -109,16 +125,28 @@ def word_results(text: str) -> list[Tok]:
             v, unit, a, b = V.WORD_FRACTIONS[m["frac"].lower()], "x", m.start("frac"), m.end("frac")
         elif m["rankno"]:
             v, unit, a, b = 1.0, None, m.start(), m.end()
-        elif m["rank"] or m["place"]:
-            g = "rank" if m["rank"] else "place"
-            a = m.start() if g == "rank" else m.start("place")
-            v, unit, b = float(V.ORDINALS[m[g].lower()]), None, m.end()
+        elif m["rank"] or m["rankw"] or m["place"]:
+            g = "rank" if m["rank"] else "rankw" if m["rankw"] else "place"
+            a = m.start() if g != "place" else m.start("place")
+            # "1st place" (its word kept in the span), "the first and third places" (each ordinal alone)
+            b = m.end("place") if g == "place" and " and " in text[m.end("place") : m.end()] else m.end()
+            v, unit = float(V.ORDINALS[m[g].lower()]), None
         else:
             v, unit, a, b = 0.0, None, m.start("zero"), m.end("zero")
         tok = _spelled_tok(text, a, b, v, unit, kind="score" if unit is None else None)
-        if m["rank"] or m["rankno"] or m["place"]:
-            tok.group = "rank"  # the metric of a leaderboard place (gold: metric "rank")
+        if m["frac"] or m["zero"]:
+            out.append(tok)
+            continue
+        tok.group = "rank"  # the metric of a leaderboard place (gold: metric "rank")
         out.append(tok)
+        pos = b
+        while more := _MORE_RANK.match(text, pos):
+            pos = more.end("o")
+            nxt = _spelled_tok(
+                text, more.start("o"), pos, float(V.ORDINALS[more["o"].lower()]), None, "score"
+            )
+            nxt.group = "rank"
+            out.append(nxt)
     return out
 
 
@@ -135,9 +163,17 @@ def spelled_results(text: str) -> list[Tok]:
             v, unit, a, b = float(m["factor"]), "x", m.start("factor") - len("factor "), m.end("factor")
             a = text.rfind("factor", 0, m.start("factor"))
         elif m["om"]:
+            if _SPAN_BEFORE.search(text, max(0, m.start() - 30), m.start()):
+                continue  # "models ranging across 3 orders of magnitude in scale": the setup's span, no result
             w = m["om"].lower()
             n = float(w) if w.isdigit() else _WORD_NUM[w]
             v, unit, a, b = 10.0**n, "x", m.start("om"), m.end()
+            lo = m["omlo"] and (float(m["omlo"]) if m["omlo"].isdigit() else _WORD_NUM[m["omlo"].lower()])
+            if lo and lo < n:
+                tok = _spelled_tok(text, m.start("omlo"), b, v, unit, kind="range")
+                tok.low, tok.high = 10.0**lo, v
+                out.append(tok)
+                continue
         elif m["pp"]:
             v, unit, a, b = float(_WORD_NUM[m["pp"].lower()]), "pp", m.start("pp"), m.end()
         elif m["tw"] or m["tc"]:

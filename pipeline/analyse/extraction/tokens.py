@@ -7,7 +7,14 @@ import re
 from dataclasses import dataclass
 
 from pipeline.analyse.extraction import vocabulary as V
-from pipeline.analyse.extraction.patterns import LEX, LEX_GLUED, LEX_WORDS, LIST_SEP, correlation_before
+from pipeline.analyse.extraction.patterns import (
+    LEX,
+    LEX_GLUED,
+    LEX_WORDS,
+    LIST_SEP,
+    correlation_before,
+    metric_equals,
+)
 
 _MINUS = "-−–"  # ASCII hyphen-minus, U+2212 minus, en dash used as a minus sign
 _NUM = r"(?:\d{1,3}(?:,\d{3})+(?![\d])(?:\.\d+)?|\d+(?:[.,]\d+)?|\.\d+)"
@@ -172,8 +179,8 @@ def _glued_before(text: str, a: int) -> str | None:
     after_slash = prev == "/" and a >= 2 and (text[a - 2].isdigit() or text[a - 2] == "%")
     if prev == "{" and a >= 2 and text[a - 2] in "^_":
         return SETUP_EXPONENT  # exponent/subscript "2^{16}"
-    if prev == "=" and correlation_before(text, 0, a):
-        prev = ""  # "τ=0.64": a correlation statistic, not an assignment inside a formula
+    if prev == "=" and (correlation_before(text, 0, a) or metric_equals(text, a)):
+        prev = ""  # "τ=0.64", "FID=9.91": a statistic or a metric given its value, not a formula
     if (
         prev
         and not after_slash
@@ -204,6 +211,9 @@ def _unit_at(
     return None, um["u"], True, um.end(), u
 
 
+_SPREAD = re.compile(r"\s?±\s?\d+(?:\.\d+)?")
+
+
 def _read_number(text: str, m: re.Match, sign: str, a: int) -> _Number:
     """Digits, ``k`` suffix, value and unit of the token ``m`` (a comma list "1,2" keeps its first number)."""
     na, b = m.start("num"), m.end("num")
@@ -219,6 +229,12 @@ def _read_number(text: str, m: re.Match, sign: str, a: int) -> _Number:
     if sign and sign in _MINUS:
         value = -value
     unit, unit_text, measure, ue, u = _unit_at(text, b, value, suf)
+    spread = _SPREAD.match(text, b) if unit is None and not measure and not suf else None
+    if spread:
+        # "68±3% accuracy", "11.3±9.5% EER": the unit written once after the spread is the number's too
+        s_unit, s_text, s_measure, s_end, s_u = _unit_at(text, spread.end(), value, None)
+        if s_unit or s_measure:
+            unit, unit_text, measure, ue, u = s_unit, s_text, s_measure, s_end, s_u
     return _Number(a, na, b, ue, num, sign, suf, value, unit, unit_text, measure, u)
 
 
@@ -253,7 +269,11 @@ def setup_rule(text: str, n: _Number) -> str | None:
         return SETUP_UNCERTAINTY  # the uncertainty of "88.1 ± 0.3"
     corr = correlation_before(text, 0, n.a) if "." in n.num else None
     # a correlation statistic ("r = 0.91", "τ=0.64", "Spearman's ρ of 0.71") is not math about a variable
-    if not (corr and n.value <= 1.0 and not has_unit) and _MATH_BEFORE.search(text[max(0, n.a - 8) : n.a]):
+    if (
+        not (corr and n.value <= 1.0 and not has_unit)
+        and _MATH_BEFORE.search(text[max(0, n.a - 8) : n.a])
+        and not metric_equals(text, n.a)  # "F1 = 0.71": a metric, not a variable
+    ):
         return SETUP_MATH_VARIABLE  # math about a variable: "A ≥ 0 times", "k = 5", "n < 10"
     if unit == "x" and n.value == 0:
         return SETUP_ZERO_MULTIPLIER  # "0×" is never a reported multiplier
@@ -321,7 +341,7 @@ def counts_points(unit_text: str, value: float, suffix: str | None) -> bool:
 
 
 _RANGE_SEP = re.compile(r"\s?(?:--|–|—|-|~|∼|to)\s?")
-_FROM = re.compile(r"\bfrom\s+(?:an?\s+|the\s+)?(?:[\w-]+\s+){0,2}$", re.I)
+_FROM = re.compile(r"\bfrom\s+(?:an?\s+|the\s+)?(?:[\w-]+\s+){0,2}(?:[\w@.-]+\s?=\s?)?$", re.I)
 
 
 _ARROW = re.compile(r"\s?(?:→|->|⟶|⇒|=>)\s?")
@@ -352,6 +372,25 @@ def _before_after(text: str, t: Tok, n: Tok) -> bool:
     return True
 
 
+# a metric named right before two plain decimals: "maximum F1=0.93-0.96", "Pearson correlations of 0.91-0.99",
+# "F1 scores ranging from 0.97 to 1.0"
+_PLAIN_RANGE_CUE = re.compile(
+    rf"(?<![\w-])(?:{LEX_WORDS})s?\s*(?:\([^()]*\)\s*)?(?:of|=|:|is|are|was|were|(?:ranging|range)\s+from|between)?\s*$",
+    re.I,
+)
+
+
+def _plain_range(text: str, t: Tok, n: Tok) -> bool:
+    """Whether two plain decimals after a metric name are the ends of a range of it (rule range)."""
+    return (
+        t.decimal
+        and n.decimal
+        and t.unit is None
+        and not n.measure
+        and _PLAIN_RANGE_CUE.search(text, max(0, t.start - 60), t.start) is not None
+    )
+
+
 def _is_range(text: str, t: Tok, n: Tok) -> bool:
     """Whether ``t`` and ``n`` are the ends of a range: "10–20%", "2-3 points", "3x-5x", "26~35×", "1.5-2.3×";
     "between A and B%" (rule range)."""
@@ -362,7 +401,7 @@ def _is_range(text: str, t: Tok, n: Tok) -> bool:
         and not t.measure
         and sep_ok
         and not t.signed
-        and (n.unit is not None or n.measure)
+        and (n.unit is not None or n.measure or _plain_range(text, t, n))
         and n.value > t.value
     )
     if (
@@ -447,6 +486,7 @@ def pair_structures(text: str, toks: list[Tok]) -> list[Tok]:
             and not n.setup
             and t.kind is None
             and LIST_SEP.fullmatch(text[t.num_end : n.start])
+            and not metric_equals(text, t.num_start)  # "(F1 = 0.71, 12.7% relative improvement)"
         ):
             t.unit = n.unit
             t.end = t.span_end = t.num_end

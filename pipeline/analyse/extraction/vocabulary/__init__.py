@@ -24,6 +24,7 @@ from pipeline.analyse.extraction.vocabulary.dataset_words import (
     GENERIC_CAPITALS,
     GENERIC_DATASET_WORDS,
     NOT_DATASET_HEADS,
+    TASK_ACRONYMS,
 )
 from pipeline.analyse.extraction.vocabulary.metric_words import (
     AMOUNT_WORDS,
@@ -62,7 +63,7 @@ from pipeline.analyse.extraction.vocabulary.url_words import (
     URL_CUES,
 )
 
-RULES_VERSION = "5"  # bump when outputs change (docs/execution.md)
+RULES_VERSION = "6"  # bump when outputs change (docs/execution.md)
 
 
 def words(table, flags: int = re.I, bounded: bool = True) -> re.Pattern:
@@ -101,6 +102,7 @@ __all__ = [
     "MODEL_NAMES",
     "GENERIC_CAPITALS",
     "NOT_DATASET_HEADS",
+    "TASK_ACRONYMS",
     "DATASET_HEADS",
     "GENERIC_DATASET_WORDS",
     "COUNT_WORDS",

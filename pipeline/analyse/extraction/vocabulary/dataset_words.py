@@ -52,6 +52,31 @@ GENERIC_CAPITALS = (
     "English",
     "Chinese",
 )
+#: Acronyms of tasks, never a data set when they are the whole name ("on knowledge-base QA tasks", "our
+#: patents NER dataset", "in the WSD task"). Matched case-sensitively against the whole name.
+TASK_ACRONYMS = (
+    "QA",
+    "NER",
+    "WSD",
+    "RE",
+    "NLI",
+    "NLU",
+    "NLG",
+    "MT",
+    "NMT",
+    "ASR",
+    "TTS",
+    "POS",
+    "SRL",
+    "MRC",
+    "ODQA",
+    "KBQA",
+    "ABSA",
+    "IE",
+    "OCR",
+    "DST",
+    "SLU",
+)
 #: Words after a capitalised name that make it something other than a dataset: "KGE models", "FLAD methods",
 #: "the CSRL task", "E-Commerce specific NER tasks", "Hindi Wikipedia articles".
 NOT_DATASET_HEADS = (
