@@ -150,6 +150,26 @@ def fixed_cost(env: dict) -> dict[str, tuple[float, float]]:
     return out
 
 
+#: Run by :func:`dev_extra_cost`: the import time of what pandera also imports when the dev extra put it in
+#: the venv (pandas, pyspark), which a `make run` venv (no extra) does not have.
+DEV_EXTRA_PROBE = """
+import importlib.util, json, time
+found = [m for m in ("pandas", "pyspark.sql") if importlib.util.find_spec(m.split(".")[0])]
+t = time.perf_counter()
+for m in found:
+    __import__(m)
+print(json.dumps({"modules": found, "wall": time.perf_counter() - t}))
+"""
+
+
+def dev_extra_cost() -> tuple[list[str], float]:
+    """(the dev extra's modules pandera imports that this venv has, their import wall s in a fresh
+    interpreter): part of the definitions' load in this venv, none of it in a `make run` venv."""
+    done = subprocess.run([PY, "-c", DEV_EXTRA_PROBE], cwd=ROOT, capture_output=True, text=True, check=True)
+    out = json.loads(done.stdout)
+    return out["modules"], out["wall"]
+
+
 def decode_seconds(raw: Path) -> tuple[float, float]:
     """CPU and wall seconds of decoding every listing of ``raw`` to text (pipeline.ingest.readers.decoding,
     what the listing_records step does before a reader splits the text), in this process."""
@@ -317,6 +337,13 @@ def main() -> None:
     print("|---|---|---|")
     for name, (cpu, wall) in fixed.items():
         print(f"| {name} | {cpu:.2f} | {wall:.2f} |")
+    extra, extra_wall = dev_extra_cost()
+    if extra:
+        print()
+        print(
+            f"This venv has the dev extra: pandera imports {', '.join(extra)} with the definitions, "
+            f"{extra_wall:.2f} s wall of every run above; a `make run` venv (no extra) has neither."
+        )
     print()
     print(slowest_stage_profile(new_listing))
     print(f"\nwork folder: {work}")
