@@ -102,6 +102,7 @@ RULE_SETS: dict[str, RuleSet] = {
             "pipeline/analyse/extraction/tokens.py",
             "pipeline/analyse/extraction/spelled.py",
             "pipeline/analyse/extraction/names.py",
+            "pipeline/analyse/extraction/dataset_names.py",
             "pipeline/analyse/extraction/roles.py",
             "pipeline/analyse/extraction/patterns.py",
             "pipeline/analyse/extraction/rows.py",

@@ -42,12 +42,14 @@ from dataclasses import dataclass
 
 from pipeline.analyse.extraction import linking
 from pipeline.analyse.extraction import vocabulary as V
-from pipeline.analyse.extraction.keys import dataset_key, metric_key
-from pipeline.analyse.extraction.names import (
+from pipeline.analyse.extraction.dataset_names import (
     PREP_NAME,
     dataset_after,
     dataset_before,
     dataset_before_bracket,
+)
+from pipeline.analyse.extraction.keys import dataset_key, metric_key
+from pipeline.analyse.extraction.names import (
     metric_after,
     metric_before,
     metric_open,

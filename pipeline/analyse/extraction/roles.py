@@ -174,6 +174,17 @@ def kind_of(text: str, t: Tok, lo: int, hi: int, metric: str | None) -> str:
     return kind_rule(text, t, lo, hi, metric)[0]
 
 
+#: "N% fewer/less/smaller ..." (not "less than"): the number is a relative change of what follows.
+_SMALLER_AFTER = re.compile(
+    r"\s*(?:fewer|less|smaller|shorter|cheaper|faster|slower|larger|more compact)\b(?!\s+than\b)", re.I
+)
+#: "N% of the load/cost/time ...": a share of an amount, a relative change.
+_OF_AMOUNT_AFTER = re.compile(
+    r"\s*of\s+(?:the\s+)?(?:\w+\s+)?(?:load|cost|time|memory|compute|FLOPs|tokens|budget|storage|energy|size)\b",
+    re.I,
+)
+
+
 def kind_rule(text: str, t: Tok, lo: int, hi: int, metric: str | None) -> tuple[str, str | None]:
     """GUIDELINES kinds. ``x`` → multiplier; ``pp`` → delta; ``%``/plain: relative_change when the text says
     "relative", when N% is "fewer/less/shorter/smaller", or when the changed quantity is an amount (FLOPs,
@@ -196,19 +207,7 @@ def kind_rule(text: str, t: Tok, lo: int, hi: int, metric: str | None) -> tuple[
         return "score", "kind-level-of"  # "(F1 = 0.71, 12.7% relative improvement)": the metric's value
     if _RELATIVE.search(near) and not _ABSOLUTE.search(near):
         return ("relative_change" if t.unit == "%" else "delta"), None
-    if t.unit == "%" and re.match(
-        r"\s*(?:fewer|less|smaller|shorter|cheaper|faster|slower|larger|more compact)\b"
-        r"(?!\s+than\b)",
-        post,
-        re.I,
-    ):
-        return "relative_change", None
-    if t.unit == "%" and re.match(
-        r"\s*of\s+(?:the\s+)?(?:\w+\s+)?(?:load|cost|time|memory|compute|FLOPs|tokens|"
-        r"budget|storage|energy|size)\b",
-        post,
-        re.I,
-    ):
+    if t.unit == "%" and (_SMALLER_AFTER.match(post) or _OF_AMOUNT_AFTER.match(post)):
         return "relative_change", None
     if t.unit == "%" and (_SAVING_BEFORE.search(pre) or _SPEEDUP_AFTER.match(post)):
         return "relative_change", "kind-saving-speedup"

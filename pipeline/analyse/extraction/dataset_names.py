@@ -1,0 +1,247 @@
+"""Data-set names around a number: the benchmark named after it ("on CIFAR-10"), before it ("CIFAR-10
+(93.2%)", "ImageNet top-1 of 81%"), coordinated with another ("on A and B"), and what may be one (each a named
+rule of :data:`pipeline.analyse.extraction.rules.RULES`). Metric names: pipeline.analyse.extraction.names."""
+
+from __future__ import annotations
+
+import re
+
+from pipeline.analyse.extraction import vocabulary as V
+from pipeline.analyse.extraction.patterns import (
+    GENERIC_CAP,
+    HEAD_WORD,
+    LEX,
+    LEX_AT_END,
+    LEX_WORDS,
+    LOWER_PREFIX_NAME,
+    MODEL_NAME,
+    TASK_NAMES,
+)
+
+#: A data-set head word ("dataset", "benchmark", "corpus" ...: vocabulary DATASET_HEADS).
+DATASET_WORD = V.words(V.DATASET_HEADS)
+
+
+def dataset_like(np_: str) -> bool:
+    """A phrase that names a data set, not a metric: it holds "dataset"/"benchmark", or it is a capitalised
+    name with digits ("CIFAR-10") and holds no metric word."""
+    if DATASET_WORD.search(np_):
+        return True
+    return bool(re.search(r"[A-Z][A-Za-z]*-?\d", np_)) and not (LEX.search(np_) or HEAD_WORD.search(np_))
+
+
+PREP_NAME = re.compile(
+    r"\b(?:(?i:in|for|across)\s+(?:the\s+|both\s+|a\s+)?(?:(?:challenging|popular|public|standard|widely-used|"
+    r"[a-z]+-based)\s+)?|(?i:on)\s+(?:the\s+|both\s+|a\s+)?"
+    # after "on", up to two lower-case modifiers before the name ("the competitive SemanticKITTI",
+    # "the zero-shot Habitat ObjNav", "demand-driven navigation DDN"), never a function word
+    r"(?:(?!(?:and|or|of|to|with|by|than|that|which|our|their|its|all|each|these|those|this|most|many|"
+    r"several|other|some|both|two|three|four|five|terms|average|addition|particular|contrast)\s)"
+    r"[a-z][a-z\-]+\s+){0,2})"
+    rf"(?P<name>(?:[A-Z]|{LOWER_PREFIX_NAME})"
+    r"(?:\.(?=\w)|[\w'’\-+→])*(?:[\s-](?:[A-Z0-9](?:\.(?=\w)|[\w'’\-+→])*|v\d[\w.]*|test-\w+|Lite|Verified|generation|"
+    r"scenario|split|\d+))*)"
+)
+_BENCH_NAME = re.compile(
+    r"\b(?:benchmark|dataset)s?\s+(?:of\s+|like\s+|such as\s+|including\s+)?"
+    r"(?P<name>[A-Z][\w'’.\-+]*(?:\s[A-Z0-9][\w'’.\-+]*)?)|"
+    r"\b(?:the\s+)?(?P<name2>[A-Z][\w'’.\-+]*(?:\s[A-Z0-9][\w'’.\-+]*)?|"
+    # a lower-case name before a singular "benchmark"/"dataset": "the ogbl-vessel benchmark", "the mnist1d dataset"
+    r"(?<=the\s)(?!(?:real|large|small|well|open|widely|publicly|state|multi|cross|few|zero|high|low|long|short|"
+    r"fine|self|semi|non|full|single|new|two|three|in|out|hand|human|web|task|domain)-)"
+    r"(?:[a-z][a-z\d]*(?:-[a-z\d]+)+|[a-z]+\d\w*|[a-z]{1,5}[A-Z][\w+.\-]*)(?=\s+(?:benchmark|dataset|data set)\b(?!s)))"
+    r"\s+(?:benchmark|dataset|data set)s?\b"
+)
+_LOWER_SET = re.compile(
+    r"\s*(?:On|In)\s+the\s+(?P<name>(?:[a-z][\w-]*\s){0,2}(?:scenes|split|set|subset|tasks?))\b"
+)
+
+
+_NOT_DATASET_AFTER = re.compile(rf"\s+{V.alternation(V.NOT_DATASET_HEADS)}\b", re.I)
+_COUNT_BEFORE = re.compile(
+    rf"(?<![\d.,])\b{V.alternation(V.COUNT_WORDS)}\s+"
+    r"(?:(?!(?:on|in|of|for|at|by|to|and|or)\b)[a-z][\w-]*\s+)?$",
+    re.I,
+)
+
+
+def _generic_mention(text: str, m: re.Match, group: str = "name") -> bool:
+    """A capitalised name that is a kind of thing, not a data set: followed by a non-dataset head ("KGE models",
+    "the CSRL task") or counted ("three ACOS datasets")."""
+    return bool(
+        _NOT_DATASET_AFTER.match(text, m.end(group))
+        or _COUNT_BEFORE.search(text, max(0, m.start(group) - 30), m.start(group))
+    )
+
+
+def _ok_dataset(name: str | None) -> str | None:
+    if not name:
+        return None
+    name = re.split(r"-{2,}|—", name)[0].strip(" .,'’")  # "CIFAR-10---and": a dash run ends the name
+    name = re.sub(r"\s(?:benchmarks?|datasets?|and|with|while|using|under|across)$", "", name)
+    first = name.split()[0] if name else ""
+    if (
+        not name
+        or first in GENERIC_CAP
+        or name in TASK_NAMES
+        or MODEL_NAME.search(name)
+        or LEX.fullmatch(name)
+    ):
+        return None
+    if len(name) < 2 or "=" in name:
+        return None
+    return name
+
+
+_PARTNER = re.compile(r"\s+and\s+(?P<name>[A-Z][\w'’.\-+]*[\w+](?:\s[A-Z0-9][\w'’.\-+]*[\w+])?)(?![\w-])")
+
+
+def _with_partner(text: str, end: int, name: str) -> str:
+    """ "on CUB-200-2011 and ImageNet" for one number: the data set is both names, as written."""
+    m = _PARTNER.match(text, end)
+    if m and _ok_dataset(m["name"]) and not _NOT_DATASET_AFTER.match(text, m.end()):
+        return f"{name} and {m['name']}"
+    return name
+
+
+_FUNCTION_WORD = r"(?:than|the|a|an|of|to|for|with|and|or|by|that|which|as|is|are|was|were|on|in|at|from)\b"
+# "on real student behavior dataset", "on the remote sensing benchmark": a data set described, not named (its
+# words are no function words: "accuracy than the benchmark" is no set; "the same dataset" refers back).
+_DESCRIBED_SET = re.compile(
+    rf"\s*(?:\(\w+\)\s*)?(?:on|in)\s+(?:the\s+)?(?!(?:{V.alternation(V.GENERIC_DATASET_WORDS)}|"
+    rf"{V.alternation(V.COUNT_WORDS)}|same)\b)(?P<name>(?:(?!{_FUNCTION_WORD})[a-z][\w-]*\s){{1,3}}(?:dataset|benchmark))\b"
+)
+
+
+_SLASH_METRIC = re.compile(rf"/(?:{LEX_WORDS})(?![\w-])", re.I)
+
+
+# "+3.2% and +2.0% improvements in MR and AP": what a change is "in" is the quantity that changed.
+_CHANGE_IN = re.compile(
+    r"\b(?:gains?|improvements?|increases?|boosts?|drops?|decreases?|reductions?|degradation)\s+in\s+(?:the\s+)?$",
+    re.I,
+)
+
+
+def _metric_named(text: str, m: re.Match) -> bool:
+    """A capitalised name after a preposition that is a metric, not a data set: it ends in a metric word ("on IC
+    Recall", "on ST F1 Score", "in MR"), has a cut-off glued after it ("in PSP@1", "Recall@10"), a metric
+    after a slash ("on ASR/SSIM"), or follows a change noun and "in" ("improvements in MR and AP")."""
+    name = m["name"].strip(" .,")
+    after = text[m.end("name") : m.end("name") + 30]
+    return bool(
+        LEX_AT_END.search(name)
+        or after.startswith("@")
+        or _SLASH_METRIC.match(after)
+        or _changed_quantity(text, m, name)
+    )
+
+
+def _changed_quantity(text: str, m: re.Match, name: str) -> bool:
+    """The name after "<change noun> in" is what changed ("improvements in MR", "a 15% reduction in ASR") unless
+    the change names its metric before ("accuracy degradation in ImageNet classification") or the name is a
+    data set's ("gain in VOT2016 dataset", "degradation in Cifar10")."""
+    cm = _CHANGE_IN.search(text, max(0, m.start("name") - 30), m.start("name"))
+    if not cm or dataset_like(name) or DATASET_WORD.match(text, m.end("name") + 1):
+        return False
+    return not LEX_AT_END.search(text, max(0, cm.start() - 30), cm.start())
+
+
+def dataset_after(text: str, start: int, end: int) -> str | None:
+    """The data set named after the number, in ``text[start:end]``: "N on X" (a described set "on the remote
+    sensing benchmark" included); the metric names after "on"/"in" are passed over."""
+    m = _DESCRIBED_SET.search(text, start, end + 40)
+    if m and not re.search(r"\d\s?(?:%|×)", text[start : m.start()]):
+        return m["name"]
+    for m in PREP_NAME.finditer(text, start, end):
+        if re.search(r"\d\s?(?:%|×)", text[start : m.start()]):
+            return None
+        metric_like = _metric_named(text, m)
+        name = None if _generic_mention(text, m) or metric_like else _ok_dataset(m["name"])
+        if name:
+            return _with_partner(text, m.end("name"), name)
+        if not (metric_like or LEX.fullmatch(m["name"].strip(" .,"))):
+            return None
+    return None
+
+
+_NAME_BEFORE_BRACKET = re.compile(
+    r"(?:\b(?i:on|in|for|and)|[,:])\s+(?:the\s+)?"
+    rf"(?P<name>(?:[A-Z]|{LOWER_PREFIX_NAME})"
+    r"[\w'’.\-+]*(?:\s(?:[A-Z0-9][\w'’.\-+]*|v\d[\w.]*))*)"
+    r"\s*\(\s*$"
+)
+
+
+# A list introduced as things other than data sets: "larger architectures such as VGG and WideResNet (94% ...".
+_KIND_LIST_BEFORE = re.compile(
+    rf"\b{V.alternation(V.NOT_DATASET_HEADS)}\s*(?:such as|including|like|e\.g\.,?|:)\s[^.;]*$", re.I
+)
+
+
+def dataset_before_bracket(text: str, s0: int, paren: int) -> str | None:
+    """The data set a bracketed result is reported for: the capitalised name right before its "(", after "on",
+    "in", "for", "and" or a list comma ("on AudioSet (53.3 mAP) and VGGSound (67.1% accuracy)"), unless the
+    list is of other things ("architectures such as VGG and WideResNet (94% ...)")."""
+    m = _NAME_BEFORE_BRACKET.search(text, max(s0, paren - 60), paren + 1)
+    if (
+        not m
+        or _generic_mention(text, m)
+        or _KIND_LIST_BEFORE.search(text, max(s0, m.start() - 80), m.start())
+    ):
+        return None
+    return _ok_dataset(m["name"])
+
+
+# A set coordinated after ", and" with the set named before it, its own numbers following: "on COCO val set with
+# 58.0% PQ, and Cityscapes val set with 68.4% PQ", "on OntoNotes 5.0, only requiring 13% ..., and CoNLL 2003,
+# requiring only 27%".
+_COORD_SET = re.compile(
+    r",\s+and\s+(?:on\s+|in\s+)?(?:the\s+)?"
+    rf"(?P<name>(?:[A-Z]|{LOWER_PREFIX_NAME})[\w'’.\-+]*(?:\s(?:[A-Z0-9][\w'’.\-+]*|v\d[\w.]*))*)"
+    r"(?=\s*(?:,|\(|(?:(?:val|validation|test|dev)\s+)?(?:set|split|dataset|benchmark)s?\b|with\b))"
+)
+
+_OWN_NUMBER = re.compile(r"(?<![\w.-])\d+(?:\.\d+)?(?![\w-])")
+
+
+def dataset_before(text: str, s0: int, end: int, attached: list[tuple[int, int]]) -> str | None:
+    """A benchmark named earlier in the sentence and not attached to another number's "N on X"; a set coordinated
+    after ", and" with one named before it that has its own number in between (:data:`_COORD_SET`) takes over."""
+    found = []
+    taken = set()
+    for m in PREP_NAME.finditer(text, s0, end):
+        name = None if _generic_mention(text, m) or _metric_named(text, m) else _ok_dataset(m["name"])
+        if any(a <= m.start() <= b for a, b in attached):
+            if name:
+                taken.add(name)
+            continue
+        if name:
+            found.append(name)
+    if found and ", and " in text[s0:end]:
+        last = None
+        for m in _COORD_SET.finditer(text, s0, end):
+            name = None if _generic_mention(text, m) or _metric_named(text, m) else _ok_dataset(m["name"])
+            if name and not any(a <= m.start() <= b for a, b in attached):
+                last = name
+        at = text.rfind(last or "\0", s0, end)
+        prev = max(text.rfind(f, s0, end) + len(f) for f in found)
+        # the set before it has its own number in between ("X val set with A, and Y"), so it is no plain list
+        if last and at > prev and _OWN_NUMBER.search(text, prev, at):
+            found.append(last)
+    if not found and len(taken) == 1:
+        found = list(taken)  # the sentence's only benchmark, named for an earlier number
+    if not found:
+        for m in _BENCH_NAME.finditer(text, s0, end):
+            g = "name" if m["name"] else "name2"
+            name = (
+                None if _COUNT_BEFORE.search(text, max(0, m.start(g) - 30), m.start(g)) else _ok_dataset(m[g])
+            )
+            name = _with_partner(text, m.end(g), name) if name and g == "name" else name
+            if name:
+                found.append(name)
+    if not found:
+        lower = _LOWER_SET.match(text, s0)
+        if lower and lower.end() <= end:
+            found.append(lower["name"])
+    return found[-1] if found else None
