@@ -388,7 +388,7 @@ class ListingLineage(pa.DataFrameModel):
     reader: str = pa.Field(
         nullable=True,
         description="The reader that read the listing (seed_text, separated_text, pdf_first_page, csv, json, jsonl, "
-        "markdown, markdown_table, bibtex); null when no reader could read it.",
+        "feed, xml, yaml, front_matter, markdown, markdown_table, bibtex); null when no reader could read it.",
     )
     reader_coverage: pl.Float64 = pa.Field(
         nullable=True,

@@ -99,3 +99,15 @@ def test_valid_rows_pass():
     df = _papers_frame().filter(pl.col("paper_id").is_in(["p0000000000000002"]).not_())
     ok = df.filter(pl.col("abstract").str.len_chars() > 30, pl.col("language") == "en").unique("paper_id")
     assert validate(ok, Papers) is None
+
+
+def test_lineage_reader_description_names_every_reader():
+    """The data dictionary's text of listing_lineage.reader names every reader a listing can be read by
+    (pipeline.ingest.readers.READERS), so the card never leaves out one a release used."""
+    from pipeline.ingest.readers import READERS
+    from schemas import MODELS
+
+    text = MODELS["listing_lineage"].to_schema().columns["reader"].description
+    assert text is not None
+    named = {w.strip(" ,.;()") for w in text.split()}
+    assert set(READERS) <= named
