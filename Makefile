@@ -149,7 +149,7 @@ reliability: $(VENV)/.installed ## hostile raw entries, kill -9, concurrent runs
 
 # Scale (docs/scale-out.md): a 120,000- and a 1,000,000-abstract build made of distinct variants of the dev
 # corpus abstracts, each followed by one 500-abstract listing added; peak RSS per step, +1/full ratio against
-# the targets. ARGS="--abstracts 250000": other sizes. Needs ../shared/corpus. About half an hour to an hour.
+# the targets. ARGS="--abstracts 250000": other sizes. Needs ../shared/corpus. About half an hour.
 .PHONY: bench-scale
-bench-scale: $(VENV)/.installed ## 120k and 1M-abstract builds, one listing added to each; up to an hour
+bench-scale: $(VENV)/.installed ## 120k and 1M-abstract builds, one listing added to each; about half an hour
 	$(PY) -m bench.scale_bench $(ARGS)
