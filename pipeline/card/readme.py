@@ -133,7 +133,9 @@ def _overview_lines(papers: pl.DataFrame, manifest: dict, by_v: pl.DataFrame) ->
     span = _year_span(papers)
     n_venues = by_v.filter(pl.col("venue") != UNKNOWN_VENUE).height
     n_unknown = papers.filter(pl.col("venue") == UNKNOWN_VENUE).height
-    unknown_note = f" (and {n_unknown} of unknown venue)" if n_unknown else ""
+    # "517: 397 from 3 venues and 120 of unknown venue": the total first, then its two parts
+    known = f"{papers.height - n_unknown} from {n_venues} venue{'s' if n_venues != 1 else ''}"
+    papers_line = f"{papers.height}: {known} and {n_unknown} of unknown venue" if n_unknown else known
     parent = manifest["parent"]
     return [
         f"# {DATASET_TITLE} — release {n}",
@@ -145,7 +147,7 @@ def _overview_lines(papers: pl.DataFrame, manifest: dict, by_v: pl.DataFrame) ->
         f"| release | {n} (release_id `{manifest['release_id']}`, a digest of the tables' content) |",
         f"| created | {manifest['created_at']} |",
         f"| parent release | {parent if parent is not None else 'none (first release)'} |",
-        f"| papers | {papers.height} from {n_venues} venue{'s' if n_venues != 1 else ''}{unknown_note}, {span} |",
+        f"| papers | {papers_line}, {span} |",
         f"| papers with a code link | {int(papers['has_code'].fill_null(False).sum())} "
         f"({_pct(cast(float, papers['has_code'].fill_null(False).mean()) if papers.height else None)}) |",
         "| rows per table | "

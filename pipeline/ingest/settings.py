@@ -9,7 +9,8 @@ The file's own settings win over its folder's, a nearer folder's over a farther 
 files are not listings. Keys (all optional)::
 
     venue = "NeurIPS"        # canonical or alias (NIPS); wins over the header and the path
-    year = 2023 reader = "csv"           # one of pipeline.ingest.readers.READERS: skips sniffing
+    year = 2023
+    reader = "csv"           # one of pipeline.ingest.readers.READERS: skips sniffing
     encoding = "cp1252"      # strict decode with this codec
     [columns]                # CSV/TSV/JSON field -> column or key name in the file
     abstract = "Paper Abstract"

@@ -351,3 +351,24 @@ def test_charts_of_unchanged_frames_are_reused_from_the_cache_byte_for_byte(proj
     fewer = frames["papers_per_venue_year.png"].head(1)
     assert chart_cache.chart_key("papers_per_venue_year.png", fewer) != keys["papers_per_venue_year.png"]
     assert len(set(keys.values())) == len(CHARTS)  # the two charts of one frame differ by name
+
+
+def test_headline_gives_the_total_then_known_and_unknown_venues():
+    """With papers of unknown venue, the overview's papers line starts with the total and splits it into the
+    papers of named venues and those of unknown venue (the two add up); without, it names the venues only."""
+    papers = pl.DataFrame(
+        {
+            "venue": ["ICML", "ICML", "COLT", "unknown", "unknown"],
+            "year": [2026, 2026, 2019, 0, 0],
+            "has_code": [True, False, None, False, True],
+        }
+    )
+    manifest = {"release": 3, "release_id": "x", "created_at": "t", "parent": 2, "tables": {}}
+    manifest |= {"code_version": "c", "schema_version": 1}
+
+    def line(frame: pl.DataFrame) -> str:
+        lines = readme._overview_lines(frame, manifest, summary.code_share_by_venue(frame))
+        return next(x for x in lines if x.startswith("| papers |"))
+
+    assert line(papers) == "| papers | 5: 3 from 2 venues and 2 of unknown venue, years 2019–2026 |"
+    assert line(papers.head(2)) == "| papers | 2 from 1 venue, year 2026 |"

@@ -188,3 +188,16 @@ def test_acronym_from_the_folder_is_published_with_a_warning():
     assert any("venue 'PLDI'" in w and "published as written" in w for w in got.warnings)
     both = _read("sigdialinlg2023_papers.csv", "sigdialinlg2023/sitedata/papers.csv")
     assert not any("published as written" in w for w in both.warnings)
+
+
+def test_a_listing_naming_no_venue_says_how_to_name_it():
+    """A CSV export with no venue column, read from a folder and file name that name none, is published
+    under venue ``unknown`` and year 0 with one warning that names the settings files that would fix it."""
+    got = _read("openreview_export.csv", "downloads/export.csv")
+    assert (got.venue, got.year) == ("unknown", 0) and set(got.venues) == {"unknown"}
+    [warning] = [w for w in got.warnings if "venue='unknown'" in w]
+    assert warning.startswith("downloads/export.csv: no header line '<VENUE> <YEAR> ...', no settings file")
+    assert warning.endswith(
+        "write venue = \"...\" and year = ... into '<file name>.listing.toml' beside the file or "
+        "'listing.toml' in its folder"
+    )

@@ -355,7 +355,9 @@ def _resolve(
         what = "" if n_unknown == len(records) else f" for {n_unknown} of {len(records)} records"
         warnings.append(
             f"{name}: no header line '<VENUE> <YEAR> ...', no settings file and no venue in the records "
-            f"or the file and folder names{what}; venue={UNKNOWN_VENUE!r}, year={UNKNOWN_YEAR}"
+            f"or the file and folder names{what}; venue={UNKNOWN_VENUE!r}, year={UNKNOWN_YEAR}; to name "
+            "them, write venue = \"...\" and year = ... into '<file name>.listing.toml' beside the file or "
+            "'listing.toml' in its folder"
         )
     max_year = (today or _dt.date.today()).year + 1
     bad_years = sorted({y for y in [file_year, *years] if y != UNKNOWN_YEAR and not plausible_year(y, today)})
