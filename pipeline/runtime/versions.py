@@ -101,6 +101,7 @@ RULE_SETS: dict[str, RuleSet] = {
             "pipeline/analyse/extraction/metrics.py",
             "pipeline/analyse/extraction/tokens.py",
             "pipeline/analyse/extraction/spelled.py",
+            "pipeline/analyse/extraction/coordination.py",
             "pipeline/analyse/extraction/names.py",
             "pipeline/analyse/extraction/dataset_names.py",
             "pipeline/analyse/extraction/roles.py",

@@ -7,7 +7,7 @@ import pytest
 
 from bench import eval_extraction as evaluation
 
-#: What each dev gold file scores today through the extraction functions (bench/eval_extraction.py, direct):
+#: What each gold file scores today through the extraction functions (bench/eval_extraction.py, direct):
 #: a floor that a rule change may not go under; the goals are evaluation.TARGETS (docs/extraction.md).
 FLOORS = {
     "gold_dev.jsonl": {
@@ -19,19 +19,29 @@ FLOORS = {
         "url_f1": 0.98,
     },
     "gold_dev2.jsonl": {
-        "metric_f1": 0.96,
-        "metric_precision": 0.975,
+        "metric_f1": 0.965,
+        "metric_precision": 0.98,
         "metric_kind_acc": 0.93,
         "metric_name_acc": 0.89,
         "metric_dataset_acc": 0.88,
         "url_f1": 0.98,
     },
     "gold_dev3.jsonl": {
-        "metric_f1": 0.94,
-        "metric_precision": 0.98,
-        "metric_kind_acc": 0.90,
+        "metric_f1": 0.96,
+        "metric_precision": 0.985,
+        "metric_kind_acc": 0.905,
         "metric_name_acc": 0.88,
         "metric_dataset_acc": 0.885,
+        "url_f1": 0.98,
+    },
+    # the blind set of other listing families (tests/data/gold/README.md); scored blind at 0.852 F1, its errors
+    # read since
+    "gold_real2.jsonl": {
+        "metric_f1": 0.95,
+        "metric_precision": 0.965,
+        "metric_kind_acc": 0.90,
+        "metric_name_acc": 0.90,
+        "metric_dataset_acc": 0.81,
         "url_f1": 0.98,
     },
 }

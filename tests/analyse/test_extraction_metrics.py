@@ -454,6 +454,27 @@ def test_a_bracketed_result_belongs_to_the_name_before_it(text, datasets):
             4.0,
             "delta",
         ),
+        # dev corpus: a verb of reaching a level right before the number outweighs the comparator before it
+        (
+            "Experimental results show that our network outperforms state-of-the-art methods and achieves 97% "
+            "accuracy and 38% reduction on balance error rate.",
+            97.0,
+            "score",
+        ),
+        # dev corpus: the first of two levels compared with "vs" is the paper's level, not a margin
+        (
+            "Moreover our method shows high robustness to the sparse MVPS setup greatly outperforming the SOTA "
+            "competitor (0.38mm vs 0.61mm) illustrating the importance of neural rendering.",
+            0.38,
+            "score",
+        ),
+        # dev corpus: "by N% versus ..." stays a change
+        (
+            "On the Natural Instructions dataset, Skill-It reduces the validation loss on the target skill by 13.6% "
+            "versus training on data associated with the target skill itself.",
+            13.6,
+            "relative_change",
+        ),
     ],
 )
 def test_a_value_named_by_a_metric_phrase_is_a_level(text, value, kind):
@@ -815,4 +836,46 @@ def test_orders_of_magnitude_in_digits_ranges_and_spans():
     text = "Our benchmark consists of multiple compute scales spanning four orders of magnitude."
     assert extract_metrics(clean_text(text)) == []
     text = "We show examples for 100 models ranging across 3 orders of magnitude in scale."
+    assert extract_metrics(clean_text(text)) == []
+
+
+def test_coordinated_plain_results_and_their_bracketed_partner():
+    """Dev-corpus sentences: a plain decimal after "and", after "vs." or alone in brackets after a plain result
+    is a result too, with the list's metric; a comma joins only a list that ends in "and"/"or"."""
+    text = "Based on VGG-16 and ResNet 101 backbones, our method achieves the mIoU of 65.0 and 67.4, respectively."
+    assert [(r["value"], r["metric"]) for r in extract_metrics(clean_text(text))] == [
+        (65.0, "mIoU"),
+        (67.4, "mIoU"),
+    ]
+    text = "Finally, we show that the compression ratios of 51.25, 22.17 and 40.65 are achievable for LeNet."
+    assert [r["value"] for r in extract_metrics(clean_text(text))] == [51.25, 22.17, 40.65]
+    text = (
+        "A best HOTA of only 9.5% is obtained (best recall 75.9% at IOU 0.1, 47.9 average IDs per ground truth "
+        "object)."
+    )
+    assert 47.9 not in [r["value"] for r in extract_metrics(clean_text(text))]
+    text = "In particular, CC achieves an NMI of 0.705 (0.431) on the CIFAR-10 (CIFAR-100) dataset."
+    rows = extract_metrics(clean_text(text))
+    assert [(r["value"], r["metric"], r["dataset"]) for r in rows] == [
+        (0.705, "NMI", "CIFAR-10"),
+        (0.431, "NMI", "CIFAR-100"),
+    ]
+
+
+def test_points_of_a_metric_and_written_before_multipliers():
+    """Dev-corpus sentences: "N <metric> points" is a change of that metric (percentage points, but BLEU's
+    points are its own units), the second end of "2-27 BLEU" is no row alone; "x7 faster" is a multiplier while
+    "super resolution x4" is a setting."""
+    text = "Perturbations to input reasoning can reduce their performance by up to 80 F1 points."
+    (row,) = extract_metrics(clean_text(text))
+    assert (row["value"], row["unit"], row["kind"], row["metric"]) == (80.0, "pp", "delta", "F1")
+    text = "We also show gains of up to 12 BLEU points over cross-lingual transfer baselines."
+    (row,) = extract_metrics(clean_text(text))
+    assert (row["value"], row["unit"], row["kind"], row["metric"]) == (12.0, None, "delta", "BLEU")
+    text = "It can outperform the state-of-the-art reordering mechanisms, with a 2-27 BLEU improvement."
+    assert 27.0 not in [r["value"] for r in extract_metrics(clean_text(text))]
+    text = "Our method reduces the computation time (x7 faster) compared to baselines."
+    (row,) = extract_metrics(clean_text(text))
+    assert (row["value"], row["unit"], row["kind"], row["span"]) == (7.0, "x", "multiplier", "x7")
+    text = "The paper shows reconstruction results of super resolution from x4 to x100."
     assert extract_metrics(clean_text(text)) == []

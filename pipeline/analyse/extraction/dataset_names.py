@@ -202,6 +202,8 @@ _COORD_SET = re.compile(
     r"(?=\s*(?:,|\(|(?:(?:val|validation|test|dev)\s+)?(?:set|split|dataset|benchmark)s?\b|with\b))"
 )
 
+#: A list of names going on after a name: "on Human3.6M and MPI-INF-3DHP", "on A, B".
+_LIST_GOES_ON = re.compile(r"\s*(?:,\s*(?:and\s+|or\s+)?|\s(?:and|or)\s+)(?:the\s+)?[A-Z]")
 _OWN_NUMBER = re.compile(r"(?<![\w.-])\d+(?:\.\d+)?(?![\w-])")
 
 
@@ -215,6 +217,8 @@ def dataset_before(text: str, s0: int, end: int, attached: list[tuple[int, int]]
         if any(a <= m.start() <= b for a, b in attached):
             if name:
                 taken.add(name)
+                if _LIST_GOES_ON.match(text, m.end()):
+                    taken.add("")  # "by 11.8% and 12% on A and B, respectively": no one benchmark to share
             continue
         if name:
             found.append(name)

@@ -160,8 +160,11 @@ def link_respectively(text: str, rows: list[MetricDraft], sentences: list[tuple[
         avoid = [(g[0]["start"], g[-1]["end"])]
         names, metrics = _lists(text, s0, s1, avoid)
         n = len(g)
+        # a statistic named by its symbol ("r = 0.99 and 0.96, respectively") keeps it: the list names what
+        # it correlates, not what each number measures
+        symbol = any("correlation-symbol" in r["rules"] for r in g)
         for items in metrics:
-            if len(items) == n:
+            if len(items) == n and not symbol:
                 for r, it in zip(g, items):
                     r["metric"] = it
                     r["rules"].append("respectively-metrics")

@@ -42,6 +42,7 @@ from dataclasses import dataclass
 
 from pipeline.analyse.extraction import linking
 from pipeline.analyse.extraction import vocabulary as V
+from pipeline.analyse.extraction.coordination import accept_coordinated, bracket_partner, partner_dataset
 from pipeline.analyse.extraction.dataset_names import (
     PREP_NAME,
     dataset_after,
@@ -55,8 +56,9 @@ from pipeline.analyse.extraction.names import (
     metric_open,
     tidy_metric,
 )
-from pipeline.analyse.extraction.patterns import LEX, LEX_WORDS, LIST_SEP, MODEL_NAME
+from pipeline.analyse.extraction.patterns import LEX, LEX_WORDS, METRIC_POINTS, MODEL_NAME, POINT_SCALE_METRIC
 from pipeline.analyse.extraction.roles import (
+    METRIC_THEN_CHANGE,
     accept_plain,
     clause_bounds,
     direction_of,
@@ -76,7 +78,7 @@ from pipeline.analyse.extraction.spelled import (
     spelled_results,
     word_results,
 )
-from pipeline.analyse.extraction.tokens import Tok, number_tokens, pair_structures
+from pipeline.analyse.extraction.tokens import METRIC_POINTS_RULE, Tok, number_tokens, pair_structures
 
 RULES_VERSION = "6"  # with keys, text, rules; bump when outputs change (docs/execution.md)
 
@@ -181,10 +183,18 @@ def extract_metrics(text: str) -> list[MetricRow]:
         if m:
             attached.append((m.start(), m.end()))
     rows: list[MetricDraft] = []
+    partners: list[tuple[int, int]] = []  # (row, its bracketed partner's row)
     for i, k in enumerate(kept):
-        # the dataset is looked for after the number up to the next number of the sentence
-        nxt = kept[i + 1].t.span_start if i + 1 < len(kept) and kept[i + 1].s0 == k.s0 else k.s1
+        # the dataset is looked for after the number up to the next number of the sentence, past a bracketed
+        # partner ("an NMI of 0.705 (0.431) on CIFAR-10 (CIFAR-100)"; rule coordinated-result)
+        j = i + 1
+        while j < len(kept) and kept[j].s0 == k.s0 and bracket_partner(text, kept[j - 1].t, kept[j].t):
+            j += 1
+        partners += [(i, i + 1)] if j == i + 2 else []
+        nxt = kept[j].t.span_start if j < len(kept) and kept[j].s0 == k.s0 else k.s1
         rows.append(_draft_row(text, k, nxt, attached))
+    for i, p in partners:
+        rows[p]["dataset"] = partner_dataset(text, rows[i], rows[p], kept[i].s1)
     _share_across_lists(text, rows)
     linking.link_respectively(text, rows, sents)
     linking.share_clause_metric(text, rows)
@@ -196,7 +206,22 @@ def extract_metrics(text: str) -> list[MetricRow]:
     linking.share_sentence_dataset(text, rows)
     linking.share_same_dataset(text, rows)
     linking.share_abstract_dataset(text, rows, sents)
+    _own_scale_points(rows)
     return [_published(r) for r in _level_invariants(rows)]
+
+
+def _own_scale_points(rows: list[MetricDraft]) -> None:
+    """Rule metric-points, after linking: "points" of a metric on its own scale are that metric's units, not
+    percentage points ("outperforms ... by 2.77 points" of BLEU: unit null, vocabulary POINT_SCALE_METRICS)."""
+    for r in rows:
+        if (
+            r["unit"] == "pp"
+            and re.fullmatch(r"(?:absolute\s+)?(?:points?|pts)", (r["unit_text"] or "").lower())
+            and r["metric"]
+            and POINT_SCALE_METRIC.fullmatch(r["metric"])
+        ):
+            r["unit"] = None
+            r["rules"] = [*r["rules"], METRIC_POINTS_RULE]
 
 
 def _candidates(text: str, spelled: list[Tok]) -> list[Tok]:
@@ -219,21 +244,7 @@ def _candidates(text: str, spelled: list[Tok]) -> list[Tok]:
         ]
         spelled = [s for s in spelled if not any(t.num_start <= s.num_start < t.end for t in kept_toks)]
         toks = sorted(kept_toks + spelled, key=lambda t: t.span_start)
-    # plain decimals listed before an accepted one share its status: "92.4, 88.7 and 85.1 on SST-2, …"
-    for j in range(len(toks) - 2, -1, -1):
-        t, n = toks[j], toks[j + 1]
-        if (
-            not t.accepted
-            and not t.setup
-            and t.unit is None
-            and not t.measure
-            and t.decimal
-            and n.unit is None
-            and not n.setup
-            and (n.accepted or accept_plain(text, n, 0))
-            and LIST_SEP.fullmatch(text[t.span_end : n.span_start])
-        ):
-            n.accepted = t.accepted = True
+    accept_coordinated(text, toks)
     return toks
 
 
@@ -248,6 +259,8 @@ def _kept_results(text: str, toks: list[Tok], sents: list[tuple[int, int]]) -> l
         if not t.accepted:
             t.accepted = t.unit in ("%", "pp", "x") or accept_plain(text, t, s0)
             t.why = t.why or (f"unit-{t.unit}" if t.unit else "measure-unit" if t.measure else "plain-result")
+            if t.accepted and t.why == "plain-result" and METRIC_THEN_CHANGE.match(text, t.span_end):
+                t.why = METRIC_POINTS_RULE  # "by 6 BLEU points", "(3 mAP higher)"
         if not t.accepted:
             continue
         if (
@@ -282,6 +295,8 @@ def _metric_of(text: str, k: _Kept) -> tuple[str | None, list[str]]:
         metric = tidy_metric(metric)
         row_rules += [rule] if metric and rule else []
     row_rules.insert(0, _WHY_RULE.get(t.why, t.why) if t.why else "plain-result")
+    if t.unit == "pp" and row_rules[0] != METRIC_POINTS_RULE and METRIC_POINTS.match(text, t.num_end):
+        row_rules.append(METRIC_POINTS_RULE)  # a range "1–5 F1 points" got its unit from the metric's points
     return metric, row_rules
 
 

@@ -131,7 +131,7 @@ _BEFORE_BRACKET = re.compile(rf"(?P<np>(?:[\w@\-]+\s){{0,2}}(?:{LEX_WORDS}|{HEAD
 
 _STOP_AFTER = re.compile(
     r"\b(?:on|in|for|with|over|than|compared|while|and|across|at|of|by|when|using|from|"
-    r"to|vs|versus|relative|is|are|was|were)\b|[,.;()—]"
+    r"to|vs|versus|relative(?=\s+to\b)|is|are|was|were)\b|[,.;()—]"
 )
 _CHANGE_TAIL = re.compile(
     r"\s+(?:reductions?|improvements?|gains?|drops?|savings?|increases?|decreases?|boosts?|"

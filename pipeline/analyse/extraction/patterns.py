@@ -56,6 +56,10 @@ CORRELATION = re.compile(rf"(?<![\w'’])(?P<sym>{V.alternation(V.CORRELATION_SY
 HEADS = V.alternation(V.METRIC_HEADS)
 
 LIST_SEP = re.compile(r"\s*(?:,|,?\s*(?:and|or|/))\s*")
+#: "N <metric> points" right after a number ("52.7 accuracy points", "6 BLEU points"): the metric and the word.
+METRIC_POINTS = re.compile(rf"\s(?P<metric>(?:{LEX_WORDS}))\s+(?P<points>points?|pts)\b", re.I)
+#: A metric whose points are units of its own scale ("BLEU points"), not percentage points.
+POINT_SCALE_METRIC = re.compile(V.alternation(V.POINT_SCALE_METRICS), re.I)
 
 HEAD_WORD = V.words(V.METRIC_HEADS)
 

@@ -138,7 +138,8 @@ def subject_of(text: str, t: Tok, kind: str | None, s0: int) -> tuple[str, str |
     pc = text.rfind(")", s0, t.span_start)
     if po > pc and margin_bracket(text, s0, po):
         return "ours", None  # "surpassing X by large margins (3.7% and 1.2%)": the bracket holds the margin
-    if po > pc and re.fullmatch(r"[\s\d.,%×x+and&<>~≈]*", text[po + 1 : t.span_start]):
+    vs_after = re.match(r"\s*(?:vs\.?|versus)\s", text[t.span_end : t.span_end + 10]) is not None
+    if po > pc and not vs_after and re.fullmatch(r"[\s\d.,%×x+and&<>~≈]*", text[po + 1 : t.span_start]):
         stripped = re.sub(r"\([^()]*\)", "", text[s0:po])
         cm = None
         for cm in _COMPARATOR.finditer(stripped):  # noqa: B007 (the last match)
@@ -217,6 +218,8 @@ def kind_rule(text: str, t: Tok, lo: int, hi: int, metric: str | None) -> tuple[
     change_word = _DELTA_NEAR.match(post) is not None and not re.match(r"\s*or\s+(?:less|more|fewer)", post)
     if re.search(r"[’']s\s+$", pre):
         return "score", None  # "the baseline's 30.2%"
+    if not (t.signed or by) and re.match(r"\s*(?:vs\.?|versus)\s", post):
+        return "score", None  # "(26mm vs 52mm)": the first of two compared levels
     of_change = (
         re.search(
             r"\b(?:gains?|improvements?|increases?|reductions?|drops?|decreases?|gaps?)\s+"
@@ -227,8 +230,11 @@ def kind_rule(text: str, t: Tok, lo: int, hi: int, metric: str | None) -> tuple[
         is not None
     )
     # "surpassing X by 3%" is a margin; "surpassing 50% and 60%" (no object before the number) is a level
+    # ... unless a verb of reaching a level stands right before the number: "outperforms two strong baselines
+    # and achieves 89.6% accuracy" reports a level (rule kind-level-of)
     comparator = (
         re.search(r"\b(?:outperform\w*|surpass\w*|beat\w*)\s+[^\d%\s][^\d%]{0,58}$", pre, re.I) is not None
+        and _LEVEL_VERB_BEFORE.search(pre) is None
     )
     paren_change = re.search(
         r"\b(?:gains?|loss|drops?|improvements?|degradation|increases?|decreases?|boosts?)"
@@ -257,6 +263,11 @@ def kind_rule(text: str, t: Tok, lo: int, hi: int, metric: str | None) -> tuple[
     return "score", None
 
 
+#: A verb of reaching a level right before a number ("and achieves 89.6%", "achieving an accuracy of").
+_LEVEL_VERB_BEFORE = re.compile(
+    r"\b(?:achiev\w*|reach\w*|obtain\w*|attain\w*|scor(?:e|es|ed|ing))\s+(?:(?:an?|the|[\w-]+)\s+){0,3}$",
+    re.I,
+)
 #: A metric phrase naming the number as its value: "a MOTA score of ", "an accuracy for difficult contacts of "
 #: (not "accuracy is 4% higher": "is" often states the change, and a comparative right after the number does).
 _LEVEL_OF = re.compile(rf"(?<![\w-])(?:{LEX_WORDS}|{HEADS})\s+(?:[\w-]+\s+){{0,4}}?(?:of|=|:)\s+$", re.I)
@@ -286,7 +297,17 @@ def _named_level(pre: str, post: str, change_word: bool) -> bool:
 
 
 #: "reduces FID by", "boosts mIoU scores by": a metric name right before "by" (checked only before a " by").
-_METRIC_BY = re.compile(rf"(?:{LEX_WORDS})\s+(?:(?:score|value)s?\s+)?by\s*$", re.I)
+_METRIC_BY = re.compile(rf"(?:{LEX_WORDS})\s+(?:\([^()]{{1,20}}\)\s+)?(?:(?:score|value)s?\s+)?by\s*$", re.I)
+#: "runs at 30 FPS", "operates in 12 ms": a measure the method runs at is its result (vocabulary RUN_VERBS).
+_RUNS_AT = re.compile(rf"\b{V.alternation(V.RUN_VERBS)}\s+(?:at|in)\s+(?:only\s+|about\s+|over\s+)?$", re.I)
+
+#: A metric name then points or a comparative right after a number: "6 BLEU points", "3 mAP higher" (rule
+#: metric-points).
+METRIC_THEN_CHANGE = re.compile(
+    rf"\s(?:{LEX_WORDS})\s+(?:points?|pts|higher|lower|better|worse|gains?|improvements?|increases?|drops?|"
+    r"decreases?|reductions?)\b",
+    re.I,
+)
 
 _RESULT_CUE = re.compile(
     r"\b(achiev\w*|attain\w*|reach\w*|obtain\w*|scor\w*|yield\w*|outperform\w*|surpass\w*|improv\w*|"
@@ -310,6 +331,8 @@ def accept_plain(text: str, t: Tok, s0: int) -> bool:
             return True  # times per item are results wherever they are written
         # other measures ("12 GB", "30 fps") are results only next to a change, a comparison or a metric word
         ctx = text[max(s0, t.span_start - 50) : t.span_end + 40]
+        if _RUNS_AT.search(pre):
+            return True
         return bool(UP.search(ctx) or DOWN.search(ctx) or LEX.search(ctx) or AMOUNT.search(ctx))
     if t.decimal and correlation_before(text, s0, t.span_start):
         return True
@@ -317,6 +340,8 @@ def accept_plain(text: str, t: Tok, s0: int) -> bool:
         return False  # fractions such as 5/5, 1/2
     if pre.rstrip().endswith(" by") and _METRIC_BY.search(pre):
         return True  # "reduces FID by 100", "improves BLEU by 2": a change of the metric just named
+    if METRIC_THEN_CHANGE.match(post) and not re.search(r"\d\s?[-–]\s?$", pre):
+        return True  # "by 6 BLEU points", "(3 mAP higher)": a change of the metric named after the number
     if not (t.decimal or t.signed):
         return False  # plain integers are counts unless a unit says otherwise
     if re.search(r"\b(?:margins?|gaps?)\s+of\s+$", pre):

@@ -152,6 +152,12 @@ RULES: dict[str, Rule] = {
         (
             ("Inference latency drops to 35 ms per image.", 35.0, {"unit": None, "unit_text": "ms"}),
             ("It reduces memory use to 12 GB.", 12.0, {"unit": None, "unit_text": "GB"}),
+            # a measure the method runs at is its result ("runs at", "operates in": vocabulary RUN_VERBS)
+            (
+                "Our tracker runs at 30 FPS on a commodity graphics card.",
+                30.0,
+                {"metric": "FPS", "kind": "score"},
+            ),
         ),
     ),
     "plain-result": Rule(
@@ -162,6 +168,12 @@ RULES: dict[str, Rule] = {
         (
             ("We obtain 28.4 BLEU on WMT'14 En-De.", 28.4, {"metric": "BLEU", "dataset": "WMT'14 En-De"}),
             ("Guidance reduces FID by 100 on FFHQ.", 100.0, {"metric": "FID", "kind": "delta"}),
+            # the metric's abbreviation in brackets between the name and "by"
+            (
+                "It leads the KITTI 3D benchmark by improving the BEV Average Precision (AP) by 2.02.",
+                2.02,
+                {"kind": "delta", "dataset": "KITTI 3D"},
+            ),
             # a capitalised name before the metric word after the number: "0.949 Pearson correlation"
             (
                 "PT-M2 significantly outperforms existing methods, achieving a new state-of-the-art result of 0.949 "
@@ -180,6 +192,69 @@ RULES: dict[str, Rule] = {
                 "improvement for AE Detection).",
                 0.71,
                 {"metric": "F1", "kind": "score"},
+            ),
+        ),
+    ),
+    "coordinated-result": Rule(
+        "A plain decimal coordinated with a plain result (a list with 'and'/'or', 'vs.', or alone in brackets "
+        "right after it) is a result of the same kind: 'F1 scores of 70.0 and 72.9', '(98.38 vs. 87.98 AUC)', "
+        "'an NMI of 0.705 (0.431) on CIFAR-10 (CIFAR-100)' (the bracketed partner takes the bracketed set).",
+        (
+            (
+                "Our best-performing models reach F1 scores of 70.0 and 72.9 on notes and conversations "
+                "respectively, using no labeled target data.",
+                72.9,
+                {"metric": "F1 score", "kind": "score", "subject": "ours"},
+            ),
+            (
+                "It outperformed the state-of-the-art on the ogbl-vessel benchmark by 12% (98.38 vs. 87.98 AUC).",
+                98.38,
+                {"metric": "AUC", "subject": "ours", "dataset": "ogbl-vessel"},
+            ),
+            (
+                "In particular, CC achieves an NMI of 0.705 (0.431) on the CIFAR-10 (CIFAR-100) dataset.",
+                0.431,
+                {"metric": "NMI", "dataset": "CIFAR-100"},
+            ),
+        ),
+    ),
+    "metric-points": Rule(
+        "'N <metric> points' and 'N <metric> higher/better/gain' are a change of the metric named between: "
+        "percentage points ('by up to 52.7 accuracy points', '1–5 F1 points'), except the points of a metric "
+        "on its own scale, which are its units (unit null: '6 BLEU points', 'by 2.77 points' of BLEU; "
+        "vocabulary POINT_SCALE_METRICS; GUIDELINES: 'pp' only for percentage points).",
+        (
+            (
+                "Fine-tuning on it improves performance on its task by up to 52.7 accuracy points.",
+                52.7,
+                {"unit": "pp", "kind": "delta", "metric": "accuracy"},
+            ),
+            (
+                "The best systems reach performance within 1–5 F1 points of systems evaluated at the end.",
+                1.0,
+                {"unit": "pp", "kind": "range", "value_high": 5.0, "metric": "F1"},
+            ),
+            (
+                "We improve the translation quality by 6 BLEU points with limited training data.",
+                6.0,
+                {"unit": None, "kind": "delta", "metric": "BLEU"},
+            ),
+            (
+                "On WMT14 En-De, it obtains 29.80 BLEU, which outperforms the previous model by 2.77 points.",
+                2.77,
+                {"unit": None, "kind": "delta", "metric": "BLEU"},
+            ),
+            ("Our method performs better (3 mAP higher) than the state of the art.", 3.0, {"metric": "mAP"}),
+        ),
+    ),
+    "prefix-multiplier": Rule(
+        "A multiplier sign written before the number with a comparative after it is its unit: 'x3 speedup', "
+        "'up to ×8 faster'; without the comparative ('super-resolution x4') it is a setting.",
+        (
+            (
+                "Our quantized model achieves up to x8.8 speedup with less than 1% accuracy loss.",
+                8.8,
+                {"unit": "x", "kind": "multiplier", "metric": "speedup", "span": "up to x8.8"},
             ),
         ),
     ),
@@ -377,6 +452,12 @@ RULES: dict[str, Rule] = {
                 3.0,
                 {"metric": "rank", "span": "third"},
             ),
+            # a rank as the complement of a verb of finishing ("came first in", "would score third in")
+            (
+                "After fixing a human error, our submission would score third in the competition evaluation.",
+                3.0,
+                {"metric": "rank", "kind": "score", "span": "third"},
+            ),
             ("Accuracy rises by one percentage point.", 1.0, {"unit": "pp", "kind": "delta"}),
             (
                 "It improves uncertainty estimation quality by two times for blood typing.",
@@ -393,6 +474,14 @@ RULES: dict[str, Rule] = {
             ("The score correlates with human judgments (r = 0.91).", 0.91, {"metric": "r"}),
             ("Kendall's τ=0.64 with the reference ranking.", 0.64, {"metric": "Kendall's τ"}),
             ("We measure a Spearman's ρ of 0.71 across tasks.", 0.71, {"metric": "Spearman's ρ"}),
+            # the list of what is correlated does not rename the statistic of a "respectively" list
+            (
+                "There is a strong correlation between ImageNet accuracy and transfer accuracy (r = 0.99 and "
+                "0.96, respectively).",
+                0.99,
+                {"metric": "r"},
+            ),
+            ("Annotators reached a Fleiss’ Kappa of 0.82.", 0.82, {"metric": "Fleiss’ Kappa"}),
         ),
     ),
     "unsigned-multiplier": Rule(

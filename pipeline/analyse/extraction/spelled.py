@@ -61,6 +61,9 @@ _WORD_RESULT = re.compile(
     rf"\b(?:rank(?:ed|ing|s)?\s+the|placed|placing)\s+(?P<rankw>{_ORD})\b(?={_WHERE})|"
     rf"\b(?:won|wins|win|took|takes|achiev\w*|secur\w*|obtain\w*|earn\w*|claim\w*|placed)\s+(?:the\s+|a\s+)?"
     rf"(?P<place>{_ORD})\s+(?:and\s+(?:the\s+)?{_ORD}\s+)?places?\b|"
+    # a rank as the complement of a verb of finishing, before where: "came first in", "would score third in"
+    rf"\b(?:came|comes|come|finish(?:ed|es|ing)?|scor(?:ed|es|e|ing))\s+(?:the\s+)?(?P<rankv>{_ORD})\b"
+    r"(?=\s+(?:on|in|at|among|for|places?|overall)\b)|"
     r"\b(?P<zero>zero|near-zero)(?=\s+(?:[\w-]+\s+)?(?:error|loss|regret|violations?)\b)",
     re.I,
 )
@@ -73,14 +76,26 @@ _FRACTION_OF = re.compile(
 # "rank" alone is mostly "low-rank" (LoRA): only the verb forms and "rank number/first" open the rank rule
 WORD_GATE = re.compile(
     r"(?i)\b(?:half|third|thirds|quarter|tenth|rank(?:ed|ing|s)|rank\s+(?:number|first|1st)|place[ds]?|placing|zero|"
-    r"near-zero)\b"
+    r"near-zero|came|comes|come|finish(?:ed|es|ing)?|scor(?:ed|es|e|ing))\b"
 )
 SPELLED_GATE = re.compile(
     r"(?i)\b(?:twice|factor|magnitude|percent|(?:one|two|three|four|five|six|seven|eight|nine|ten)\s+"
     r"(?:times|percentage|absolute))\b"
 )
 #: A word every match of WORD_GATE / SPELLED_GATE holds, in lower case (keep them in step with the patterns).
-WORD_GATE_KEYS = ("half", "third", "quarter", "tenth", "rank", "plac", "zero")
+WORD_GATE_KEYS = (
+    "half",
+    "third",
+    "quarter",
+    "tenth",
+    "rank",
+    "plac",
+    "zero",
+    "came",
+    "come",
+    "finish",
+    "scor",
+)
 SPELLED_GATE_KEYS = ("twice", "factor", "magnitude", "percent", "times", "absolute")
 
 
@@ -125,9 +140,9 @@ def word_results(text: str) -> list[Tok]:
             v, unit, a, b = V.WORD_FRACTIONS[m["frac"].lower()], "x", m.start("frac"), m.end("frac")
         elif m["rankno"]:
             v, unit, a, b = 1.0, None, m.start(), m.end()
-        elif m["rank"] or m["rankw"] or m["place"]:
-            g = "rank" if m["rank"] else "rankw" if m["rankw"] else "place"
-            a = m.start() if g != "place" else m.start("place")
+        elif m["rank"] or m["rankw"] or m["place"] or m["rankv"]:
+            g = "rank" if m["rank"] else "rankw" if m["rankw"] else "place" if m["place"] else "rankv"
+            a = m.start() if g in ("rank", "rankw") else m.start(g)
             # "1st place" (its word kept in the span), "the first and third places" (each ordinal alone)
             b = m.end("place") if g == "place" and " and " in text[m.end("place") : m.end()] else m.end()
             v, unit = float(V.ORDINALS[m[g].lower()]), None

@@ -4,7 +4,7 @@ of :mod:`pipeline.analyse.extraction.metrics`)."""
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from pipeline.analyse.extraction import vocabulary as V
 from pipeline.analyse.extraction.patterns import (
@@ -12,6 +12,8 @@ from pipeline.analyse.extraction.patterns import (
     LEX_GLUED,
     LEX_WORDS,
     LIST_SEP,
+    METRIC_POINTS,
+    POINT_SCALE_METRIC,
     correlation_before,
     metric_equals,
 )
@@ -85,6 +87,8 @@ class Tok:
 # setup, never a row. Each is named, with a reason and examples, in pipeline.analyse.extraction.rules.RULES; the
 # names are not written into any row's ``rules`` (a rejected number has no row).
 #: Dropped before it is a token: the rules that read what is glued before the digits.
+#: How a number got the unit of the metric points after it ("52.7 accuracy points"); rule metric-points.
+METRIC_POINTS_RULE = "metric-points"
 SETUP_IN_NAME = "setup-in-name"
 SETUP_EXPONENT = "setup-exponent"
 SETUP_GLUED_BEFORE = "setup-glued-before"
@@ -143,6 +147,7 @@ class _Number:
     unit_text: str | None
     measure: bool
     u: str
+    why: str | None = None
 
 
 #: A name with a numeric suffix and a joint right before a "-N": "CIFAR-10 and -100", "ResNet-18, -34".
@@ -194,6 +199,26 @@ def _glued_before(text: str, a: int) -> str | None:
     return None
 
 
+#: A multiplier sign written before the number, with a comparative after it: "x3 speedup", "up to ×8 faster",
+#: "(×4.1times)" (rule prefix-multiplier); without the comparative "x4" is a setting ("super-resolution x4").
+_PREFIX_MULTIPLIER_AFTER = re.compile(
+    r"\s?(?:times\b\s*)?(?:faster|slower|speed-?ups?|accelerat\w*|more|less|fewer|smaller|larger|higher|lower|"
+    r"reductions?|improvements?|compression|cheaper|better|gains?|increase)\b|times\b",
+    re.I,
+)
+PREFIX_MULTIPLIER_RULE = "prefix-multiplier"
+
+
+def _prefix_multiplier(text: str, na: int, b: int) -> bool:
+    """Whether the number ``text[na:b]`` has a multiplier sign glued before it that is its unit ("x3 speedup")."""
+    return (
+        na >= 1
+        and text[na - 1] in "x×X"
+        and (na < 2 or not (text[na - 2].isalnum() or text[na - 2] in "._-"))
+        and _PREFIX_MULTIPLIER_AFTER.match(text, b) is not None
+    )
+
+
 def _unit_at(
     text: str, b: int, value: float, suf: str | None
 ) -> tuple[str | None, str | None, bool, int, str]:
@@ -235,6 +260,15 @@ def _read_number(text: str, m: re.Match, sign: str, a: int) -> _Number:
         s_unit, s_text, s_measure, s_end, s_u = _unit_at(text, spread.end(), value, None)
         if s_unit or s_measure:
             unit, unit_text, measure, ue, u = s_unit, s_text, s_measure, s_end, s_u
+    if unit is None and not measure and not suf:
+        # rule metric-points: "52.7 accuracy points", "1–5 F1 points" are percentage points of the metric
+        # named between; points of a metric on its own scale ("6 BLEU points") are that metric's units
+        mp = METRIC_POINTS.match(text, b)
+        if mp and not POINT_SCALE_METRIC.fullmatch(mp["metric"]):
+            unit, unit_text, u = "pp", mp["points"], mp["points"].lower()
+            return _Number(
+                a, na, b, ue, num, sign, suf, value, unit, unit_text, measure, u, METRIC_POINTS_RULE
+            )
     return _Number(a, na, b, ue, num, sign, suf, value, unit, unit_text, measure, u)
 
 
@@ -290,11 +324,15 @@ def number_tokens(text: str, rejected: list[tuple[str, int]] | None = None) -> l
     for m in _TOKEN.finditer(text):
         signed_at = _sign_and_start(text, m, last_end)
         drop = SETUP_IN_NAME if signed_at is None else _glued_before(text, signed_at[1])
-        if drop is not None or signed_at is None:
+        prefix = drop == SETUP_GLUED_BEFORE and _prefix_multiplier(text, m.start("num"), m.end("num"))
+        if (drop is not None and not prefix) or signed_at is None:
             if rejected is not None:
                 rejected.append((drop or SETUP_IN_NAME, m.start("num")))
             continue
         n = _read_number(text, m, *signed_at)
+        if prefix:
+            # rule prefix-multiplier: the sign before the digits is the unit; the token starts at it
+            n = replace(n, a=n.na - 1, unit="x", unit_text=text[n.na - 1], u="x", why=PREFIX_MULTIPLIER_RULE)
         rule = setup_rule(text, n)
         sign, value, a = n.sign, n.value, n.a
         dash = n.unit == "x" and bool(sign) and sign in _MINUS
@@ -303,7 +341,7 @@ def number_tokens(text: str, rejected: list[tuple[str, int]] | None = None) -> l
             # ("2.3x less -14.9x", "1.5 by × -1.9×": a range separator after the words were moved)
             sign, value, a = "", -value, n.na
         last_end = n.ue
-        start = a if sign else n.na
+        start = a if sign or prefix else n.na
         toks.append(
             Tok(
                 start=start,
@@ -322,6 +360,7 @@ def number_tokens(text: str, rejected: list[tuple[str, int]] | None = None) -> l
                 span_end=n.ue,
                 dash=dash,
                 setup_rule=rule,
+                why=n.why,
             )
         )
     return toks

@@ -37,6 +37,7 @@ from pipeline.analyse.extraction.vocabulary.metric_words import (
     METRIC_HEADS,
     METRIC_NAMES,
     ORDINALS,
+    POINT_SCALE_METRICS,
     QUALIFIERS,
     RUN_VERBS,
     TIME_UNITS,
@@ -63,7 +64,7 @@ from pipeline.analyse.extraction.vocabulary.url_words import (
     URL_CUES,
 )
 
-RULES_VERSION = "6"  # bump when outputs change (docs/execution.md)
+RULES_VERSION = "7"  # bump when outputs change (docs/execution.md)
 
 
 def words(table, flags: int = re.I, bounded: bool = True) -> re.Pattern:
@@ -87,6 +88,7 @@ __all__ = [
     "METRIC_HEADS",
     "RUN_VERBS",
     "TIME_UNITS",
+    "POINT_SCALE_METRICS",
     "UNIT_METRICS",
     "COMPARATIVE_METRICS",
     "VERB_METRICS",

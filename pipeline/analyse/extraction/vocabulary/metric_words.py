@@ -5,6 +5,8 @@ direction words, qualifiers (tables of :mod:`pipeline.analyse.extraction.vocabul
 METRIC_NAMES = (
     r"(?:top-?[15] )?(?:accuracy|accuracies|acc|error rates?|error|errors)",
     r"F1(?:[- ]scores?)?",
+    r"F-(?:scores?|measures?)",
+    r"F[- ]?measures?",
     r"F_1",
     r"F-1",
     r"micro-F1",
@@ -89,6 +91,10 @@ METRIC_NAMES = (
     r"MSE",
     r"RMSE",
     r"EER",
+    r"(?-i:NMI)",
+    r"(?-i:ARI)",
+    r"(?-i:COMET)",
+    r"(?:inter-annotator|inter-rater|annotator) agreement",
     r"correlations?",
     r"scores?",
     r"performance",
@@ -178,11 +184,15 @@ CORRELATION_SYMBOLS = (
     r"Spearman(?:'s|’s)? ?ρ",
     r"Kendall(?:'s|’s)? ?τ",
     r"Pearson(?:'s|’s)? ?r",
-    r"Cohen(?:'s|’s)? ?κ",
+    r"Cohen(?:'s|’s|'|’)? ?(?:κ|[Kk]appa)",
+    r"Fleiss(?:'s|’s|'|’)? ?(?:κ|[Kk]appa)",
+    r"Krippendorff(?:'s|’s)? ?(?:α|alpha)",
 )
 #: Words in front of a metric phrase that are never part of its name ("negligible accuracy" -> accuracy).
 METRIC_ADJECTIVES = (
     r"negligible",
+    r"(?:very\s+)?good",
+    r"excellent",
     r"significant(?:ly)?",
     r"substantial(?:ly)?",
     r"marginal(?:ly)?",
@@ -246,6 +256,18 @@ METRIC_HEADS = (
     r"performances?",
     r"speed-?ups?",
     r"ratios?",
+)
+#: Metrics whose "points" are units of their own scale, not percentage points: "6 BLEU points", "improves
+#: BLEU by 2.77 points" have unit null (GUIDELINES: "pp" only "when they are percentage points"; gold_dev2,
+#: gold_real2 label BLEU points so). Matched case-insensitively against the whole metric name.
+POINT_SCALE_METRICS = (
+    r"(?:sacre)?BLEU(?:-\d)?(?: scores?)?",
+    r"chrF\+*",
+    r"ROUGE(?:-[12L])?(?: scores?)?",
+    r"METEOR",
+    r"CIDEr",
+    r"COMET",
+    r"TER",
 )
 #: Units that name the metric themselves ("at 20fps": metric fps).
 UNIT_METRICS = {"fps": "fps", "FPS": "FPS"}
