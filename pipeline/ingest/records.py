@@ -173,7 +173,7 @@ def listing_records(
         why = (
             f"undecodable: {e.reason} (byte offset {e.offset})"
             if isinstance(e, ListingDecodeError)
-            else f"{e.kind}: {e.reason}" + (f" (line {e.line})" if e.line else "")
+            else f"{e.kind}: {e.reason}{e.where}"
         )
         return unreadable_listing(name, file_sha, why), [str(e)]
     except Exception as e:  # any other failure of one file quarantines that file alone

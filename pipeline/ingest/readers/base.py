@@ -18,16 +18,23 @@ from pipeline.ingest.readers.decoding import normalise_line_ends, sanitise_line
 class ReaderError(ValueError):
     """A listing file matches no reader, or its reader cannot read it (the whole file is quarantined).
 
-    Attributes: ``path`` (the file), ``line`` (1-based line of the problem, 0 when not a line), ``reason``;
-    ``kind``: the quarantine reason's first word (``unreadable``; :class:`EmptyListing`: ``empty_file``).
+    Attributes: ``path`` (the file), ``line`` (1-based line of the problem, 0 when not a line), ``column``
+    (1-based column on that line, 0 when not known), ``reason``; ``kind``: the quarantine reason's first
+    word (``unreadable``; :class:`EmptyListing`: ``empty_file``). ``where``: `` (line L, column C)`` as
+    far as known, else ``""``. The message is ``<path><where>: <reason>``.
     """
 
     kind = "unreadable"
 
-    def __init__(self, path: str, reason: str, line: int = 0):
-        self.path, self.reason, self.line = path, reason, line
-        where = f" (line {line})" if line else ""
-        super().__init__(f"{path}{where}: {reason}")
+    def __init__(self, path: str, reason: str, line: int = 0, column: int = 0):
+        self.path, self.reason, self.line, self.column = path, reason, line, column
+        super().__init__(f"{path}{self.where}: {reason}")
+
+    @property
+    def where(self) -> str:
+        if not self.line:
+            return ""
+        return f" (line {self.line}, column {self.column})" if self.column else f" (line {self.line})"
 
 
 class EmptyListing(ReaderError):
