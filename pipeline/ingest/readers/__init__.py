@@ -155,10 +155,9 @@ def read_listing(
 
     Raises:
         ListingDecodeError: undecodable bytes (or a corrupt gzip stream).
-        EmptyListing: the file holds no text (:func:`empty_reason`), whatever its name or settings say.
-        ReaderError: no reader fits, the chosen reader cannot read the file (no abstract column, invalid
-            JSON), or no reading explains enough of it (``unexplained``: pipeline.ingest.readers.sniff); also
-            for a bad settings file.
+        ReaderError: no text (:class:`EmptyListing`, :func:`empty_reason`), no reader fits, the chosen reader
+            cannot read the file (no abstract column, invalid JSON), no reading explains enough of it
+            (``unexplained``: pipeline.ingest.readers.sniff), or a bad settings file.
     """
     sha = hashlib.sha256(data).hexdigest()
     try:
@@ -168,8 +167,7 @@ def read_listing(
     gz = data[:2] == b"\x1f\x8b"
     body = gunzip(data, name) if gz else data
     text, codec = decode_listing(body, name, conf.encoding, stray_nul_ok=stray_nul_ok)
-    if (empty := empty_reason(text, len(body), gz)) is not None:
-        raise EmptyListing(name, empty)
+    _refuse_empty(name, text, len(body), gz)
     warnings: list[str] = []
     if codec not in _UNICODE_CODECS and not conf.encoding:
         warnings.append(f"{name}: not UTF-8; decoded as {codec} (detected by charset-normalizer)")
@@ -212,6 +210,12 @@ def read_listing(
         got.runner_up_coverage,
         got.unexplained,
     )
+
+
+def _refuse_empty(name: str, text: str, size: int, gz: bool) -> None:
+    """Raise :class:`EmptyListing` for a listing without text (:func:`empty_reason`)."""
+    if (why := empty_reason(text, size, gz)) is not None:
+        raise EmptyListing(name, why)
 
 
 def empty_reason(text: str, size: int, gz: bool = False) -> str | None:
