@@ -10,7 +10,9 @@ starting Dagster (pipeline.cli_unchanged).
 
 Exit status: 0 success; 1 failed, nothing published (``LATEST`` unchanged); 2 bad usage; 3
 (:data:`EXIT_UNRECORDED`) the release was published and verifies, but Dagster's instance (``DAGSTER_HOME``)
-could not record the run (a full disk, a damaged database): the data is right, the instance needs attention.
+could not record the run (a full disk, a damaged database): the data is right, the instance needs attention;
+4 (:data:`EXIT_QUARANTINED`) done (released or unchanged), but listing files are quarantined whole: the run
+ends naming each with its reason (pipeline.ingest.rawfiles.quarantine_summary), 4 until they are fixed.
 Every error is one line naming the file, release or folder and what to do, without a traceback; ``-v`` adds
 the traceback and Dagster's log.
 """
@@ -62,6 +64,9 @@ def _latest_metadata(instance: dg.DagsterInstance, asset: str) -> dict:
 #: Exit status when the release was published (and verifies) but the Dagster instance could not record the
 #: run.
 EXIT_UNRECORDED = 3
+#: Exit status when the run succeeded (its release published or unchanged) but listing files of the raw
+#: folder are quarantined whole: nothing of them is published (the summary at the end names them).
+EXIT_QUARANTINED = 4
 
 
 def run(verbose: bool = False, allow_removal: bool = False, check_unchanged: bool = True) -> int:
@@ -69,8 +74,9 @@ def run(verbose: bool = False, allow_removal: bool = False, check_unchanged: boo
     module docstring).
 
     With ``check_unchanged`` it first asks pipeline.cli_unchanged whether nothing changed since the last
-    run that ended with status 0: then it prints what the full path would print, starts no Dagster run and
-    returns 0 (:func:`run_if_unchanged`; :func:`main` asks before it starts the warm workers).
+    run that ended with status 0 or :data:`EXIT_QUARANTINED`: then it prints what the full path would print,
+    starts no Dagster run and returns that status (:func:`run_if_unchanged`; :func:`main` asks before it
+    starts the warm workers).
 
     ``allow_removal``: publish even when the release would remove more than the allowed share of the
     latest release's papers (the release asset's run config ``allow_removal``). Runs in this process. ``python
@@ -79,8 +85,8 @@ def run(verbose: bool = False, allow_removal: bool = False, check_unchanged: boo
     the steps raise outside a Dagster step (:func:`main` reports it), except when a release was published
     before the error: then :data:`EXIT_UNRECORDED`.
     """
-    if check_unchanged and run_if_unchanged() is not None:
-        return 0
+    if check_unchanged and (unchanged := run_if_unchanged()) is not None:
+        return unchanged
     import dagster as dg
 
     config.ensure_dagster_home()
@@ -103,14 +109,15 @@ def run(verbose: bool = False, allow_removal: bool = False, check_unchanged: boo
                 return 1
             raise
         return _unrecorded(describe(err), verbose, err)
-    if status == 0 and done.lines:
+    if status in (0, EXIT_QUARANTINED) and done.lines:
         _remember(raw, done)
     return status
 
 
 def run_if_unchanged() -> int | None:
-    """0 after printing the outcome of a run with nothing changed (pipeline.cli_unchanged), else None: the
-    full path must run. Sets up ``DAGSTER_HOME`` as :func:`run` does."""
+    """The exit status after printing the outcome of a run with nothing changed (pipeline.cli_unchanged):
+    0, or :data:`EXIT_QUARANTINED` with the summary of the files quarantined whole, as the full path would;
+    else None: the full path must run. Sets up ``DAGSTER_HOME`` as :func:`run` does."""
     config.ensure_dagster_home()
     raw = config.raw_dir()
     outcome = cli_unchanged.unchanged_outcome(raw)
@@ -120,7 +127,15 @@ def run_if_unchanged() -> int | None:
     _print_scan_notes(outcome.scan)
     for line in outcome.lines[1:]:
         print(line)
-    return 0
+    return _print_quarantined(outcome.quarantined)
+
+
+def _print_quarantined(files: list[tuple[str, str]]) -> int:
+    """Print the closing summary of the listings quarantined whole (pipeline.ingest.rawfiles
+    .quarantine_summary) on stderr; returns :data:`EXIT_QUARANTINED` when there are any, else 0."""
+    for line in rawfiles.quarantine_summary(files):
+        print(line, file=sys.stderr)
+    return EXIT_QUARANTINED if files else 0
 
 
 class _Done:
@@ -130,6 +145,7 @@ class _Done:
         self.listings: dict[str, str] = {}
         self.lines: list[str] = []
         self.release: int | None = None
+        self.quarantined: list[tuple[str, str]] = []
 
 
 def _remember(raw, done: _Done) -> None:
@@ -151,7 +167,7 @@ def _remember(raw, done: _Done) -> None:
     ]
     where = release.release_dir(config.warehouse_dir(), done.release)
     try:
-        cli_unchanged.remember(raw, done.listings, files, where, done.lines)
+        cli_unchanged.remember(raw, done.listings, files, where, done.lines, done.quarantined)
     except OSError:
         pass
 
@@ -304,10 +320,11 @@ def _run(
             file=sys.stderr,
         )
         return 1
-    lines, number = _print_summary(instance)
+    lines, number, quarantined = _print_summary(instance)
     if done is not None:
         done.listings, done.lines, done.release = dict(scan.listings), lines[:-1], number
-    return 0
+        done.quarantined = quarantined
+    return _print_quarantined(quarantined)
 
 
 def _print_failed_checks(result) -> None:
@@ -321,12 +338,15 @@ def _print_failed_checks(result) -> None:
             )
 
 
-def _print_summary(instance: dg.DagsterInstance) -> tuple[list[str], int | None]:
+def _print_summary(instance: dg.DagsterInstance) -> tuple[list[str], int | None, list[tuple[str, str]]]:
     """Print what the run published: paragraphs by lineage status, listings by reader, and the release.
-    Returns the lines printed (the release's last) and the release number."""
+    Returns the lines printed (the release's last), the release number and the listings quarantined whole
+    (pipeline.ingest.listings.quarantined_whole, not printed here: :func:`_print_quarantined`)."""
     from pipeline import release
+    from pipeline.ingest.listings import LINEAGE_WHOLE, quarantined_whole
 
     wh = config.warehouse_dir()
+    whole = quarantined_whole(release.read_table(wh, "listing_lineage", columns=list(LINEAGE_WHOLE)))
     meta = _latest_metadata(instance, "release")
     lineage = release.read_table(wh, "listing_lineage", columns=["status"])
     counts = dict(lineage.group_by("status").len().iter_rows()) if lineage is not None else {}
@@ -358,7 +378,7 @@ def _print_summary(instance: dg.DagsterInstance) -> tuple[list[str], int | None]
         )
     for line in lines:
         print(line)
-    return lines, rel
+    return lines, rel, whole
 
 
 def verify(number: int | None, every: bool = False) -> int:
@@ -549,8 +569,8 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"error: {err}", file=sys.stderr)
                 return 2
             with _progress(args.quiet):
-                if run_if_unchanged() is not None:  # nothing changed: no workers, no Dagster
-                    return 0
+                if (unchanged := run_if_unchanged()) is not None:  # nothing changed: no workers, no Dagster
+                    return unchanged
                 with parallel.started(workers, WARM_UPS):
                     return run(args.verbose, args.allow_removal, check_unchanged=False)
         if args.command == "verify":

@@ -69,7 +69,8 @@ def inspect_file(path: Path, raw: Path) -> list[str]:
         return [f"{path}: cannot be read: {e.strerror or e}"]
     frame, messages = ingest_records.listing_records(data, name, settings)
     rows = abstract_rows(frame)
-    warnings = messages[1:] if frame["reader"][0] is not None else messages
+    unread = frame.height > 0 and frame["reader"][0] is None  # one row standing for the whole file
+    warnings = messages if unread else messages[1:]
     info = {
         "listing": name,
         "read_note": messages[0] if messages else "",

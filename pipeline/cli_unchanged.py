@@ -1,14 +1,15 @@
 """``python -m pipeline run`` when nothing changed since the last run: decided and told in a fraction of a
 second, without importing Dagster or the pipeline's steps (pipeline.cli).
 
-A run that ends with status 0 leaves a *stamp* in ``DAGSTER_HOME`` (:data:`STAMP`): the raw folder's listings
-with their digests (pipeline.ingest.settings.scan_listings: bytes and settings files), the release ``LATEST``
-named, a signature (inode, size, modification time in ns) of the files that release and the run's work
-depend on (its ``manifest.json``, ``releases.json``, every listing's work files and sidecars), of the Dagster
-instance's databases (``history/runs.db``, ``history/runs/index.db``, ``dagster.yaml``), a digest of the
-code (every file of the ``pipeline`` and ``schemas`` packages and the versions of the libraries of
-pipeline.runtime.versions.ASSETS), the ``PIPELINE_*``/``DAGSTER_*`` environment, and the summary lines it
-printed.
+A run that ends with status 0 (or 4, pipeline.cli.EXIT_QUARANTINED) leaves a *stamp* in ``DAGSTER_HOME``
+(:data:`STAMP`): the raw folder's listings with their digests (pipeline.ingest.settings.scan_listings: bytes
+and settings files), the release ``LATEST`` named, a signature (inode, size, modification time in ns) of the
+files that release and the run's work depend on (its ``manifest.json``, ``releases.json``, every listing's
+work files and sidecars), of the Dagster instance's databases (``history/runs.db``, ``history/runs/index.db``,
+``dagster.yaml``), a digest of the code (every file of the ``pipeline`` and ``schemas`` packages and the
+versions of the libraries of pipeline.runtime.versions.ASSETS), the ``PIPELINE_*``/``DAGSTER_*`` environment,
+the summary lines it printed and the listings quarantined whole (printed again at the end, with the same exit
+status).
 
 The next run first checks the stamp (:func:`unchanged_outcome`), cheapest check first, the raw-folder scan
 (which reads and hashes every listing, as the full path does) last. When every one holds, the full path would
@@ -18,8 +19,8 @@ versions"), so the run prints exactly what that path prints and ends; no Dagster
 daily schedule records none when the raw folder is unchanged. Anything else (no stamp, a listing or setting
 changed, a work file touched or gone, a run of any kind recorded in the instance since, a Postgres instance,
 an unfinished publish, another code or environment) takes the full path, which removes the stamp first
-(:func:`forget`) and writes a new one only when it ends with status 0. So a release published by a run whose
-Dagster bookkeeping failed (exit 3) is recorded by the next run, as that message promises.
+(:func:`forget`) and writes a new one only when it ends with status 0 or 4. So a release published by a run
+whose Dagster bookkeeping failed (exit 3) is recorded by the next run, as that message promises.
 """
 
 from __future__ import annotations
@@ -37,7 +38,7 @@ from pipeline.runtime import config, versions
 #: The stamp's file name in DAGSTER_HOME (``make clean`` removes it with the instance).
 STAMP = ".pipeline_last_run.json"
 #: Bumped when the stamp's fields change: a stamp of another format is ignored (the full path runs).
-FORMAT = 1
+FORMAT = 2
 #: The embedded SQLite instance's files that every run, partition change or materialisation writes.
 INSTANCE_FILES = ("history/runs.db", "history/runs/index.db", "dagster.yaml")
 #: Environment variables that do not change what a run makes or records (progress output only).
@@ -46,11 +47,13 @@ IGNORED_ENV = ("PIPELINE_PROGRESS",)
 
 @dataclass(frozen=True)
 class Unchanged:
-    """What a run with nothing changed prints: the raw-folder ``scan`` (its notes are printed again) and
-    the ``lines`` of the summary, the last one the release's."""
+    """What a run with nothing changed prints: the raw-folder ``scan`` (its notes are printed again),
+    the ``lines`` of the summary, the last one the release's, and ``quarantined``, the ``(listing,
+    reason)`` of the listings quarantined whole (pipeline.ingest.listings.quarantined_whole)."""
 
     scan: rawfiles.RawScan
     lines: list[str]
+    quarantined: list[tuple[str, str]]
 
 
 def _signature(path: Path) -> list[int] | None:
@@ -115,11 +118,17 @@ def forget() -> None:
 
 
 def remember(
-    raw: Path, listings: dict[str, str], work_files: list[Path], release_dir: Path, lines: list[str]
+    raw: Path,
+    listings: dict[str, str],
+    work_files: list[Path],
+    release_dir: Path,
+    lines: list[str],
+    quarantined: list[tuple[str, str]] | None = None,
 ) -> None:
-    """Write the stamp after a run that ended with status 0 and closed its instance: ``listings`` (name →
-    digest, the scan the run synced to), the ``work_files`` of every listing (work files and sidecars),
-    the folder of the release ``LATEST`` names and the summary ``lines`` printed before the release's.
+    """Write the stamp after a run that ended with status 0 or 4 and closed its instance: ``listings``
+    (name → digest, the scan the run synced to), the ``work_files`` of every listing (work files and
+    sidecars), the folder of the release ``LATEST`` names, the summary ``lines`` printed before the
+    release's and the listings ``quarantined`` whole, ``(listing, reason)``.
     Nothing is written for a Postgres instance (its databases are not files here). Raises OSError when
     DAGSTER_HOME cannot be written."""
     if not _embedded():
@@ -142,6 +151,7 @@ def remember(
         "instance": instance,
         "listings": listings,
         "lines": lines,
+        "quarantined": [list(q) for q in quarantined or []],
     }
     path = _stamp_path()
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
@@ -206,4 +216,4 @@ def unchanged_outcome(raw: Path) -> Unchanged | None:
         f"release {number} unchanged: the content equals the latest release, no new release; "
         f"{stamp['release_dir']}",
     ]
-    return Unchanged(scan, lines)
+    return Unchanged(scan, lines, [(str(n), str(r)) for n, r in stamp["quarantined"]])

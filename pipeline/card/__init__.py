@@ -50,13 +50,13 @@ def _json(obj) -> str:
 def chart_inputs(
     tables: dict[str, pl.DataFrame],
 ) -> tuple[pl.DataFrame, pl.DataFrame, pl.DataFrame, pl.DataFrame]:
-    """The small frames the charts are drawn from: papers by venue/year, the top benchmarks, the reported
-    improvements and the best value by year of the most reported benchmarks (pipeline.card.summary),
-    computed from the tables in polars."""
+    """The small frames the charts are drawn from: papers by venue/year, the most reported benchmarks (the
+    card's benchmark table, summary.benchmark_bars), the reported improvements and the best value by year
+    of the most reported benchmarks (pipeline.card.summary), computed from the tables in polars."""
     conformed = summary.conform(tables)
     return (
         summary.papers_by_venue_year(conformed["papers"]),
-        summary.top_names(conformed["paper_metrics"], "dataset", "dataset_key", summary.TOP_BENCHMARKS),
+        summary.benchmark_bars(conformed["benchmarks"]),
         summary.improvements(conformed["paper_metrics"]),
         summary.best_by_year(conformed["benchmarks"], conformed["benchmark_results"]),
     )

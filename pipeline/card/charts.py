@@ -38,7 +38,7 @@ FONT_SIZE = 10
 CHARTS = {
     "papers_per_venue_year.png": "Papers per venue and year",
     "code_release_rate.png": "Share of papers with a code link, per venue and year",
-    "top_benchmarks.png": "Benchmarks with the most reported metrics",
+    "top_benchmarks.png": "Most reported benchmarks: papers with a result of their own method",
     "improvements.png": "Changes the authors report for their method (pp and %)",
     "best_by_year.png": "Best reported value by year, most reported benchmarks",
 }
@@ -173,18 +173,19 @@ def code_release_rate(by_venue_year: pl.DataFrame) -> bytes:
 
 
 def top_benchmarks(top: pl.DataFrame) -> bytes:
-    """Bar per benchmark (dataset, grouped by dataset_key): number of paper_metrics rows. Input:
-    summary.top_names(metrics, "dataset", "dataset_key", summary.TOP_BENCHMARKS)."""
+    """Bar per benchmark of the ``benchmarks`` table (dataset, metric, unit), in the card's order: the
+    number of papers reporting a result of their own method, annotated with the results too. Input:
+    summary.benchmark_bars (columns label, papers, results); empty when the table is ("no rows")."""
     title = CHARTS["top_benchmarks.png"]
     if top.is_empty():
         return _empty(title)
-    labels = [v if len(v) <= 40 else v[:39] + "…" for v in top["value"]]
+    labels = [v if len(v) <= 40 else v[:39] + "…" for v in top["label"]]
     return _hbar(
         labels,
-        top["rows"].to_list(),
-        [str(n) for n in top["rows"]],
+        top["papers"].to_list(),
+        [f"{p} papers, {r} results" for p, r in top.select("papers", "results").iter_rows()],
         f"{title} (top {top.height})",
-        "reported metrics (rows of paper_metrics)",
+        "papers (table benchmarks)",
     )
 
 

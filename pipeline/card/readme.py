@@ -220,7 +220,8 @@ def _contents_lines(tables: dict[str, pl.DataFrame], by_v: pl.DataFrame) -> list
             "metric",
         ),
         *_top(
-            f"Most frequent datasets and benchmarks (top {summary.TOP_N})",
+            f"Most frequent datasets in reported metrics (top {summary.TOP_N}, rows of `paper_metrics`, "
+            "baselines included; the benchmarks are below)",
             summary.top_names(metrics, "dataset", "dataset_key"),
             "dataset",
         ),

@@ -15,7 +15,8 @@ from schemas import MODELS
 #: How many of the most frequent URL hosts, metric names and datasets the card lists (a card is read in a
 #: minute: ten rows per list; the full counts are one group-by away in the tables).
 TOP_N = 10
-#: How many benchmarks the "top benchmarks" chart shows (the 15 benchmarks with the most reported metrics).
+#: How many benchmarks the "top benchmarks" chart shows: the first 15 rows of the card's benchmark table
+#: (:func:`benchmark_bars`).
 TOP_BENCHMARKS = 15
 #: paper_metrics kinds that state a change achieved (the gold set's annotation guidelines, "Metrics": delta =
 #: an absolute difference, relative_change = a relative increase/reduction); levels, multipliers, before/after
@@ -122,13 +123,9 @@ def most_reported(benchmarks: pl.DataFrame, n: int = TOP_BENCHMARK_ROWS) -> pl.D
     )
 
 
-def best_by_year(benchmarks: pl.DataFrame, results: pl.DataFrame, n: int = BEST_BY_YEAR) -> pl.DataFrame:
-    """For the first ``n`` of :func:`most_reported`: per known year (> 0), the best value reported that year
-    (the largest for direction higher, the smallest for lower). Columns ``label`` (str: "dataset, metric
-    (unit)"), ``direction``, ``year`` (Int64), ``best`` (Float64), ``order`` (Int64, the benchmark's place in
-    :func:`most_reported`); sorted by order, year."""
-    top = most_reported(benchmarks, n).with_row_index("order").with_columns(pl.col("order").cast(pl.Int64))
-    label = pl.concat_str(
+def _benchmark_label() -> pl.Expr:
+    """``"dataset, metric (unit)"`` of a ``benchmarks`` row (``value`` for a unitless metric)."""
+    return pl.concat_str(
         pl.col("dataset"),
         pl.lit(", "),
         pl.col("metric"),
@@ -136,6 +133,23 @@ def best_by_year(benchmarks: pl.DataFrame, results: pl.DataFrame, n: int = BEST_
         pl.col("unit").fill_null("value"),
         pl.lit(")"),
     )
+
+
+def benchmark_bars(benchmarks: pl.DataFrame, n: int = TOP_BENCHMARKS) -> pl.DataFrame:
+    """The bars of the top-benchmarks chart: the first ``n`` rows of :func:`most_reported`, the card's
+    benchmark table in its order, so chart and table count by the same rule (the ``benchmarks`` table:
+    two papers or more reporting a result of their own method; direction known). Columns ``label`` (str,
+    "dataset, metric (unit)"), ``papers`` (Int64), ``results`` (Int64). Empty when the table is."""
+    return most_reported(benchmarks, n).select(_benchmark_label().alias("label"), "papers", "results")
+
+
+def best_by_year(benchmarks: pl.DataFrame, results: pl.DataFrame, n: int = BEST_BY_YEAR) -> pl.DataFrame:
+    """For the first ``n`` of :func:`most_reported`: per known year (> 0), the best value reported that year
+    (the largest for direction higher, the smallest for lower). Columns ``label`` (str: "dataset, metric
+    (unit)"), ``direction``, ``year`` (Int64), ``best`` (Float64), ``order`` (Int64, the benchmark's place in
+    :func:`most_reported`); sorted by order, year."""
+    top = most_reported(benchmarks, n).with_row_index("order").with_columns(pl.col("order").cast(pl.Int64))
+    label = _benchmark_label()
     keys = ["dataset_key", "metric_key", "unit"]
     rows = results.filter(pl.col("year") > 0).join(
         top.select(*keys, "order", "direction", label.alias("label")), on=keys, nulls_equal=True

@@ -189,3 +189,19 @@ def too_slow(seconds: float) -> str:
         f"too_slow: reading took longer than the per-file budget of {seconds:g} s "
         "(PIPELINE_READ_BUDGET_SECONDS); reading stopped"
     )
+
+
+#: The ``listing_lineage`` columns :func:`quarantined_whole` reads.
+LINEAGE_WHOLE = ("listing", "paragraph", "status", "reason")
+
+
+def quarantined_whole(lineage: pl.DataFrame | None) -> list[tuple[str, str]]:
+    """``(listing, reason)`` of every listing quarantined whole in a ``listing_lineage`` table (at least
+    the columns :data:`LINEAGE_WHOLE`; None: no table, []): its one row with ``paragraph`` 0 (refused by
+    the raw folder's rules, undecodable, empty, no reader fits, its reader failed, too large or too slow),
+    sorted by listing. Records quarantined one by one (too short, a malformed row, ...) are not listed: the
+    rest of their file is published."""
+    if lineage is None:
+        return []
+    rows = lineage.filter((pl.col("paragraph") == 0) & (pl.col("status") == "quarantined"))
+    return sorted((str(n), str(r)) for n, r in rows.select("listing", "reason").iter_rows())

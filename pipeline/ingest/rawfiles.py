@@ -219,3 +219,28 @@ def scan(raw_dir: Path) -> RawScan:
     out.hidden.sort()
     out.control_names.sort()
     return out
+
+
+#: At most this many files are named in the run's closing summary of files quarantined whole.
+MAX_QUARANTINED_SHOWN = 20
+
+
+def quarantine_summary(files: list[tuple[str, str]], shown: int = MAX_QUARANTINED_SHOWN) -> list[str]:
+    """The run's closing lines about the listings quarantined whole, ``(listing, reason)``
+    (pipeline.ingest.listings.quarantined_whole): none when there are none; else a ``warning:`` line
+    counting them, then one indented line ``'<listing>': <reason>`` per file for the first ``shown`` (the
+    name quoted as Python writes it, so control characters show escaped; the reason on one line), then how
+    many more there are."""
+    if not files:
+        return []
+    n = len(files)
+    them = "them" if n != 1 else "it"
+    lines = [
+        f"warning: {n} listing file{'s' * (n != 1)} quarantined whole, nothing of {them} published "
+        f"(listing_lineage rows with paragraph 0); fix or remove {them} and run again:"
+    ]
+    for name, reason in files[:shown]:
+        lines.append(f"  {name!r}: {' '.join(reason.split())}")
+    if n > shown:
+        lines.append(f"  ... and {n - shown} more (listing_lineage)")
+    return lines

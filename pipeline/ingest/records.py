@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 import polars as pl
 
-from pipeline.ingest.readers import ListingDecodeError, ListingRead, ReaderError, read_listing
+from pipeline.ingest.readers import EmptyListing, ListingDecodeError, ListingRead, ReaderError, read_listing
 from pipeline.ingest.readers.venues import UNKNOWN_VENUE, UNKNOWN_YEAR
 from pipeline.ingest.settings import SettingsSource
 
@@ -154,7 +154,8 @@ def listing_records(
             apply to it (pipeline.ingest.settings.find_settings), ``(path, bytes)`` farthest first.
 
     Returns ``(frame, warnings)``: the frame has :data:`RECORD_SCHEMA`; a header is not a row. A file that
-    cannot be read (undecodable bytes, no reader fits, its reader fails, a bad settings file) gives a single
+    cannot be read (undecodable bytes, no text: ``empty_file: ...``, no reader fits, its reader fails, a bad
+    settings file) gives a single
     row with ``paragraph`` 0 and ``decode_error`` set (it is quarantined whole downstream, never dropped); so
     does any other exception raised while reading it or its settings (:func:`reader_failure`): one file
     fails alone, the others are read. A
@@ -165,11 +166,14 @@ def listing_records(
     file_sha = hashlib.sha256(data).hexdigest()
     try:
         got = read_listing(data, name, settings)
+    except EmptyListing as e:  # its own reason, no reader advice
+        why = f"{e.kind}: {e.reason}"
+        return unreadable_listing(name, file_sha, why), [f"{name}: {why}; the listing is quarantined"]
     except (ListingDecodeError, ReaderError) as e:
         why = (
             f"undecodable: {e.reason} (byte offset {e.offset})"
             if isinstance(e, ListingDecodeError)
-            else f"unreadable: {e.reason}" + (f" (line {e.line})" if e.line else "")
+            else f"{e.kind}: {e.reason}{e.where}"
         )
         return unreadable_listing(name, file_sha, why), [str(e)]
     except Exception as e:  # any other failure of one file quarantines that file alone

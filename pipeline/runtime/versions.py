@@ -31,7 +31,7 @@ RECORDS_VERSION = "2"
 #: How a release's files are written from the tables: partitioning and Parquet settings
 #: (pipeline/release/writer.py, schema.py), dataset card and documents (pipeline/card/). Bump with a
 #: change of the files written.
-RELEASE_VERSION = "3"
+RELEASE_VERSION = "4"
 
 
 @dataclass(frozen=True)

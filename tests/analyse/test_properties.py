@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from pipeline.analyse.cleaning import clean_abstract, clean_text
 from pipeline.analyse.language import detect_language
 from pipeline.analyse.quarantine import REASONS, quarantine_reason
-from pipeline.ingest.readers import ListingDecodeError, parse_listing
+from pipeline.ingest.readers import EmptyListing, ListingDecodeError, parse_listing
 
 TODAY = dt.date(2026, 11, 30)
 SETTINGS = settings(
@@ -131,6 +131,10 @@ def test_no_paragraph_lost(paragraphs, eol, codec, with_header):
             )
             + data
         )
+    if not paragraphs and not header and codec != "gb18030":  # no text: quarantined whole, empty_file
+        with pytest.raises(EmptyListing):
+            parse_listing(data, "x.txt", TODAY)
+        return
     if (
         "\x00" in text
     ):  # NUL: a binary file or UTF-16 without BOM; the whole file is quarantined with a reason

@@ -86,7 +86,7 @@ def test_card_lists_languages_hosts_metrics_datasets_from_the_tables(rel):
     for heading, df, col in (
         ("### Most frequent URL hosts", urls, "host"),
         ("### Most frequent metric names", metrics, "metric"),
-        ("### Most frequent datasets and benchmarks", metrics, "dataset"),
+        ("### Most frequent datasets in reported metrics", metrics, "dataset"),
     ):
         listed = [(v, int(n)) for v, n in _md_table(text, heading)]
         values = [v for v in df[col].to_list() if v is not None]
@@ -322,6 +322,33 @@ def test_card_lists_the_most_reported_benchmarks_and_draws_their_best_by_year():
     )
     png = charts.best_by_year(best)
     assert png == charts.best_by_year(best) and png.startswith(b"\x89PNG")
+    # the top-benchmarks chart draws the card's table: its first 15 rows, same order, same papers
+    bars = summary.benchmark_bars(out["benchmarks"])
+    assert bars.height == summary.TOP_BENCHMARKS == 15
+    assert bars["papers"].to_list() == top["papers"].head(15).to_list()
+    assert bars["label"][0] == "ImageNet, top-1 accuracy (%)"
+    assert [ln.split(" | ")[4] for ln in lines if ln.startswith("| `")][:15] == [
+        str(p) for p in bars["papers"]
+    ]
+    assert card.chart_inputs(out)[1].equals(bars)
+    assert charts.top_benchmarks(bars) == charts.top_benchmarks(bars) != charts.top_benchmarks(bars.head(0))
+
+
+def test_a_small_release_without_benchmarks_draws_no_benchmark_bars(rel):
+    """Release 2 (44 papers): its paper_metrics hold scores, but no benchmark has two papers reporting their
+    own method's result, so the card's benchmark table is empty, and so is the chart (it once counted
+    paper_metrics rows per dataset and showed bars beside the empty table)."""
+    from pipeline.card import charts
+
+    metrics, benchmarks = _read(rel, "paper_metrics"), _read(rel, "benchmarks")
+    assert metrics.filter(pl.col("dataset_key").is_not_null()).height > 0 and benchmarks.height == 0
+    text = (rel / "README.md").read_text()
+    section = text.split("### Most reported benchmarks", 1)[1].split("## Charts", 1)[0]
+    assert "none in this release" in section and "| `" not in section
+    assert summary.benchmark_bars(benchmarks).is_empty()
+    drawn = (rel / "charts" / "top_benchmarks.png").read_bytes()
+    assert drawn == charts.top_benchmarks(summary.benchmark_bars(benchmarks))
+    assert drawn == charts._empty(CHARTS["top_benchmarks.png"])  # "no rows in this release"
 
 
 def test_charts_of_unchanged_frames_are_reused_from_the_cache_byte_for_byte(project, rel, monkeypatch):

@@ -161,7 +161,7 @@ def test_removed_listing_removes_its_papers(published):
 def test_undecodable_listing_is_quarantined_whole_and_the_run_carries_on(published):
     # a UTF-16 BOM, then a lone surrogate: no codec can decode it
     (published / "raw" / "broken_2025.txt").write_bytes(b"\xff\xfeI\x00C\x00\x00\xd8a\x00")
-    assert cli.run() == 0
+    assert cli.run() == cli.EXIT_QUARANTINED  # published, with the file quarantined whole
     lineage = pl.read_parquet(
         published / "warehouse" / "release=2" / "listing_lineage", hive_partitioning=True
     )

@@ -5,7 +5,7 @@ import datetime as dt
 
 import pytest
 
-from pipeline.ingest.readers import ListingDecodeError, parse_listing
+from pipeline.ingest.readers import EmptyListing, ListingDecodeError, parse_listing
 from pipeline.ingest.readers.decoding import decode_listing
 from pipeline.ingest.readers.venues import parse_header
 
@@ -140,10 +140,8 @@ def test_listing_without_abstracts_is_warned_about():
     assert parse_listing("ICML 2026 论文列表\n\n".encode(), "h.txt").warnings == [
         "h.txt: no abstracts (only a header line); nothing from this listing is published"
     ]
-    assert (
-        parse_listing(b"", "e.txt").warnings[-1]
-        == "e.txt: no abstracts (empty file); nothing from this listing is published"
-    )
+    with pytest.raises(EmptyListing, match="e.txt: the file has 0 bytes"):  # its own reason, not a warning
+        parse_listing(b"", "e.txt")
 
 
 def test_header_rules():
@@ -187,5 +185,6 @@ def test_unknown_venue_and_bad_year_warn():
 
 
 def test_empty_and_header_only_files():
-    assert parse_listing(b"", "e.txt", TODAY).paragraphs == []
+    with pytest.raises(EmptyListing):  # no text at all (tests/ingest/test_empty_listing.py)
+        parse_listing(b"", "e.txt", TODAY)
     assert parse_listing(b"ICML 2026 x\r\n", "h.txt", TODAY).paragraphs == []

@@ -32,7 +32,7 @@ def test_mixed_raw_folder(project):
     (raw / "exports" / "listing.toml").write_text('venue = "ICLR"\nyear = 2018\n')
     (raw / "feed.jsonl.gz").write_bytes(gzip.compress((READERS / "arxiv_feed.jsonl").read_bytes()))
     (raw / "saved_page.html").write_text("<!DOCTYPE html><html><body>Sign in</body></html>")
-    assert cli.run() == 0
+    assert cli.run() == cli.EXIT_QUARANTINED  # published; saved_page.html quarantined whole, named at the end
     rel = project / "warehouse" / "release=1"
     papers = pl.read_parquet(rel / "papers", hive_partitioning=True)
     lineage = pl.read_parquet(rel / "listing_lineage", hive_partitioning=True)

@@ -13,6 +13,7 @@ import sys
 import polars as pl
 import pytest
 
+from pipeline import cli
 from pipeline.defs.io import MAX_STEM, work_stem
 from pipeline.ingest import rawfiles
 from pipeline.ingest.listings import listing_name, listing_path, partition_key, read_listing
@@ -68,7 +69,9 @@ def test_links_out_of_the_raw_folder_and_special_files_are_refused_never_read(pr
         proc = _run(project)
     finally:
         sock.close()
-    assert proc.returncode == 0, proc.stderr
+    assert proc.returncode == cli.EXIT_QUARANTINED, (
+        proc.stderr
+    )  # published; the refused ones named at the end
     lineage = _lineage(project)
     refused = dict(lineage.filter(pl.col("paragraph") == 0).select("listing", "reason").iter_rows())
     expected = {"passwd.txt", "outside_copy.txt", "etc", "dangling.txt", "pipe.txt", "sock.txt"} | (
@@ -89,6 +92,8 @@ def test_links_out_of_the_raw_folder_and_special_files_are_refused_never_read(pr
     inner = lineage.filter(pl.col("listing") == "inner_link.txt")
     assert inner.height == 19 and set(inner["status"]) <= {"published", "duplicate"}
     assert "'passwd.txt' refused" in proc.stderr and "outside the raw folder" in proc.stderr
+    summary = proc.stderr[proc.stderr.index(f"warning: {len(expected)} listing files quarantined whole") :]
+    assert [x.split(":")[0].strip() for x in summary.splitlines()[1:]] == [repr(n) for n in sorted(expected)]
 
 
 def test_long_non_utf8_escape_and_hidden_names_work(project):
@@ -196,7 +201,7 @@ def test_a_path_over_the_system_limit_and_control_names_are_never_skipped_silent
     ]
     assert scan.control_names == named
     proc = _run(project)
-    assert proc.returncode == 0, proc.stderr
+    assert proc.returncode == cli.EXIT_QUARANTINED, proc.stderr  # the deep folder is refused
     warnings = [x for x in proc.stderr.splitlines() if x.startswith("warning:")]
     assert (
         "warning: 4 raw entries have a control character in their name (shown escaped): "

@@ -39,13 +39,13 @@ def project(tmp_path_factory):
         (raw / "broken_2025.txt").write_bytes(UNDECODABLE)
         out = io.StringIO()
         with contextlib.redirect_stdout(out):
-            assert cli.run() == 0
+            assert cli.run() == cli.EXIT_QUARANTINED  # published; broken_2025.txt quarantined whole
         (root / "run3.txt").write_text(out.getvalue())
         out = io.StringIO()
         with contextlib.redirect_stdout(out):
             # nothing changed: no release; the full path (pipeline.cli_unchanged's shortcut would record no
             # Dagster run, tests/cli/test_unchanged_run.py), so the unchanged release step's log is checked
-            assert cli.run(check_unchanged=False) == 0
+            assert cli.run(check_unchanged=False) == cli.EXIT_QUARANTINED
         (root / "run4.txt").write_text(out.getvalue())
         yield root
 

@@ -180,7 +180,8 @@ def test_removal_guard_stops_a_mass_removal_unless_confirmed(project, capsys):
     assert "would remove 38 of the 38 papers of release 2" in err
     assert all(f.name in err for f in SEEDS) and "--allow-removal" in err and "Traceback" not in err
     assert release.latest_release(wh) == 2 and release.list_releases(wh, complete=False) == [1, 2]
-    assert cli.main(["run", "--allow-removal"]) == 0
+    # published; the empty notes.txt is quarantined whole (empty_file), hence exit 4
+    assert cli.main(["run", "--allow-removal"]) == cli.EXIT_QUARANTINED
     assert release.latest_release(wh) == 3 and release.read_table(wh, "papers").height == 0
 
 
@@ -301,5 +302,5 @@ def test_first_release_without_any_paper_is_refused(project, capsys):
     err = capsys.readouterr().err
     assert "the first release" in err and "would hold no paper" in err and "Traceback" not in err
     assert release.latest_release(wh) is None and release.list_releases(wh, complete=False) == []
-    assert cli.main(["run", "--allow-removal"]) == 0
+    assert cli.main(["run", "--allow-removal"]) == cli.EXIT_QUARANTINED  # notes.txt: empty_file
     assert release.latest_release(wh) == 1 and release.read_table(wh, "papers").height == 0

@@ -39,7 +39,7 @@ from dataclasses import dataclass, field
 
 from pipeline.ingest.rawfiles import max_listing_bytes
 from pipeline.ingest.readers import bibtex, seed, sniff, xml_records
-from pipeline.ingest.readers.base import ReaderError, Record
+from pipeline.ingest.readers.base import EmptyListing, ReaderError, Record
 from pipeline.ingest.readers.decoding import ListingDecodeError, decode_listing
 from pipeline.ingest.readers.venues import (
     UNKNOWN_VENUE,
@@ -53,7 +53,7 @@ from pipeline.ingest.readers.venues import (
 )
 from pipeline.ingest.settings import Settings, SettingsError, SettingsSource, parse_settings
 
-RULES_VERSION = "6"  # all of readers/ but decoding; bump when outputs change (docs/execution.md)
+RULES_VERSION = "8"  # all of readers/ but decoding; bump when outputs change (docs/execution.md)
 
 #: Reader name → function ``(text, name, columns) -> (header, records)``, in the sniffer's tie order
 #: (pipeline.ingest.readers.sniff.REGISTRY: a new reader is registered there).
@@ -155,9 +155,9 @@ def read_listing(
 
     Raises:
         ListingDecodeError: undecodable bytes (or a corrupt gzip stream).
-        ReaderError: no reader fits, the chosen reader cannot read the file (no abstract column, invalid
-            JSON), or no reading explains enough of it (``unexplained``: pipeline.ingest.readers.sniff); also
-            for a bad settings file.
+        ReaderError: no text (:class:`EmptyListing`, :func:`empty_reason`), no reader fits, the chosen reader
+            cannot read the file (no abstract column, invalid JSON), no reading explains enough of it
+            (``unexplained``: pipeline.ingest.readers.sniff), or a bad settings file.
     """
     sha = hashlib.sha256(data).hexdigest()
     try:
@@ -167,6 +167,7 @@ def read_listing(
     gz = data[:2] == b"\x1f\x8b"
     body = gunzip(data, name) if gz else data
     text, codec = decode_listing(body, name, conf.encoding, stray_nul_ok=stray_nul_ok)
+    _refuse_empty(name, text, len(body), gz)
     warnings: list[str] = []
     if codec not in _UNICODE_CODECS and not conf.encoding:
         warnings.append(f"{name}: not UTF-8; decoded as {codec} (detected by charset-normalizer)")
@@ -188,7 +189,7 @@ def read_listing(
         warnings.append(note)
     if not records:
         warnings.append(
-            f"{name}: no abstracts ({'only a header line' if header else 'empty file'}); "
+            f"{name}: no abstracts ({'only a header line' if header else 'no records'}); "
             "nothing from this listing is published"
         )
     return ListingRead(
@@ -209,6 +210,25 @@ def read_listing(
         got.runner_up_coverage,
         got.unexplained,
     )
+
+
+def _refuse_empty(name: str, text: str, size: int, gz: bool) -> None:
+    """Raise :class:`EmptyListing` for a listing without text (:func:`empty_reason`)."""
+    if (why := empty_reason(text, size, gz)) is not None:
+        raise EmptyListing(name, why)
+
+
+def empty_reason(text: str, size: int, gz: bool = False) -> str | None:
+    """Why a listing whose decoded ``text`` comes from ``size`` bytes (decompressed when ``gz``) holds no
+    text, else None: ``the file has 0 bytes``, or ``only whitespace or invisible characters (N bytes), no
+    text`` when every line is blank (pipeline.ingest.readers.seed.is_blank: Unicode spaces, zero-width
+    characters; a byte order mark is gone after decoding)."""
+    after = " after gzip decompression" if gz else ""
+    if size == 0:
+        return f"the file has 0 bytes{after}"
+    if all(seed.is_blank(line) for line in text.split("\n")):
+        return f"only whitespace or invisible characters ({size} bytes{after}), no text"
+    return None
 
 
 @dataclass(frozen=True)
@@ -235,6 +255,7 @@ def parse_listing(
 
     Raises:
         ListingDecodeError: undecodable bytes or a NUL character (see decoding.decode_listing).
+        EmptyListing: no text (:func:`empty_reason`).
     """
     conf = Settings(reader=seed.NAME, encoding=encoding)
     got = read_listing(data, name, conf, today, stray_nul_ok=False)
@@ -369,6 +390,7 @@ def _resolve(
 
 __all__ = [
     "READERS",
+    "EmptyListing",
     "Listing",
     "ListingDecodeError",
     "ListingRead",

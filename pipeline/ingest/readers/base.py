@@ -18,13 +18,32 @@ from pipeline.ingest.readers.decoding import normalise_line_ends, sanitise_line
 class ReaderError(ValueError):
     """A listing file matches no reader, or its reader cannot read it (the whole file is quarantined).
 
-    Attributes: ``path`` (the file), ``line`` (1-based line of the problem, 0 when not a line), ``reason``.
+    Attributes: ``path`` (the file), ``line`` (1-based line of the problem, 0 when not a line), ``column``
+    (1-based column on that line, 0 when not known), ``reason``; ``kind``: the quarantine reason's first
+    word (``unreadable``; :class:`EmptyListing`: ``empty_file``). ``where``: `` (line L, column C)`` as
+    far as known, else ``""``. The message is ``<path><where>: <reason>``.
     """
 
-    def __init__(self, path: str, reason: str, line: int = 0):
-        self.path, self.reason, self.line = path, reason, line
-        where = f" (line {line})" if line else ""
-        super().__init__(f"{path}{where}: {reason}")
+    kind = "unreadable"
+
+    def __init__(self, path: str, reason: str, line: int = 0, column: int = 0):
+        self.path, self.reason, self.line, self.column = path, reason, line, column
+        super().__init__(f"{path}{self.where}: {reason}")
+
+    @property
+    def where(self) -> str:
+        if not self.line:
+            return ""
+        return f" (line {self.line}, column {self.column})" if self.column else f" (line {self.line})"
+
+
+class EmptyListing(ReaderError):
+    """A listing file with no text: 0 bytes, or (decoded) only whitespace, invisible characters or a byte
+    order mark. Quarantined whole as ``empty_file`` (not ``empty``, the reason of a record whose clean text
+    is empty: pipeline.analyse.quarantine); no reader and no settings file would help, so the reason gives no
+    reader advice."""
+
+    kind = "empty_file"
 
 
 @dataclass

@@ -50,13 +50,49 @@ def read_json(text: str, name: str, columns: dict[str, str] | None = None) -> tu
     """Read a JSON document; returns ``(None, records)``.
 
     Raises:
-        ReaderError: invalid JSON (with the line), no paper objects, or no abstract field.
+        ReaderError: invalid JSON, naming the line and column (:func:`json_error`: where the text ends, and
+            that the file looks truncated, when the parser ran out of text), no paper objects, or no
+            abstract field.
     """
     try:
         doc = json.loads(text)
     except json.JSONDecodeError as e:
-        raise ReaderError(name, f"invalid JSON: {e.msg}", e.lineno) from None
+        reason, line, column = json_error(e, text)
+        raise ReaderError(name, reason, line, column) from None
     return None, records_from_doc(doc, name, columns, "JSON")
+
+
+#: The parser's message when a string's closing quote is missing: it read to the end of the text.
+_UNTERMINATED = "Unterminated string starting at"
+
+
+def ends_early(error: json.JSONDecodeError, text: str) -> bool:
+    """True when ``text`` failed to parse because it ended before the document did (a JSON value cut off:
+    a string never closed, or the parser wanting more at the end, whitespace aside)."""
+    return error.msg == _UNTERMINATED or error.pos >= len(text.rstrip())
+
+
+def json_error(error: json.JSONDecodeError, text: str) -> tuple[str, int, int]:
+    """``(reason, line, column)`` of a JSON parse ``error`` of ``text`` (1-based line and column).
+
+    When the text ended before the document did (:func:`ends_early`), line and column are where the text
+    ends (after its last character, trailing whitespace aside) and the reason says the file looks
+    truncated, with the parser's message (and where it found it, when elsewhere: the start of a string never
+    closed): ``invalid JSON: the text ends inside an unfinished value (Unterminated string starting at: line
+    47 column 15); the file looks truncated (cut off before its end): export or download it again``.
+    Otherwise the parser's position and ``invalid JSON: <message>``."""
+    if not ends_early(error, text):
+        return f"invalid JSON: {error.msg}", error.lineno, error.colno
+    body = text.rstrip()
+    line = body.count("\n") + 1
+    column = len(body) - (body.rfind("\n") + 1) + 1
+    said = error.msg if error.pos >= len(body) else f"{error.msg}: line {error.lineno} column {error.colno}"
+    return (
+        f"invalid JSON: the text ends inside an unfinished value ({said}); the file looks truncated (cut "
+        "off before its end): export or download it again",
+        line,
+        column,
+    )
 
 
 def records_from_doc(doc, name: str, columns: dict[str, str] | None, what: str) -> list[Record]:
@@ -98,18 +134,23 @@ def read_jsonl(
 ) -> tuple[str | None, list[Record]]:
     """Read JSON Lines; returns ``(None, records)``; ``position`` = ``line`` = the record's line.
 
+    A line that does not parse is its record's problem (``malformed_record: ...``, :func:`jsonl_error`:
+    the line and column; for the file's last line cut off, that the file looks truncated).
+
     Raises:
         ReaderError: no line holds an object with an abstract field.
     """
     parsed: list[tuple[int, dict | None, str | None]] = []
-    for i, line in enumerate(text.split("\n"), 1):
+    lines = text.split("\n")
+    last = max((i for i, line in enumerate(lines, 1) if line.strip()), default=0)
+    for i, line in enumerate(lines, 1):
         if not line.strip():
             continue
         try:
             obj = json.loads(line)
             parsed.append((i, obj, None) if isinstance(obj, dict) else (i, None, "not a JSON object"))
         except json.JSONDecodeError as e:
-            parsed.append((i, None, f"invalid JSON: {e.msg} at column {e.colno}"))
+            parsed.append((i, None, jsonl_error(e, line, i, i == last)))
     parsed = [(i, flatten(o) if o is not None else None, e) for i, o, e in parsed]
     lifted = iter(lift_nested([o for _, o, _ in parsed if o is not None]))
     parsed = [(i, next(lifted) if o is not None else None, e) for i, o, e in parsed]
@@ -124,3 +165,17 @@ def read_jsonl(
         else:
             records.append(record_from_fields(obj, mapping, i, i))
     return None, records
+
+
+def jsonl_error(error: json.JSONDecodeError, line: str, number: int, last: bool) -> str:
+    """The problem of JSON Lines line ``number`` (its text ``line``) that failed to parse with ``error``:
+    ``invalid JSON at line N, column C: <message>``; when it is the file's ``last`` non-blank line and the
+    text ended before the object did (:func:`ends_early`), the column is where the line ends and it says the
+    last line is cut off and the file looks truncated."""
+    if last and ends_early(error, line):
+        column = len(line.rstrip()) + 1
+        return (
+            f"invalid JSON at line {number}, column {column}: the last line ends inside an unfinished "
+            f"object ({error.msg}: column {error.colno}); the file looks truncated (cut off before its end)"
+        )
+    return f"invalid JSON at line {number}, column {error.colno}: {error.msg}"

@@ -173,6 +173,17 @@ def _is_json(text: str) -> bool:
         return False
 
 
+def _cut_json(text: str) -> bool:
+    """True when ``text`` is a JSON document cut off before its end (json_records.ends_early)."""
+    try:
+        json.loads(text)
+    except json.JSONDecodeError as e:
+        return json_records.ends_early(e, text)
+    except ValueError:
+        return False
+    return False
+
+
 def _jsonl_like(lines: list[str]) -> bool:
     heads = [x for x in lines if x.strip()][:5]
     ok = 0
@@ -192,8 +203,11 @@ def _json_applies(text: str, lines: list[str], low: str) -> bool:
     s = text.lstrip("\ufeff \t\n")
     if s[:1] not in ("[", "{"):
         return False
-    # a ``.json`` file that does not parse is still read as JSON: the reader says where it is invalid
-    return _is_json(s) or (low.endswith(".json") and not _jsonl_like(lines))
+    # a ``.json`` file that does not parse, or any text that is a JSON document cut off before its end, is
+    # still read as JSON: the reader says where it is invalid (and that it looks truncated)
+    if _is_json(s):
+        return True
+    return (low.endswith(".json") or _cut_json(s)) and not _jsonl_like(lines)
 
 
 def _jsonl_applies(text: str, lines: list[str], low: str) -> bool:
