@@ -7,10 +7,12 @@ sample listing (6 new papers, one re-listed seed paper), both made by ``python -
 
 import base64
 import hashlib
+import importlib.util
 import json
 import re
 import shutil
-import socket
+import subprocess
+import sys
 
 import polars as pl
 import pytest
@@ -157,31 +159,55 @@ def test_dictionary_is_the_schemas(rel):
             assert f"| `{c['name']}` | {c['dtype']} | {'yes' if c['nullable'] else 'no'} |" in text
 
 
-@pytest.mark.filterwarnings(
-    "ignore::DeprecationWarning", "ignore::FutureWarning"
-)  # inside rdflib / mlcroissant
-def test_croissant_loads_offline_with_mlcroissant(rel, monkeypatch):
-    mlc = pytest.importorskip("mlcroissant")
+#: Loads a release's croissant.json with mlcroissant, offline, in a process of its own: mlcroissant's imports
+#: change process-wide state that later in-process runs of this session trip over (pytest's captured stderr
+#: reported closed). Prints the issues, the record count per table and the papers record named by argv[2].
+_CROISSANT_PROBE = """
+import json, socket, sys
+import mlcroissant as mlc
+def no_network(*args, **kwargs):
+    raise OSError("network access attempted while loading croissant.json")
+socket.socket.connect = no_network
+socket.create_connection = no_network
+dataset = mlc.Dataset(sys.argv[1])
+issues = [str(i) for i in (*dataset.metadata.ctx.issues.errors, *dataset.metadata.ctx.issues.warnings)]
+tables = json.loads(sys.argv[3])
+counts = {t: sum(1 for _ in dataset.records(t)) for t in tables}
+record = next(r for r in dataset.records("papers") if r["papers/paper_id"].decode() == sys.argv[2])
+fields = {k: (v.decode() if isinstance(v, bytes) else v) for k, v in record.items()}
+fields = {k: v for k, v in fields.items() if isinstance(v, (str, int, float, bool))}
+print(json.dumps({"issues": issues, "counts": counts, "record": fields}))
+"""
 
-    def no_network(*args, **kwargs):
-        raise OSError("network access attempted while loading croissant.json")
 
-    monkeypatch.setattr(socket.socket, "connect", no_network)
-    monkeypatch.setattr(socket, "create_connection", no_network)
-    dataset = mlc.Dataset(str(rel / "croissant.json"))
-    assert not dataset.metadata.ctx.issues.errors and not dataset.metadata.ctx.issues.warnings
+def test_croissant_loads_offline_with_mlcroissant(rel):
+    if importlib.util.find_spec("mlcroissant") is None:  # not imported here: see _CROISSANT_PROBE
+        pytest.skip("mlcroissant is not installed (the dev extra has it)")
     manifest = json.loads((rel / "manifest.json").read_text())
-    for table, info in manifest["tables"].items():
-        assert sum(1 for _ in dataset.records(table)) == info["rows"], table
     papers = _read(rel, "papers")
-    record = next(
-        r for r in dataset.records("papers") if r["papers/paper_id"].decode() == papers["paper_id"][0]
-    )
     row = papers.row(0, named=True)
-    assert record["papers/venue"].decode() == row["venue"] and record["papers/year"] == row["year"]
-    assert (
-        record["papers/abstract"].decode() == row["abstract"] and record["papers/has_code"] == row["has_code"]
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-W",
+            "ignore",
+            "-c",
+            _CROISSANT_PROBE,
+            str(rel / "croissant.json"),
+            row["paper_id"],
+            json.dumps(sorted(manifest["tables"])),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
     )
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    got = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert got["issues"] == []
+    assert got["counts"] == {t: info["rows"] for t, info in manifest["tables"].items()}
+    record = got["record"]
+    assert record["papers/venue"] == row["venue"] and record["papers/year"] == row["year"]
+    assert record["papers/abstract"] == row["abstract"] and record["papers/has_code"] == row["has_code"]
     doc = json.loads((rel / "croissant.json").read_text())
     files = {d["@id"]: d for d in doc["distribution"] if d["@type"] == "cr:FileObject"}
     listed = {f["path"]: f for t in manifest["tables"].values() for f in t["files"]}
