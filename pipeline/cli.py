@@ -328,9 +328,11 @@ def _run(
 
 
 def _print_failed_checks(result) -> None:
-    """One ``error:`` line per failed asset check of a Dagster run result, with its metadata."""
+    """One ``error:`` line per failed ERROR-severity asset check of a run result (``listings_read`` warns)."""
+    import dagster as dg
+
     for ev in result.get_asset_check_evaluations():
-        if not ev.passed:
+        if not ev.passed and ev.severity == dg.AssetCheckSeverity.ERROR:
             print(
                 f"error: asset check {ev.asset_key.to_user_string()}:{ev.check_name} failed: "
                 f"{ {k: getattr(v, 'value', v) for k, v in ev.metadata.items()} }",

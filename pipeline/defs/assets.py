@@ -15,12 +15,12 @@ from pydantic import Field
 from pipeline import card, release
 from pipeline.analyse import abstracts as analysis
 from pipeline.card.changelog import changes_sentence
+from pipeline.defs import checks
 from pipeline.defs.io import (
     PREVIEW_ROWS,
     abstracts_data_version,
     column_schema,
     listing_data_version,
-    markdown_table,
     model_column_schema,
     model_descriptions,
     parts_data_version,
@@ -251,28 +251,6 @@ def _current_abstracts(context: dg.AssetExecutionContext) -> tuple[list[Path], p
     return [work_file("abstracts", k) for k in keys], records_df
 
 
-def _check_result(table: str, failures: pl.DataFrame | None, rows: int) -> dg.AssetCheckResult:
-    if failures is None:
-        return dg.AssetCheckResult(asset_key=table, check_name="schema", passed=True, metadata={"rows": rows})
-    shown = failures.head(50)
-    return dg.AssetCheckResult(
-        asset_key=table,
-        check_name="schema",
-        passed=False,
-        metadata={
-            "failures": failures.height,
-            "by_rule": dg.MetadataValue.json(
-                {
-                    f"{c}: {k}": n
-                    for c, k, n in failures.group_by("column", "check").len().sort("len").iter_rows()
-                }
-            ),
-            "failing_rows": dg.MetadataValue.md(markdown_table(shown, len(shown))),
-        },
-        description=f"{failures.height} rows break the {MODELS[table].__name__} model",
-    )
-
-
 @dg.multi_asset(
     specs=[
         dg.AssetSpec(
@@ -304,6 +282,13 @@ def _check_result(table: str, failures: pl.DataFrame | None, rows: int) -> dg.As
             asset="listing_lineage",
             blocking=True,
             description="For every listing: published + duplicate + quarantined = paragraphs read",
+        ),
+        dg.AssetCheckSpec(
+            "listings_read",
+            asset="listing_lineage",
+            blocking=False,
+            description="No listing file is quarantined whole (refused, undecodable, empty, truncated, no "
+            "reader fits); a warning, the rest is published",
         ),
         dg.AssetCheckSpec(
             "traces",
@@ -360,16 +345,20 @@ def dataset_tables(context: dg.AssetExecutionContext):
         )
     for name, table in result.tables.items():
         yield _table_result(name, table, build, _cpu_since(cpu))
-    checks = [_check_result(name, result.failures[name], t.rows) for name, t in result.tables.items()]
-    checks.append(_accounting_check(context, dataset.accounting(records_df, result.lineage)))
-    checks.append(_traces_check(result.untraced, result.tables["benchmark_results"].rows))
+    results = [checks.schema_check(name, result.failures[name], t.rows) for name, t in result.tables.items()]
+    results.append(checks.accounting_check(context, dataset.accounting(records_df, result.lineage)))
+    results.append(checks.traces_check(result.untraced, result.tables["benchmark_results"].rows))
     failed = [
         f"{table}: {c.check_name}"
-        for table, c in zip([*result.tables, "listing_lineage", "benchmark_results"], checks)
+        for table, c in zip([*result.tables, "listing_lineage", "benchmark_results"], results)
         if not c.passed
     ]
     release.build_files.complete(build, result.plan, failed)
-    yield from checks
+    yield from results
+    lineage = result.tables["listing_lineage"].scan().filter(pl.col("paragraph") == 0)
+    yield checks.listings_read_check(
+        listings.quarantined_whole(lineage.select(*listings.LINEAGE_WHOLE).collect())
+    )
 
 
 def _cpu_since(start: float) -> float:
@@ -391,44 +380,6 @@ def _table_result(name: str, table: TableParts, build: Path, cpu: float) -> dg.M
             "cpu_seconds": cpu,
         },
         data_version=parts_data_version(table),
-    )
-
-
-def _accounting_check(context: dg.AssetExecutionContext, acct: pl.DataFrame) -> dg.AssetCheckResult:
-    """Log the accounting (pipeline.release.dataset.accounting) and make its check result."""
-    bad = acct.filter(~pl.col("ok"))
-    # one log event for all listings (one event per listing costs ~2 ms each in the run's event log)
-    context.log.info(
-        "paragraphs per listing -> published, duplicate, quarantined:\n"
-        + "\n".join(
-            f"{listing}: {read} -> {pub}, {dup}, {quar}"
-            for listing, read, pub, dup, quar, _ in acct.sort("listing").iter_rows()
-        )
-    )
-    return dg.AssetCheckResult(
-        asset_key="listing_lineage",
-        check_name="accounting",
-        passed=bad.height == 0,
-        metadata={
-            "listings": acct.height,
-            "paragraphs": int(acct["read"].sum()),
-            "not_adding_up": dg.MetadataValue.md(markdown_table(bad, 50)) if bad.height else "none",
-            "by_listing": dg.MetadataValue.md(markdown_table(acct.sort("listing"), 50)),
-        },
-    )
-
-
-def _traces_check(untraced: pl.DataFrame, rows: int) -> dg.AssetCheckResult:
-    """The ``traces`` check of benchmark_results (pipeline.build.benchmarks.untraced)."""
-    return dg.AssetCheckResult(
-        asset_key="benchmark_results",
-        check_name="traces",
-        passed=untraced.height == 0,
-        metadata={
-            "results": rows,
-            "untraced": untraced.height,
-            "untraced_rows": dg.MetadataValue.md(markdown_table(untraced, 50)) if untraced.height else "none",
-        },
     )
 
 

@@ -4,6 +4,7 @@ published, the run ends with a summary naming each refused file with its reason 
 a raw folder of good listings exits 0. Inputs: the two seeds, a 0-byte file and a real JSON listing
 (tests/data/readers/iclr2017.json) cut off mid-record."""
 
+import dagster as dg
 import pytest
 
 from pipeline import cli, release
@@ -44,6 +45,13 @@ def test_quarantined_files_are_summarised_at_the_end_and_exit_4_until_removed(pr
     # the good listings are published as before; the release documents the two files in its lineage only
     assert release.latest_release(wh) == 2 and release.read_table(wh, "papers").height == 38
     assert "release 2 published: no paper added, changed or removed; lineage only (2 listings)" in out
+    # a run from the Dagster UI shows them too: the non-blocking listings_read check of listing_lineage warns
+    with dg.DagsterInstance.get() as instance:
+        key = dg.AssetCheckKey(dg.AssetKey("listing_lineage"), "listings_read")
+        evaluation = instance.event_log_storage.get_latest_asset_check_execution_by_key([key])[key].evaluation
+        assert (evaluation.passed, evaluation.severity) == (False, dg.AssetCheckSeverity.WARN)
+        assert evaluation.metadata["quarantined_whole"].value == 2
+        assert evaluation.metadata["files"].value.splitlines() == [HEAD, f"  {EMPTY}", f"  {CUT}"]
     # nothing changed: the shortcut (no Dagster run) says the same and exits 4 again
     status, out, err = _run(capsys)
     assert (

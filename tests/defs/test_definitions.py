@@ -9,7 +9,7 @@ import yaml
 
 from pipeline import cli, release
 from pipeline.definitions import defs
-from pipeline.defs.assets import _check_result
+from pipeline.defs.checks import schema_check
 from pipeline.ingest.listings import listing_name, partition_key
 from pipeline.runtime import config
 from schemas import MODELS, validate
@@ -66,6 +66,7 @@ def test_checks_automation_pools_and_executor():
         ("paper_metrics", "schema"),
         ("listing_lineage", "schema"),
         ("listing_lineage", "accounting"),
+        ("listing_lineage", "listings_read"),
         ("benchmarks", "schema"),
         ("benchmark_results", "schema"),
         ("benchmark_results", "traces"),
@@ -157,6 +158,6 @@ def test_a_real_run_records_release_metadata_checks_and_failing_rows(project):
         .otherwise(pl.col("paper_id"))
         .alias("paper_id")
     )
-    result = _check_result("papers", validate(broken, MODELS["papers"]), broken.height)
+    result = schema_check("papers", validate(broken, MODELS["papers"]), broken.height)
     assert result.passed is False and result.metadata["failures"].value == 1
     assert "not-an-id" in result.metadata["failing_rows"].value
