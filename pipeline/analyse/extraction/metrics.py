@@ -56,9 +56,14 @@ from pipeline.analyse.extraction.names import (
     metric_open,
     tidy_metric,
 )
-from pipeline.analyse.extraction.patterns import LEX, LEX_WORDS, METRIC_POINTS, MODEL_NAME, POINT_SCALE_METRIC
-from pipeline.analyse.extraction.roles import (
+from pipeline.analyse.extraction.patterns import (
+    LEX,
+    LEX_WORDS,
+    METRIC_POINTS,
     METRIC_THEN_CHANGE,
+    MODEL_NAME,
+)
+from pipeline.analyse.extraction.roles import (
     accept_plain,
     clause_bounds,
     direction_of,
@@ -78,7 +83,13 @@ from pipeline.analyse.extraction.spelled import (
     spelled_results,
     word_results,
 )
-from pipeline.analyse.extraction.tokens import METRIC_POINTS_RULE, Tok, number_tokens, pair_structures
+from pipeline.analyse.extraction.tokens import (
+    METRIC_POINTS_RULE,
+    Tok,
+    number_tokens,
+    own_scale_points,
+    pair_structures,
+)
 
 RULES_VERSION = "6"  # with keys, text, rules; bump when outputs change (docs/execution.md)
 
@@ -206,22 +217,8 @@ def extract_metrics(text: str) -> list[MetricRow]:
     linking.share_sentence_dataset(text, rows)
     linking.share_same_dataset(text, rows)
     linking.share_abstract_dataset(text, rows, sents)
-    _own_scale_points(rows)
+    own_scale_points(rows)
     return [_published(r) for r in _level_invariants(rows)]
-
-
-def _own_scale_points(rows: list[MetricDraft]) -> None:
-    """Rule metric-points, after linking: "points" of a metric on its own scale are that metric's units, not
-    percentage points ("outperforms ... by 2.77 points" of BLEU: unit null, vocabulary POINT_SCALE_METRICS)."""
-    for r in rows:
-        if (
-            r["unit"] == "pp"
-            and re.fullmatch(r"(?:absolute\s+)?(?:points?|pts)", (r["unit_text"] or "").lower())
-            and r["metric"]
-            and POINT_SCALE_METRIC.fullmatch(r["metric"])
-        ):
-            r["unit"] = None
-            r["rules"] = [*r["rules"], METRIC_POINTS_RULE]
 
 
 def _candidates(text: str, spelled: list[Tok]) -> list[Tok]:

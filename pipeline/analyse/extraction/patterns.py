@@ -58,6 +58,13 @@ HEADS = V.alternation(V.METRIC_HEADS)
 LIST_SEP = re.compile(r"\s*(?:,|,?\s*(?:and|or|/))\s*")
 #: "N <metric> points" right after a number ("52.7 accuracy points", "6 BLEU points"): the metric and the word.
 METRIC_POINTS = re.compile(rf"\s(?P<metric>(?:{LEX_WORDS}))\s+(?P<points>points?|pts)\b", re.I)
+#: A metric name then points or a comparative right after a number: "6 BLEU points", "3 mAP higher" (rule
+#: metric-points: a change of that metric).
+METRIC_THEN_CHANGE = re.compile(
+    rf"\s(?:{LEX_WORDS})\s+(?:points?|pts|higher|lower|better|worse|gains?|improvements?|increases?|drops?|"
+    r"decreases?|reductions?)\b",
+    re.I,
+)
 #: A metric whose points are units of its own scale ("BLEU points"), not percentage points.
 POINT_SCALE_METRIC = re.compile(V.alternation(V.POINT_SCALE_METRICS), re.I)
 

@@ -12,6 +12,7 @@ from pipeline.analyse.extraction.patterns import (
     HEADS,
     LEX,
     LEX_WORDS,
+    METRIC_THEN_CHANGE,
     QUAL_TEXT,
     QUALIFIERS,
     UP,
@@ -300,14 +301,6 @@ def _named_level(pre: str, post: str, change_word: bool) -> bool:
 _METRIC_BY = re.compile(rf"(?:{LEX_WORDS})\s+(?:\([^()]{{1,20}}\)\s+)?(?:(?:score|value)s?\s+)?by\s*$", re.I)
 #: "runs at 30 FPS", "operates in 12 ms": a measure the method runs at is its result (vocabulary RUN_VERBS).
 _RUNS_AT = re.compile(rf"\b{V.alternation(V.RUN_VERBS)}\s+(?:at|in)\s+(?:only\s+|about\s+|over\s+)?$", re.I)
-
-#: A metric name then points or a comparative right after a number: "6 BLEU points", "3 mAP higher" (rule
-#: metric-points).
-METRIC_THEN_CHANGE = re.compile(
-    rf"\s(?:{LEX_WORDS})\s+(?:points?|pts|higher|lower|better|worse|gains?|improvements?|increases?|drops?|"
-    r"decreases?|reductions?)\b",
-    re.I,
-)
 
 _RESULT_CUE = re.compile(
     r"\b(achiev\w*|attain\w*|reach\w*|obtain\w*|scor\w*|yield\w*|outperform\w*|surpass\w*|improv\w*|"

@@ -17,6 +17,7 @@ from pipeline.analyse.extraction.patterns import (
     correlation_before,
     metric_equals,
 )
+from pipeline.analyse.extraction.rows import MetricDraft
 
 _MINUS = "-−–"  # ASCII hyphen-minus, U+2212 minus, en dash used as a minus sign
 _NUM = r"(?:\d{1,3}(?:,\d{3})+(?![\d])(?:\.\d+)?|\d+(?:[.,]\d+)?|\.\d+)"
@@ -202,8 +203,8 @@ def _glued_before(text: str, a: int) -> str | None:
 #: A multiplier sign written before the number, with a comparative after it: "x3 speedup", "up to ×8 faster",
 #: "(×4.1times)" (rule prefix-multiplier); without the comparative "x4" is a setting ("super-resolution x4").
 _PREFIX_MULTIPLIER_AFTER = re.compile(
-    r"\s?(?:times\b\s*)?(?:faster|slower|speed-?ups?|accelerat\w*|more|less|fewer|smaller|larger|higher|lower|"
-    r"reductions?|improvements?|compression|cheaper|better|gains?|increase)\b|times\b",
+    r"(?:\s?(?:times\s*)?(?:faster|slower|speed-?ups?|accelerat\w*|more|less|fewer|smaller|larger|higher|lower|"
+    r"reductions?|improvements?|compression|cheaper|better|gains?|increase)|times)\b",
     re.I,
 )
 PREFIX_MULTIPLIER_RULE = "prefix-multiplier"
@@ -377,6 +378,20 @@ def counts_points(unit_text: str, value: float, suffix: str | None) -> bool:
     "N points" (86K, 200k, 1000, 75K, 8K ...; the 1.8M/1M ones are already names), all counts."""
     u = unit_text.lower().strip()
     return u.startswith(("point", "absolute", "pts")) and (bool(suffix) or abs(value) > MAX_PP)
+
+
+def own_scale_points(rows: list[MetricDraft]) -> None:
+    """Rule metric-points, on the drafted rows after linking (in place): "points" of a metric on its own scale are that metric's units, not
+    percentage points ("outperforms ... by 2.77 points" of BLEU: unit null, vocabulary POINT_SCALE_METRICS)."""
+    for r in rows:
+        if (
+            r["unit"] == "pp"
+            and re.fullmatch(r"(?:absolute\s+)?(?:points?|pts)", (r["unit_text"] or "").lower())
+            and r["metric"]
+            and POINT_SCALE_METRIC.fullmatch(r["metric"])
+        ):
+            r["unit"] = None
+            r["rules"] = [*r["rules"], METRIC_POINTS_RULE]
 
 
 _RANGE_SEP = re.compile(r"\s?(?:--|–|—|-|~|∼|to)\s?")
