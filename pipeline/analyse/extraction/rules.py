@@ -122,8 +122,16 @@ RULES: dict[str, Rule] = {
     ),
     "setup-math-variable": Rule(
         "A number after a one- or two-letter variable and a comparison ('k = 5', 'n < 10', 'A ≥ 0') is math "
-        "about a setting, unless it is a correlation statistic ('r = 0.91') or a metric name ('F1 = 0.71').",
-        (("With k = 5 neighbours it reaches 90.1% accuracy.", 5.0, {"value": 90.1}),),
+        "about a setting, unless it is a correlation statistic ('r = 0.91') or a metric name ('F1 = 0.71'); a "
+        "two-letter English word is no variable: 'by > 60%' is a result with qualifier '>'.",
+        (
+            ("With k = 5 neighbours it reaches 90.1% accuracy.", 5.0, {"value": 90.1}),
+            (
+                "For n < 10, it reduces the error by > 60% on ImageNet.",
+                10.0,
+                {"value": 60.0, "qualifier": ">", "metric": "error", "span": "> 60%"},
+            ),
+        ),
         setup=True,
     ),
     "setup-zero-multiplier": Rule(

@@ -128,7 +128,12 @@ _THOUSANDS = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?")
 _REPEAT_VERB = re.compile(
     r"\b(?:repeat|appear|occur|run|sampl|quer|call|iterat|execut|visit|seen|used)\w*\s+(?:\w+\s+){0,2}$"
 )
-_MATH_BEFORE = re.compile(r"(?<!\w)[A-Za-zα-ωΑ-Ω]\w?\s*[≥≤<>=≠]\s*$")
+#: A variable (one letter, or a letter and one more character: "k", "n1", "λ") before a comparison: math,
+#: not a result; a two-letter English word before the sign is not a variable ("by > 60%", "is ≈ 3%").
+_MATH_BEFORE = re.compile(
+    r"(?<!\w)(?!(?:by|to|of|in|at|is|as|on|or|be|an|up|vs|if|so|it|we)\s*[≥≤<>=≠])"
+    r"[A-Za-zα-ωΑ-Ω]\w?\s*[≥≤<>=≠]\s*$"
+)
 
 
 @dataclass(slots=True, frozen=True)

@@ -425,7 +425,7 @@ QUALIFIERS = (
     (r"\b(?:over|more than|above|greater than)", "over"),
     (r"\bat least", "at least"),
     (r"\b(?:exceed\w*|surpass\w* the|beyond)", "at least"),
-    (r"\b(?:approximately|approx\.|≈)", "approximately"),
+    (r"(?:\bapproximately|\bapprox\.|≈)", "approximately"),
     (r"(?:\babout|\baround|\broughly|~|∼)", "about"),
     (r"\b(?:nearly|almost|close to)", "nearly"),
     (r"(?:<|≤|\bless than|\bbelow|\bunder|\bwithin)", "<"),
