@@ -212,7 +212,12 @@ def tidy_metric(name: str | None) -> str | None:
     )
     name = _LEAD_WORDS.sub("", name)
     name = _ADJECTIVES.sub("", name) if " " in name else name
-    name = re.sub(r"(?:\s+(?:and|or|with|while|ranging|ranges?|can|may|could))+$", "", name)
+    # a name never ends in a conjunction, a modal or a preposition ("parameters of", "error compared")
+    name = re.sub(
+        r"(?:\s+(?:and|or|with|while|ranging|ranges?|can|may|could|of|on|in|for|to|at|than|compared))+$",
+        "",
+        name,
+    )
     name = _CHANGE_TAIL.sub("", name)
     if re.fullmatch(r"(?:improvement|gain|reduction|increase|decrease|drop|boost)s?", name, re.I):
         return None  # "15% improvement under 4x speed-up": the change names no quantity

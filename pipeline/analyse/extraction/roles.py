@@ -161,7 +161,8 @@ def direction_of(text: str, t: Tok, kind: str, lo: int, hi: int) -> str | None:
     if t.signed:
         return "decrease" if t.value < 0 else "increase"
     near = text[t.span_end : min(hi, t.span_end + 30)]
-    before = text[max(lo, t.span_start - 70) : t.span_start]
+    # the qualifier is no direction word ("reduces more than 90%": "more" is the qualifier's)
+    before = QUAL_TEXT.sub("", text[max(lo, t.span_start - 70) : t.span_start])
     for seg, pick in ((near, min), (before, max)):
         d = [(m.start(), "increase") for m in UP.finditer(seg)] + [
             (m.start(), "decrease") for m in DOWN.finditer(seg)

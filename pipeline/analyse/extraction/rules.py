@@ -76,8 +76,16 @@ RULES: dict[str, Rule] = {
     ),
     "setup-percent-of": Rule(
         "'N% of the <setup>' is a share of the setup, not a result ('1% of the parameters'; vocabulary "
-        "PERCENT_OF_SETUP).",
-        (("Tuning only 1% of the parameters gives 85.3% accuracy.", 1.0, {"value": 85.3}),),
+        "PERCENT_OF_SETUP), unless a verb that takes away stands before it: 'reduces 90% of the parameters' is "
+        "a result, a relative change named by what follows (no trailing preposition in the name).",
+        (
+            ("Tuning only 1% of the parameters gives 85.3% accuracy.", 1.0, {"value": 85.3}),
+            (
+                "Tuning 1% of the parameters reduces more than 74% of FLOPs compared with pruning.",
+                1.0,
+                {"value": 74.0, "kind": "relative_change", "metric": "FLOPs", "direction": "decrease"},
+            ),
+        ),
         setup=True,
     ),
     "setup-percent-level": Rule(

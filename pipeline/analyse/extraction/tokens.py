@@ -37,6 +37,12 @@ _SETUP_AFTER = re.compile(
     r"(?:th|st|nd|rd)\b|%?\s*(?:CI|confidence)\b|"
     rf"\s*(?:billion|million|thousand|trillion|[BMKT])\b|(?:[-\s]{V.alternation(V.SETUP_NOUNS)}\b))"
 )
+#: A verb that takes away right before "N% of <setup>" ("reduces more than 90% of parameters", "saves 40% of
+#: the memory"): the share is what the method removed, a result (GUIDELINES: "reduces KV cache size by 80%").
+_CUT_BEFORE = re.compile(
+    rf"\b(?:reduc|cut|sav|decreas|lower|shrink)\w*\s+(?:{'|'.join(rx for rx, _ in V.QUALIFIERS)})?\s*$",
+    re.I,
+)
 _PCT_SETUP_AFTER = re.compile(rf"\s*of\s+(?:the\s+)?(?:\w+\s+)?{V.alternation(V.PERCENT_OF_SETUP)}\b", re.I)
 # the level word may follow the second end of a range or pair ("50%-70% sparsity", "30% to 100% labeled")
 _PCT_SETUP_LEVEL = re.compile(
@@ -293,8 +299,12 @@ def setup_rule(text: str, n: _Number) -> str | None:
         return SETUP_DIMENSIONS  # 256×256, 8×7B
     if unit is None and not n.measure and _SETUP_AFTER.match(text, b):
         return SETUP_WORD_AFTER  # "4-bit", "5-shot", "8 GPUs", "3rd", "7 billion"
-    if unit == "%" and _PCT_SETUP_AFTER.match(text, ue):
-        return SETUP_PERCENT_OF  # "1% of the parameters"
+    if (
+        unit == "%"
+        and _PCT_SETUP_AFTER.match(text, ue)
+        and not _CUT_BEFORE.search(text, max(0, n.a - 40), n.a)
+    ):
+        return SETUP_PERCENT_OF  # "1% of the parameters" (but "reduces 90% of the parameters" is a result)
     if unit == "%" and _PCT_SETUP_LEVEL.match(text, ue):
         return SETUP_PERCENT_LEVEL  # "at 90% sparsity", "with 1% labeled data"
     if unit is None and not n.measure and re.fullmatch(r"(?:19|20)\d\d", n.num) and not n.sign:
