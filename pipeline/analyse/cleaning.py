@@ -46,11 +46,11 @@ import re
 import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import NamedTuple
 
 import ftfy
 
+from pipeline.analyse.latex import latex_span as _latex_span
 from pipeline.analyse.residue import strip_residue
 from pipeline.ingest.readers.decoding import invisible_patterns
 
@@ -119,7 +119,6 @@ _GLUED_GROUP = re.compile(r"(?<!\\)\{([^\W\d_]{1,12})\}(?=[^\W\d_])")
 #: ``$5 and $10``: a dollar amount followed by words and no TeX operator is not an inline math span.
 _CURRENCY = re.compile(r"\d[\d.,]*[kKmMbB]?\s(?!.*[\\^_={}])")
 _TIE = re.compile(r"(?<=[\w.,;:)\]])~(?=\S)")
-_BRACES = re.compile(r"(?<!\\)[{}]")
 
 # ---------------------------------------------------------------- markdown
 _MD_LINK = re.compile(r"\[([^\[\]]+)\]\(((?:https?://|www\.)[^()\s]+)\)")
@@ -157,51 +156,6 @@ def _strip_invisible(text: str) -> str:
         return text
     drop, space = invisible_patterns()
     return space.sub(" ", drop.sub("", text))
-
-
-@lru_cache(maxsize=1)
-def _latex_converter():
-    import logging
-
-    from pylatexenc.latex2text import LatexNodes2Text, MacroTextSpec, get_default_latex_context_db
-
-    # pylatexenc logs a WARNING per malformed macro (e.g. "\\frac failed its substitution") and still returns
-    # text; at 100k abstracts that is noise, not information.
-    logging.getLogger("pylatexenc").setLevel(logging.ERROR)
-
-    db = get_default_latex_context_db().filter_context(keep_categories=None)
-    db.add_context_category(
-        "abstracts",
-        prepend=True,
-        macros=[
-            MacroTextSpec(name, discard=False)
-            for name in (
-                "texttt",
-                "mbox",
-                "textsf",
-                "textup",
-                "textmd",
-                "textnormal",
-                "mathtt",
-                "operatorname",
-            )
-        ]
-        + [MacroTextSpec(name, simplify_repl="") for name in ("cite", "citep", "citet", "ref", "label")],
-    )
-    return LatexNodes2Text(
-        latex_context=db, math_mode="text", keep_braced_groups=False, strict_latex_spaces=False
-    )
-
-
-@lru_cache(maxsize=65536)
-def _latex_span(tex: str) -> str:
-    """Convert one small LaTeX span (math or a macro) with pylatexenc; on any failure keep it readable."""
-    try:
-        text = _latex_converter().latex_to_text(tex)
-    except Exception:  # pylatexenc raises IndexError/LatexWalkerError on malformed input
-        text = tex
-    text = text.replace("\\", " ") if "\\" in text else text
-    return _BRACES.sub("", text).replace("\u00a0", " ")
 
 
 def _protect_urls(text: str, saved: list[str]) -> str:

@@ -188,3 +188,29 @@ def test_empty_and_header_only_files():
     with pytest.raises(EmptyListing):  # no text at all (tests/ingest/test_empty_listing.py)
         parse_listing(b"", "e.txt", TODAY)
     assert parse_listing(b"ICML 2026 x\r\n", "h.txt", TODAY).paragraphs == []
+
+
+def test_latex_commands_a_json_decoder_ate_are_put_back():
+    """A JSON Lines listing whose writer did not escape backslashes (real text of a NeurIPS abstract in the dev
+    corpus): JSON reads ``\\times`` as TAB + "imes" and ``\\beta`` as BS + "eta". The reader puts the commands
+    back, so the clean text says "6.3×" and the speedup is extracted; a tab before a word stays a space."""
+    from pipeline.analyse.cleaning import clean_text
+    from pipeline.analyse.extraction import extract_metrics
+    from pipeline.ingest.readers import read_listing
+
+    abstract = (
+        "Extensive experiments, conducted on 8 to 64 GPUs (1 to 8 nodes) using DDP, demonstrate that Birder "
+        "achieves comparable inference performance to uncompressed SGDM/Adam, with up to ${2.5 \\times}$ speedup "
+        "for training ResNet-50 and ${6.3\\times}$ speedup for training BERT-Base at \\beta=0.9.\\tIt scales."
+    )
+    line = '{"title": "Birder", "abstract": "' + abstract + '"}\n'  # the backslashes left unescaped
+    read = read_listing(line.encode(), "neurips_2023.jsonl", today=TODAY)
+    raw = read.records[0].abstract_raw
+    assert "\t" not in raw and "\x08" not in raw
+    assert "${6.3\\times}$ speedup" in raw and "\\beta=0.9. It scales." in raw
+    clean = clean_text(raw)
+    assert "6.3× speedup" in clean and "β=0.9" in clean
+    assert [(m["value"], m["unit"], m["kind"]) for m in extract_metrics(clean)] == [
+        (2.5, "x", "multiplier"),
+        (6.3, "x", "multiplier"),
+    ]

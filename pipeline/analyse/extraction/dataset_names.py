@@ -88,9 +88,13 @@ def _ok_dataset(name: str | None) -> str | None:
         or LEX.fullmatch(name)
     ):
         return None
-    if len(name) < 2 or "=" in name:
+    if len(name) < 2 or "=" in name or _HARDWARE.search(name):
         return None
     return name
+
+
+#: A device a measure was taken on is no data set ("29.2 fps on Samsung S21 GPU", "on a single Titan X GPU").
+_HARDWARE = re.compile(r"(?:^|\s)(?:[GCTN]PUs?|DSPs?|FPGAs?|ASICs?|(?:smart)?phones?|devices?)$")
 
 
 _PARTNER = re.compile(r"\s+and\s+(?P<name>[A-Z][\w'’.\-+]*[\w+](?:\s[A-Z0-9][\w'’.\-+]*[\w+])?)(?![\w-])")

@@ -303,6 +303,26 @@ _METRIC_BY = re.compile(rf"(?:{LEX_WORDS})\s+(?:\([^()]{{1,20}}\)\s+)?(?:(?:scor
 #: "runs at 30 FPS", "operates in 12 ms": a measure the method runs at is its result (vocabulary RUN_VERBS).
 _RUNS_AT = re.compile(rf"\b{V.alternation(V.RUN_VERBS)}\s+(?:at|in)\s+(?:only\s+|about\s+|over\s+)?$", re.I)
 
+#: A plain decimal named as a change: "a 0.06 increase in FID", "2.51 absolute improvement", "a 4.5-point gain"
+#: (after the number); "improvements of 19.22", "outperforms BART by 5.80" (before it). Rule plain-change.
+_CHANGE_NOUN_AFTER = re.compile(
+    r"[\s-]?(?:points?\s+|pts?\s+)?(?:absolute\s+|relative\s+|average\s+)?"
+    # singular, but for "improvements": "SQuAD 2.0 drops ..." is a version and a verb
+    r"(?:increase|improvements?|gain|drop|reductions?|decrease|boost)\b(?!\s+(?:of|in)\s+(?:the\s+)?"
+    r"(?:number|amount|size)\b)",
+    re.I,
+)
+_CHANGE_NOUN_BEFORE = re.compile(
+    r"(?:\b(?:improvements?|gains?|increases?|reductions?|drops?|decreases?|boosts?)\s+of|"
+    r"\b(?:outperform\w*|surpass\w*|beat\w*|exceed\w*)\s+[^.;:()]{1,40}?\bby)\s*$",
+    re.I,
+)
+#: One lower-case word naming the variant of a metric after a plain number ("28.9 mask AP", "41.0 box AP"):
+#: any word but a function word or a comparative (those make it a change or a setting).
+_MODIFIER = (
+    r"(?-i:(?!(?:and|or|of|the|in|on|for|with|to|at|by|than|vs|per|higher|lower|more|less|better|worse)\b)"
+    r"[a-z][a-z-]{1,14})"
+)
 _RESULT_CUE = re.compile(
     r"\b(achiev\w*|attain\w*|reach\w*|obtain\w*|scor\w*|yield\w*|outperform\w*|surpass\w*|improv\w*|"
     r"record\w*|report\w*|deliver\w*|get|gets|sets?|establish\w*|results?|accurac\w*|rate|performance)\b",
@@ -321,8 +341,10 @@ def accept_plain(text: str, t: Tok, s0: int) -> bool:
         u = (t.unit_text or "").strip()  # a measure always has its unit text
         if u == "s":
             return re.search(r"\b(?:vs\.?|versus)\s*$", pre) is not None
-        if u in ("ms", "mm", "dB", "ms/frame", "ms/image", "s/frame", "µs", "μs", "ns"):
-            return True  # times per item are results wherever they are written
+        if u in ("ms", "mm", "dB", "ms/frame", "ms/image", "s/frame", "µs", "μs", "ns") or u.startswith(
+            "second"
+        ):
+            return True  # times per item are results wherever they are written ("10 seconds per image")
         # other measures ("12 GB", "30 fps") are results only next to a change, a comparison or a metric word
         ctx = text[max(s0, t.span_start - 50) : t.span_end + 40]
         if _RUNS_AT.search(pre):
@@ -340,6 +362,10 @@ def accept_plain(text: str, t: Tok, s0: int) -> bool:
         return False  # plain integers are counts unless a unit says otherwise
     if re.search(r"\b(?:margins?|gaps?)\s+of\s+$", pre):
         return True  # "outperforms X by a huge margin of 9.3"
+    if _CHANGE_NOUN_AFTER.match(post) or _CHANGE_NOUN_BEFORE.search(QUAL_TEXT.sub("", pre)):
+        return (
+            True  # plain-change: "a 0.06 increase in FID", "improvements of 19.22", "outperforms X by 5.80"
+        )
     pre_q = QUAL_TEXT.sub("", pre).rstrip() + " "
     if re.search(
         rf"(?:{LEX_WORDS})\s*(?:\([^()]*\)\s*)?(?:of|is|was|=|:|at|reaches|reaching|to|"
@@ -350,7 +376,9 @@ def accept_plain(text: str, t: Tok, s0: int) -> bool:
         return True
     # "28.4 BLEU", "88.1 ± 0.3 F1", "0.949 Pearson correlation" (a capitalised name before the metric word)
     if re.match(
-        rf"\s?(?:±\s?\d+(?:\.\d+)?\s)?(?:(?-i:[A-Z][\w'’-]*)\s)?(?:{LEX_WORDS})(?![\w-])", post, re.I
+        rf"\s?(?:±\s?\d+(?:\.\d+)?\s)?(?:(?-i:[A-Z][\w'’-]*|{_MODIFIER})\s)?(?:{LEX_WORDS})(?![\w-])",
+        post,
+        re.I,
     ):
         return True
     if t.signed:

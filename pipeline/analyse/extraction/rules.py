@@ -154,6 +154,12 @@ RULES: dict[str, Rule] = {
         (
             ("Our model reaches 81.2% accuracy on ImageNet.", 81.2, {"unit": "%", "kind": "score"}),
             ("It improves accuracy by 4.1% points.", 4.1, {"unit": "pp", "unit_text": "% points"}),
+            # hyphenated points of a change ("a 5-point Likert scale" is setup)
+            (
+                "It leads to a 4.5-point gain in detection mAP.",
+                4.5,
+                {"unit": "pp", "kind": "delta", "metric": "detection mAP"},
+            ),
             # the unit after a spread is the number's: "68±3% accuracy"
             (
                 "Our system predicted which hand the patient would raise with 68±3% accuracy in two patients.",
@@ -174,6 +180,13 @@ RULES: dict[str, Rule] = {
                 30.0,
                 {"metric": "FPS", "kind": "score"},
             ),
+            # spelled units; a device the measure is taken on is no data set
+            (
+                "It is much faster than contemporaneous methods and runs at 67 frames per second on a 1080Ti GPU.",
+                67.0,
+                {"metric": "frames per second", "unit_text": "frames per second", "dataset": None},
+            ),
+            ("The primitives are computed in about 10 seconds per image.", 10.0, {"qualifier": "about"}),
         ),
     ),
     "plain-result": Rule(
@@ -208,6 +221,23 @@ RULES: dict[str, Rule] = {
                 "improvement for AE Detection).",
                 0.71,
                 {"metric": "F1", "kind": "score"},
+            ),
+            # a lower-case variant word before the metric ("mask AP", "denotation accuracy")
+            (
+                "Our overall system achieves 48.6 mask AP on the test-challenge split.",
+                48.6,
+                {"metric": "mask AP"},
+            ),
+            # plain-change: a plain decimal named as a change, after it or before it
+            (
+                "It generates high-quality samples, with only a 0.06 increase in FID score.",
+                0.06,
+                {"metric": "FID", "kind": "delta"},
+            ),
+            (
+                "Timo outperforms the counterpart LLMs by 10.0 and 7.6 in average accuracy scores.",
+                10.0,
+                {"kind": "delta", "metric": "average accuracy"},
             ),
         ),
     ),

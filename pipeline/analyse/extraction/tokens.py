@@ -26,6 +26,9 @@ _NUM = r"(?:\d{1,3}(?:,\d{3})+(?![\d])(?:\.\d+)?|\d+(?:[.,]\d+)?|\.\d+)"
 _UNIT = re.compile(
     r"\s?(?P<u>%\s?(?:points?|pts)\b|%|percent(?:age)?[\s-]points?\b|percentage[\s-]?pts?\b|pp\b|p\.p\.|percent\b|"
     r"(?:absolute\s+)?points?\b|pts\b|"
+    # "a 4-point gain": hyphenated points of a change; "a 5-point scale", "the 8-point algorithm" are setup
+    r"-points?(?=\s+(?:absolute\s+)?(?:improvements?|gains?|boosts?|increases?|decreases?|drops?|declines?|"
+    r"reductions?|leads?|margins?)\b)|"
     r"[×✕]|[xX](?![\w])|-?fold\b|\s?times\b|"
     rf"(?-i:{V.alternation(V.MEASURE_UNITS)})(?![\w/])|s\b(?=\s*(?:[,.;)]|for\b|vs\b|on\b|$)))"
 )

@@ -11,7 +11,7 @@ import re
 import unicodedata
 from functools import lru_cache
 
-RULES_VERSION = "1"  # bump when outputs change (docs/execution.md)
+RULES_VERSION = "2"  # bump when outputs change (docs/execution.md)
 
 #: Byte-order marks, longest first (a UTF-32 LE BOM starts with the UTF-16 LE one).
 _BOMS = (
@@ -282,4 +282,38 @@ def sanitise_line(line: str) -> str:
     if line.isascii() and line.isprintable():
         return line
     drop, space = invisible_patterns()
-    return drop.sub("", space.sub(" ", line))
+    return drop.sub("", space.sub(" ", restore_eaten_escapes(line)))
+
+
+#: A control character a decoder made of a backslash escape (JSON ``\t``, ``\b``, ``\f``), and the letters
+#: after it. A line feed is not repaired (a real line break may come before "e.g.", which would read as
+#: ``\ne``); a carriage return is gone once line ends are normalised.
+_EATEN = re.compile(r"([\t\x08\x0c])([A-Za-z]+)")
+_ESCAPE_LETTER = {"\t": "t", "\x08": "b", "\x0c": "f"}
+
+
+@lru_cache(maxsize=1)
+def _macro_names() -> frozenset[str]:
+    """Every macro name pylatexenc's default context knows (about 940: ``times``, ``textbf``, ``beta``...)."""
+    from pylatexenc.latex2text import get_default_latex_context_db
+
+    db = get_default_latex_context_db()
+    return frozenset(m.macroname for cat in db.categories() for m in db.iter_macro_specs([cat]))
+
+
+def restore_eaten_escapes(line: str) -> str:
+    """Put back the LaTeX commands a decoder read as escapes (str -> str), before :func:`sanitise_line` drops
+    control characters: a tab, backspace or form feed followed by letters that, after the escape's letter,
+    make a macro pylatexenc knows becomes that macro (TAB + ``imes`` -> ``\\times``, TAB + ``extbf`` ->
+    ``\\textbf``, BS + ``eta`` -> ``\\beta``, FF + ``rac`` -> ``\\frac``: a JSON listing whose writer did not
+    escape its backslashes); any other control character is left as it is. Measured on the dev corpus: 184
+    control characters right before letters, 170 of them such commands (``\\textit`` 53, ``\\textbf`` 50,
+    ``\\times`` 45); the others are tabs before words ("\tachieves")."""
+    if not ("\t" in line or "\x08" in line or "\x0c" in line):
+        return line
+
+    def put_back(m: re.Match) -> str:
+        name = _ESCAPE_LETTER[m[1]] + m[2]
+        return "\\" + name if name in _macro_names() else m[0]
+
+    return _EATEN.sub(put_back, line)

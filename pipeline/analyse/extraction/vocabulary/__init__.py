@@ -27,6 +27,7 @@ from pipeline.analyse.extraction.vocabulary.dataset_words import (
     TASK_ACRONYMS,
 )
 from pipeline.analyse.extraction.vocabulary.metric_words import (
+    ADJECTIVE_METRICS,
     AMOUNT_WORDS,
     CHANGE_WORDS,
     COMPARATIVE_METRICS,
@@ -64,7 +65,7 @@ from pipeline.analyse.extraction.vocabulary.url_words import (
     URL_CUES,
 )
 
-RULES_VERSION = "9"  # bump when outputs change (docs/execution.md)
+RULES_VERSION = "10"  # bump when outputs change (docs/execution.md)
 
 
 def words(table, flags: int = re.I, bounded: bool = True) -> re.Pattern:
@@ -90,6 +91,7 @@ __all__ = [
     "TIME_UNITS",
     "POINT_SCALE_METRICS",
     "UNIT_METRICS",
+    "ADJECTIVE_METRICS",
     "COMPARATIVE_METRICS",
     "VERB_METRICS",
     "AMOUNT_WORDS",

@@ -146,6 +146,8 @@ MEASURE_UNITS = (
     r"MiB",
     r"fps",
     r"FPS",
+    r"frames per second",
+    r"seconds? per (?:image|frame|sample|query|video|sentence|step)",
 )
 #: Fractions written in words, as multipliers of a quantity ("about half the accuracy" -> 0.5 x).
 WORD_FRACTIONS = {
@@ -270,7 +272,7 @@ POINT_SCALE_METRICS = (
     r"TER",
 )
 #: Units that name the metric themselves ("at 20fps": metric fps).
-UNIT_METRICS = {"fps": "fps", "FPS": "FPS"}
+UNIT_METRICS = {"fps": "fps", "FPS": "FPS", "frames per second": "frames per second"}
 #: Verbs that say a time measure is the running time: "runs in 3.2s/frame", "runs at 29.3ms" -> metric
 #: "runtime" (gold_dev2, gold_dev3). Matched right before the number, with "at"/"in" and a qualifier between.
 RUN_VERBS = (r"runs?", r"running", r"operates?")
@@ -287,6 +289,17 @@ COMPARATIVE_METRICS = {
     "cheaper": "cost",
     "shorter": "length",
     "longer": "length",
+}
+#: An adjective after "more"/"less" names the quantity by its noun ("8% more accurate" -> accuracy, "2x more
+#: efficient" -> efficiency). Table: adjective -> metric.
+ADJECTIVE_METRICS = {
+    "accurate": "accuracy",
+    "efficient": "efficiency",
+    "robust": "robustness",
+    "stable": "stability",
+    "precise": "precision",
+    "expensive": "cost",
+    "costly": "cost",
 }
 #: Verbs whose object names the measured quantity ("speed up inference by 3.9x" -> "speed up").
 VERB_METRICS = {
