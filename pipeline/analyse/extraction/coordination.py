@@ -8,12 +8,14 @@ import re
 
 from pipeline.analyse.extraction.roles import accept_plain
 from pipeline.analyse.extraction.rows import MetricDraft
-from pipeline.analyse.extraction.tokens import Tok
+from pipeline.analyse.extraction.tokens import SETUP_UNCERTAINTY, Tok
 
 #: The rule name a token accepted for its coordination carries (``Tok.why``).
 COORDINATED = "coordinated-result"
 #: What joins two coordinated numbers: a list separator, "vs."/"versus".
 _COORDINATION = re.compile(r"\s*(?:,|,?\s*(?:and|or|/)|vs\.?|versus)\s*")
+#: The spread written after a number ("93.34+-0.05", "88.1 ± 0.3").
+_SPREAD_FIRST = re.compile(r"^\s?(?:±|\+-|\+/-)\s?\d+(?:\.\d+)?")
 #: A comma list that goes on to its "and"/"or" end after a number: "51.25, 22.17 and 40.65".
 _LIST_ENDS = re.compile(r"(?:\s*,\s*[-+]?\d+(?:\.\d+)?)*\s*,?\s*(?:and|or)\s+[-+]?\d")
 #: The bracketed name right after a data set's name: "CIFAR-10 (CIFAR-100)".
@@ -23,7 +25,9 @@ _PARTNER_NAME = re.compile(r"\s*\(\s*(?P<name>[A-Z][\w.\-+]*(?:\s[A-Z0-9][\w.\-+
 def accept_coordinated(text: str, toks: list[Tok]) -> None:
     """Accept, in place, the plain decimals of ``toks`` (number tokens of ``text`` in text order) coordinated
     with a plain result: before it ("92.4, 88.7 and 85.1 on SST-2", "(98.38 vs. 87.98 AUC)") and after it ("F1
-    scores of 70.0 and 72.9", "an NMI of 0.705 (0.431)"). Sets ``accepted`` and ``why``; raises nothing."""
+    scores of 70.0 and 72.9", "an NMI of 0.705 (0.431)"); the spread of a number is skipped ("Dice scores of
+    93.34+-0.05 and 89.73+-0.04"). Sets ``accepted`` and ``why``; raises nothing."""
+    toks = [t for t in toks if t.setup_rule != SETUP_UNCERTAINTY]
     for j in range(len(toks) - 2, -1, -1):
         t, n = toks[j], toks[j + 1]
         if _plain_decimal(t) and n.unit is None and not n.setup and _coordinated(text, t, n):
@@ -54,7 +58,7 @@ def _coordinated(text: str, t: Tok, n: Tok, forward: bool = False) -> bool:
     """Whether the tokens ``t`` and ``n`` (in this order) are coordinated: only a separator between them. Read
     ``forward`` (``n`` takes ``t``'s status), a bare comma counts only inside a list that ends in "and"/"or"
     ("recall 75.9% at IOU 0.1, 47.9 average IDs" is no list)."""
-    between = text[t.span_end : n.span_start]
+    between = _SPREAD_FIRST.sub("", text[t.span_end : n.span_start])
     if _COORDINATION.fullmatch(between):
         return not forward or between.strip() != "," or _LIST_ENDS.match(text, n.span_end) is not None
     return bracket_partner(text, t, n)

@@ -141,7 +141,8 @@ _CHANGE_TAIL = re.compile(
 _LEAD_WORDS = re.compile(
     r"^(?:(?:a|an|the|its|their|our|his|her|higher|lower|better|worse|more|less|fewer|faster|slower|"
     r"relative|absolute|reaches|reached|achieves|achieved|achieving|obtains|has|have|"
-    r"with|yields|shows|in|on|that|of|only|respectively(?:\s+without)?|overall\s(?=gain))\s+)+",
+    r"with|yields|shows|in|on|that|of|only|respectively(?:\s+without)?|overall\s(?=gain)|"
+    r"(?:improvements?|gains?|increases?)\s+in)\s+)+",
     re.I,
 )
 
@@ -317,7 +318,7 @@ def metric_after(text: str, t: Tok, hi: int) -> str | None:
     """Metric named right after the number/unit: "54% F1", "10.7× KV memory reduction", "65ms model
     forwarding time", "14.9% in accuracy", "2.5% increase in storage"."""
     seg = text[t.span_end : min(hi, t.span_end + 50)]
-    seg = re.sub(r"^\s?±\s?\d+(?:\.\d+)?", "", seg)  # "88.1 ± 0.3 F1"
+    seg = re.sub(r"^\s?(?:±|\+-|\+/-)\s?\d+(?:\.\d+)?", "", seg)  # "88.1 ± 0.3 F1", "88.1 +/- 0.3 F1"
     om = re.match(r"\s*of\s+(?:the\s+)?((?:[\w-]+\s)?[\w-]+)", seg)
     if t.unit == "%" and om and AMOUNT.search(om[1]):
         return om[1]  # "72% of the task load"

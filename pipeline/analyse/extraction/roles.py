@@ -323,6 +323,12 @@ _MODIFIER = (
     r"(?-i:(?!(?:and|or|of|the|in|on|for|with|to|at|by|than|vs|per|higher|lower|more|less|better|worse)\b)"
     r"[a-z][a-z-]{1,14})"
 )
+#: The metric a change "by N" is measured in, named after it ("by 8.0 in average F-score", "by 2.1 in terms of
+#: BLEU").
+_IN_METRIC_AFTER = re.compile(
+    rf"\s+in\s+(?:terms\s+of\s+)?(?:the\s+)?(?:[\w-]+\s+)?(?:{LEX_WORDS})(?![\w-])",
+    re.I,
+)
 _RESULT_CUE = re.compile(
     r"\b(achiev\w*|attain\w*|reach\w*|obtain\w*|scor\w*|yield\w*|outperform\w*|surpass\w*|improv\w*|"
     r"record\w*|report\w*|deliver\w*|get|gets|sets?|establish\w*|results?|accurac\w*|rate|performance)\b",
@@ -362,13 +368,16 @@ def accept_plain(text: str, t: Tok, s0: int) -> bool:
         return False  # plain integers are counts unless a unit says otherwise
     if re.search(r"\b(?:margins?|gaps?)\s+of\s+$", pre):
         return True  # "outperforms X by a huge margin of 9.3"
+    if pre.rstrip().endswith(" by") and _IN_METRIC_AFTER.match(post):
+        return True  # "improve an attentional baseline by 8.0 in average F-score"
     if _CHANGE_NOUN_AFTER.match(post) or _CHANGE_NOUN_BEFORE.search(QUAL_TEXT.sub("", pre)):
         return (
             True  # plain-change: "a 0.06 increase in FID", "improvements of 19.22", "outperforms X by 5.80"
         )
     pre_q = QUAL_TEXT.sub("", pre).rstrip() + " "
     if re.search(
-        rf"(?:{LEX_WORDS})\s*(?:\([^()]*\)\s*)?(?:of|is|was|=|:|at|reaches|reaching|to|"
+        rf"(?:{LEX_WORDS})\s*(?:\([^()]*\)\s*)?(?:(?:scores?|measures?|values?)\s+)?"
+        rf"(?:of|is|was|=|:|at|reaches|reaching|to|"
         rf"(?:drops?|falls?|rises?|improves?|increases?|decreases?)\s+(?:to|from))?\s*$",
         pre_q,
         re.I,
@@ -376,7 +385,7 @@ def accept_plain(text: str, t: Tok, s0: int) -> bool:
         return True
     # "28.4 BLEU", "88.1 ± 0.3 F1", "0.949 Pearson correlation" (a capitalised name before the metric word)
     if re.match(
-        rf"\s?(?:±\s?\d+(?:\.\d+)?\s)?(?:(?-i:[A-Z][\w'’-]*|{_MODIFIER})\s)?(?:{LEX_WORDS})(?![\w-])",
+        rf"\s?(?:(?:±|\+-|\+/-)\s?\d+(?:\.\d+)?\s)?\(?(?:(?-i:[A-Z][\w'’-]*|{_MODIFIER})\s)?(?:{LEX_WORDS})(?![\w-])",
         post,
         re.I,
     ):

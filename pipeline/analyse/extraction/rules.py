@@ -123,9 +123,17 @@ RULES: dict[str, Rule] = {
         setup=True,
     ),
     "setup-uncertainty": Rule(
-        "The number after '±' is the uncertainty of the number before it ('88.1 ± 0.3'); a unit written once "
-        "after the spread is the number's too ('68±3% accuracy' is a 68 % row).",
-        (("It reaches 88.1 ± 0.3 F1 on SQuAD.", 0.3, {"value": 88.1, "metric": "F1"}),),
+        "The number after '±' ('+-', '+/-') is the uncertainty of the number before it ('88.1 ± 0.3'); a unit "
+        "written once after the spread is the number's too ('68±3% accuracy' is a 68 % row); a list of spread "
+        "numbers is a list ('93.34+-0.05 and 89.73+-0.04').",
+        (
+            ("It reaches 88.1 ± 0.3 F1 on SQuAD.", 0.3, {"value": 88.1, "metric": "F1"}),
+            (
+                "It renders superior Dice scores of 93.34+-0.05 and 89.73+-0.04 respectively.",
+                0.04,
+                {"value": 89.73, "metric": "Dice score"},
+            ),
+        ),
         setup=True,
     ),
     "setup-math-variable": Rule(
@@ -154,6 +162,12 @@ RULES: dict[str, Rule] = {
         (
             ("Our model reaches 81.2% accuracy on ImageNet.", 81.2, {"unit": "%", "kind": "score"}),
             ("It improves accuracy by 4.1% points.", 4.1, {"unit": "pp", "unit_text": "% points"}),
+            # "-times" is a multiplier ("3.48-times speed-ups")
+            (
+                "SGD-RS achieves at least 3.48-times speed-ups compared to vanilla minibatch SGD.",
+                3.48,
+                {"unit": "x", "kind": "multiplier", "qualifier": "at least"},
+            ),
             # hyphenated points of a change ("a 5-point Likert scale" is setup)
             (
                 "It leads to a 4.5-point gain in detection mAP.",
@@ -227,6 +241,18 @@ RULES: dict[str, Rule] = {
                 "Our overall system achieves 48.6 mask AP on the test-challenge split.",
                 48.6,
                 {"metric": "mask AP"},
+            ),
+            # the metric named after "by N in" ("improve a baseline by 8.0 in average F-score")
+            (
+                "The harvested labels improve an attentional baseline by 8.0 in average F-score.",
+                8.0,
+                {"kind": "delta", "metric": "average F-score"},
+            ),
+            # "nearing"/"approaching" are the qualifier "nearly"
+            (
+                "We see a notable improvement in SSIM nearing 0.93.",
+                0.93,
+                {"metric": "SSIM", "qualifier": "nearly"},
             ),
             # plain-change: a plain decimal named as a change, after it or before it
             (

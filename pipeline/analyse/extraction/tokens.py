@@ -29,7 +29,7 @@ _UNIT = re.compile(
     # "a 4-point gain": hyphenated points of a change; "a 5-point scale", "the 8-point algorithm" are setup
     r"-points?(?=\s+(?:absolute\s+)?(?:improvements?|gains?|boosts?|increases?|decreases?|drops?|declines?|"
     r"reductions?|leads?|margins?)\b)|"
-    r"[×✕]|[xX](?![\w])|-?fold\b|\s?times\b|"
+    r"[×✕]|[xX](?![\w])|-?fold\b|[\s-]?times\b|"
     rf"(?-i:{V.alternation(V.MEASURE_UNITS)})(?![\w/])|s\b(?=\s*(?:[,.;)]|for\b|vs\b|on\b|$)))"
 )
 _TOKEN = re.compile(rf"(?P<sign>[+±{re.escape(_MINUS)}])?(?P<num>{_NUM})(?P<suf>[kK](?![\w-]))?")
@@ -246,12 +246,12 @@ def _unit_at(
         return "%", um["u"], False, um.end(), u
     if "point" in u or u in ("pp", "p.p.", "pts") or "pt" in u:
         return "pp", um["u"], False, um.end(), u
-    if u in ("×", "✕", "x") or u.endswith("fold") or u == "times":
+    if u in ("×", "✕", "x") or u.endswith("fold") or u.lstrip("-") == "times":
         return "x", um["u"], False, um.end(), u
     return None, um["u"], True, um.end(), u
 
 
-_SPREAD = re.compile(r"\s?±\s?\d+(?:\.\d+)?")
+_SPREAD = re.compile(r"\s?(?:±|\+-|\+/-)\s?\d+(?:\.\d+)?")
 
 
 def _read_number(text: str, m: re.Match, sign: str, a: int) -> _Number:
@@ -318,8 +318,8 @@ def setup_rule(text: str, n: _Number) -> str | None:
         return SETUP_CROSS_VALIDATION  # "5-fold cross-validation"
     if unit == "x" and n.u == "times" and _REPEAT_VERB.search(text[max(0, n.na - 40) : n.na]):
         return SETUP_REPETITIONS  # "repeated over 60,000 times"
-    if text[max(0, n.na - 2) : n.na].strip().endswith("±") or n.sign == "±":
-        return SETUP_UNCERTAINTY  # the uncertainty of "88.1 ± 0.3"
+    if re.search(r"(?:±|\+-|\+/-)\s?$", text[max(0, n.na - 4) : n.na]) or n.sign == "±":
+        return SETUP_UNCERTAINTY  # the uncertainty of "88.1 ± 0.3", "95.12+-0.02", "88.1 +/- 0.3"
     corr = correlation_before(text, 0, n.a) if "." in n.num else None
     # a correlation statistic ("r = 0.91", "τ=0.64", "Spearman's ρ of 0.71") is not math about a variable
     if (
