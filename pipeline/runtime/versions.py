@@ -79,7 +79,8 @@ RULE_SETS: dict[str, RuleSet] = {
     ),
     "text": RuleSet("pipeline.analyse.residue", ("pipeline/analyse/residue.py",)),
     "cleaning": RuleSet(
-        "pipeline.analyse.cleaning", ("pipeline/analyse/cleaning.py", "pipeline/analyse/titles.py")
+        "pipeline.analyse.cleaning",
+        ("pipeline/analyse/cleaning.py", "pipeline/analyse/latex.py", "pipeline/analyse/titles.py"),
     ),
     "language": RuleSet("pipeline.analyse.language", ("pipeline/analyse/language.py",)),
     "quarantine": RuleSet("pipeline.analyse.quarantine", ("pipeline/analyse/quarantine.py",)),
