@@ -42,6 +42,7 @@ from pipeline.analyse import (
     cleaning,  # noqa: E402
 )
 from pipeline.ingest import records as ingest_records  # noqa: E402
+from pipeline.ingest.readers.decoding import restore_eaten_escapes  # noqa: E402
 
 SHARED = ROOT.parent / "shared"
 LISTINGS = SHARED / "listings"
@@ -97,6 +98,11 @@ def score(published: pl.DataFrame, truth: list[dict]) -> dict:
         by_text.setdefault(key, t)
         alias.setdefault(norm(cleaning.clean_text(t["abstract"] or "")), key)
         alias.setdefault(key, key)
+        # the truth as a JSON/YAML decoder read it may hold a LaTeX command eaten into an escape (TAB + "extit"),
+        # which the readers put back (pipeline.ingest.readers.decoding.restore_eaten_escapes)
+        repaired = restore_eaten_escapes(t["abstract"] or "")
+        alias.setdefault(norm(repaired), key)
+        alias.setdefault(norm(cleaning.clean_text(repaired)), key)
     matched, titles, vy, found = 0, 0, 0, set()
     for raw, abstract, title, venue, year in published.select(
         "abstract_raw", "abstract", "title", "venue", "year"
