@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+from pipeline.analyse.extraction.patterns import SPREAD
 from pipeline.analyse.extraction.roles import accept_plain
 from pipeline.analyse.extraction.rows import MetricDraft
 from pipeline.analyse.extraction.tokens import SETUP_UNCERTAINTY, Tok
@@ -14,8 +15,6 @@ from pipeline.analyse.extraction.tokens import SETUP_UNCERTAINTY, Tok
 COORDINATED = "coordinated-result"
 #: What joins two coordinated numbers: a list separator, "vs."/"versus".
 _COORDINATION = re.compile(r"\s*(?:,|,?\s*(?:and|or|/)|vs\.?|versus)\s*")
-#: The spread written after a number ("93.34+-0.05", "88.1 ± 0.3").
-_SPREAD_FIRST = re.compile(r"^\s?(?:±|\+-|\+/-)\s?\d+(?:\.\d+)?")
 #: A comma list that goes on to its "and"/"or" end after a number: "51.25, 22.17 and 40.65".
 _LIST_ENDS = re.compile(r"(?:\s*,\s*[-+]?\d+(?:\.\d+)?)*\s*,?\s*(?:and|or)\s+[-+]?\d")
 #: The bracketed name right after a data set's name: "CIFAR-10 (CIFAR-100)".
@@ -58,7 +57,8 @@ def _coordinated(text: str, t: Tok, n: Tok, forward: bool = False) -> bool:
     """Whether the tokens ``t`` and ``n`` (in this order) are coordinated: only a separator between them. Read
     ``forward`` (``n`` takes ``t``'s status), a bare comma counts only inside a list that ends in "and"/"or"
     ("recall 75.9% at IOU 0.1, 47.9 average IDs" is no list)."""
-    between = _SPREAD_FIRST.sub("", text[t.span_end : n.span_start])
+    between = text[t.span_end : n.span_start]
+    between = between[m.end() :] if (m := SPREAD.match(between)) else between  # "93.34+-0.05 and 89.73"
     if _COORDINATION.fullmatch(between):
         return not forward or between.strip() != "," or _LIST_ENDS.match(text, n.span_end) is not None
     return bracket_partner(text, t, n)

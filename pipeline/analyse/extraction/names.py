@@ -17,6 +17,7 @@ from pipeline.analyse.extraction.patterns import (
     LEX_WORDS,
     MODEL_NAME,
     QUAL_TEXT,
+    SPREAD,
     correlation_before,
     metric_equals,
 )
@@ -318,7 +319,7 @@ def metric_after(text: str, t: Tok, hi: int) -> str | None:
     """Metric named right after the number/unit: "54% F1", "10.7× KV memory reduction", "65ms model
     forwarding time", "14.9% in accuracy", "2.5% increase in storage"."""
     seg = text[t.span_end : min(hi, t.span_end + 50)]
-    seg = re.sub(r"^\s?(?:±|\+-|\+/-)\s?\d+(?:\.\d+)?", "", seg)  # "88.1 ± 0.3 F1", "88.1 +/- 0.3 F1"
+    seg = seg[m.end() :] if (m := SPREAD.match(seg)) else seg  # "88.1 ± 0.3 F1", "88.1 +/- 0.3 F1"
     om = re.match(r"\s*of\s+(?:the\s+)?((?:[\w-]+\s)?[\w-]+)", seg)
     if t.unit == "%" and om and AMOUNT.search(om[1]):
         return om[1]  # "72% of the task load"

@@ -18,7 +18,13 @@ UP = V.words(V.UP_WORDS)
 DOWN = V.words(V.DOWN_WORDS)
 
 QUALIFIERS = tuple((re.compile(rf"{rx}\s*$", re.I), q) for rx, q in V.QUALIFIERS)
-QUAL_TEXT = re.compile(rf"(?:{'|'.join(rx for rx, _ in V.QUALIFIERS)})\s*$", re.I)
+#: Every qualifier written before a number, as one alternation (no group).
+QUAL_WORDS = "|".join(rx for rx, _ in V.QUALIFIERS)
+QUAL_TEXT = re.compile(rf"(?:{QUAL_WORDS})\s*$", re.I)
+#: The sign of a spread: "88.1 ± 0.3", "95.12+-0.02", "88.1 +/- 0.3".
+SPREAD_SIGN = r"(?:±|\+-|\+/-)"
+#: A spread written right after a number (its sign and the uncertainty).
+SPREAD = re.compile(rf"\s?{SPREAD_SIGN}\s?\d+(?:\.\d+)?")
 
 MODEL_NAME = re.compile(rf"\b{V.alternation(V.MODEL_NAMES)}(?![a-z])|(?:^|[-\s])\d+(?:\.\d+)?[BM]\b|×\d")
 GENERIC_CAP = set(V.GENERIC_CAPITALS)

@@ -15,6 +15,7 @@ from pipeline.analyse.extraction.patterns import (
     METRIC_THEN_CHANGE,
     QUAL_TEXT,
     QUALIFIERS,
+    SPREAD,
     UP,
     correlation_before,
     metric_equals,
@@ -303,6 +304,8 @@ _METRIC_BY = re.compile(rf"(?:{LEX_WORDS})\s+(?:\([^()]{{1,20}}\)\s+)?(?:(?:scor
 #: "runs at 30 FPS", "operates in 12 ms": a measure the method runs at is its result (vocabulary RUN_VERBS).
 _RUNS_AT = re.compile(rf"\b{V.alternation(V.RUN_VERBS)}\s+(?:at|in)\s+(?:only\s+|about\s+|over\s+)?$", re.I)
 
+#: Units of a measure that is a result wherever it is written: times per item, distances, decibels.
+_PER_ITEM_UNITS = ("ms", "mm", "dB", "ms/frame", "ms/image", "s/frame", "µs", "μs", "ns")
 #: A plain decimal named as a change: "a 0.06 increase in FID", "2.51 absolute improvement", "a 4.5-point gain"
 #: (after the number); "improvements of 19.22", "outperforms BART by 5.80" (before it). Rule plain-change.
 _CHANGE_NOUN_AFTER = re.compile(
@@ -347,9 +350,7 @@ def accept_plain(text: str, t: Tok, s0: int) -> bool:
         u = (t.unit_text or "").strip()  # a measure always has its unit text
         if u == "s":
             return re.search(r"\b(?:vs\.?|versus)\s*$", pre) is not None
-        if u in ("ms", "mm", "dB", "ms/frame", "ms/image", "s/frame", "µs", "μs", "ns") or u.startswith(
-            "second"
-        ):
+        if u in _PER_ITEM_UNITS or u.startswith("second"):
             return True  # times per item are results wherever they are written ("10 seconds per image")
         # other measures ("12 GB", "30 fps") are results only next to a change, a comparison or a metric word
         ctx = text[max(s0, t.span_start - 50) : t.span_end + 40]
@@ -370,10 +371,9 @@ def accept_plain(text: str, t: Tok, s0: int) -> bool:
         return True  # "outperforms X by a huge margin of 9.3"
     if pre.rstrip().endswith(" by") and _IN_METRIC_AFTER.match(post):
         return True  # "improve an attentional baseline by 8.0 in average F-score"
+    # plain-change: "a 0.06 increase in FID", "improvements of 19.22", "outperforms X by 5.80"
     if _CHANGE_NOUN_AFTER.match(post) or _CHANGE_NOUN_BEFORE.search(QUAL_TEXT.sub("", pre)):
-        return (
-            True  # plain-change: "a 0.06 increase in FID", "improvements of 19.22", "outperforms X by 5.80"
-        )
+        return True
     pre_q = QUAL_TEXT.sub("", pre).rstrip() + " "
     if re.search(
         rf"(?:{LEX_WORDS})\s*(?:\([^()]*\)\s*)?(?:(?:scores?|measures?|values?)\s+)?"
@@ -385,7 +385,7 @@ def accept_plain(text: str, t: Tok, s0: int) -> bool:
         return True
     # "28.4 BLEU", "88.1 ± 0.3 F1", "0.949 Pearson correlation" (a capitalised name before the metric word)
     if re.match(
-        rf"\s?(?:(?:±|\+-|\+/-)\s?\d+(?:\.\d+)?\s)?\(?(?:(?-i:[A-Z][\w'’-]*|{_MODIFIER})\s)?(?:{LEX_WORDS})(?![\w-])",
+        rf"(?:{SPREAD.pattern})?\s?\(?(?:(?-i:[A-Z][\w'’-]*|{_MODIFIER})\s)?(?:{LEX_WORDS})(?![\w-])",
         post,
         re.I,
     ):

@@ -14,6 +14,9 @@ from pipeline.analyse.extraction.patterns import (
     LIST_SEP,
     METRIC_POINTS,
     POINT_SCALE_METRIC,
+    QUAL_WORDS,
+    SPREAD,
+    SPREAD_SIGN,
     correlation_before,
     metric_equals,
 )
@@ -43,7 +46,7 @@ _SETUP_AFTER = re.compile(
 #: A verb that takes away right before "N% of <setup>" ("reduces more than 90% of parameters", "saves 40% of
 #: the memory"): the share is what the method removed, a result (GUIDELINES: "reduces KV cache size by 80%").
 _CUT_BEFORE = re.compile(
-    rf"\b(?:reduc|cut|sav|decreas|lower|shrink)\w*\s+(?:{'|'.join(rx for rx, _ in V.QUALIFIERS)})?\s*$",
+    rf"\b(?:reduc|cut|sav|decreas|lower|shrink)\w*\s+(?:{QUAL_WORDS})?\s*$",
     re.I,
 )
 _PCT_SETUP_AFTER = re.compile(rf"\s*of\s+(?:the\s+)?(?:\w+\s+)?{V.alternation(V.PERCENT_OF_SETUP)}\b", re.I)
@@ -251,9 +254,6 @@ def _unit_at(
     return None, um["u"], True, um.end(), u
 
 
-_SPREAD = re.compile(r"\s?(?:±|\+-|\+/-)\s?\d+(?:\.\d+)?")
-
-
 def _read_number(text: str, m: re.Match, sign: str, a: int) -> _Number:
     """Digits, ``k`` suffix, value and unit of the token ``m`` (a comma list "1,2" keeps its first number)."""
     na, b = m.start("num"), m.end("num")
@@ -269,7 +269,7 @@ def _read_number(text: str, m: re.Match, sign: str, a: int) -> _Number:
     if sign and sign in _MINUS:
         value = -value
     unit, unit_text, measure, ue, u = _unit_at(text, b, value, suf)
-    spread = _SPREAD.match(text, b) if unit is None and not measure and not suf else None
+    spread = SPREAD.match(text, b) if unit is None and not measure and not suf else None
     if spread:
         # "68±3% accuracy", "11.3±9.5% EER": the unit written once after the spread is the number's too
         s_unit, s_text, s_measure, s_end, s_u = _unit_at(text, spread.end(), value, None)
@@ -318,7 +318,7 @@ def setup_rule(text: str, n: _Number) -> str | None:
         return SETUP_CROSS_VALIDATION  # "5-fold cross-validation"
     if unit == "x" and n.u == "times" and _REPEAT_VERB.search(text[max(0, n.na - 40) : n.na]):
         return SETUP_REPETITIONS  # "repeated over 60,000 times"
-    if re.search(r"(?:±|\+-|\+/-)\s?$", text[max(0, n.na - 4) : n.na]) or n.sign == "±":
+    if re.search(rf"{SPREAD_SIGN}\s?$", text[max(0, n.na - 4) : n.na]) or n.sign == "±":
         return SETUP_UNCERTAINTY  # the uncertainty of "88.1 ± 0.3", "95.12+-0.02", "88.1 +/- 0.3"
     corr = correlation_before(text, 0, n.a) if "." in n.num else None
     # a correlation statistic ("r = 0.91", "τ=0.64", "Spearman's ρ of 0.71") is not math about a variable
