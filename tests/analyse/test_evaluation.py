@@ -55,6 +55,15 @@ FLOORS = {
         "metric_dataset_acc": 0.84,
         "url_f1": 0.98,
     },
+    # 90 more, drawn and labelled the same way: scored blind at 0.957 F1, name 0.679, dataset 0.589; read since
+    "gold_blind5.jsonl": {
+        "metric_f1": 0.95,
+        "metric_precision": 0.96,
+        "metric_kind_acc": 0.89,
+        "metric_name_acc": 0.71,
+        "metric_dataset_acc": 0.58,
+        "url_f1": 0.98,
+    },
 }
 
 

@@ -879,3 +879,21 @@ def test_points_of_a_metric_and_written_before_multipliers():
     assert (row["value"], row["unit"], row["kind"], row["span"]) == (7.0, "x", "multiplier", "x7")
     text = "The paper shows reconstruction results of super resolution from x4 to x100."
     assert extract_metrics(clean_text(text)) == []
+
+
+def test_an_open_phrase_names_what_changed_but_never_the_method_or_a_later_metric():
+    """Dev-corpus sentences: the object of a change verb or the subject of "is N times smaller" names the
+    quantity in words no vocabulary holds (rule metric-open-phrase), passing over a run of qualifiers ("by over
+    ~11 points"); a method as subject keeps the comparative's name, a metric word after the number wins, and a
+    quantity's bare head ("the number of ... is twice") names nothing."""
+    text = "Our model improves factuality scores by over ~11 points on CNN/DM."
+    (row,) = extract_metrics(clean_text(text))
+    assert (row["value"], row["metric"], row["kind"]) == (11.0, "factuality score", "delta")
+    text = "Our proposal is 60000x faster than the exact solver."
+    (row,) = extract_metrics(clean_text(text))
+    assert (row["value"], row["metric"]) == (60000.0, "speed")
+    text = "We show that the performance of a pre-trained FCN network can be boosted by 5% (mean IOU)."
+    (row,) = extract_metrics(clean_text(text))
+    assert "metric-open-phrase" not in row["rules"]
+    text = "This is hard since the number of unknowns to recover is twice as many as the given measurements."
+    assert all(r["metric"] != "number" for r in extract_metrics(clean_text(text)))

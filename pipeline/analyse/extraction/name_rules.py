@@ -171,6 +171,40 @@ NAME_RULES: dict[str, tuple[str, tuple]] = {
         "'X was reduced/improved from|by|to N' names X when X ends in a metric head word.",
         (("The top-1 error rate was reduced from 33.5% to 29.0%.", 29.0, {"metric": "top-1 error rate"}),),
     ),
+    "metric-open-phrase": (
+        "The quantity a change is stated of, named by the clause's shape where no vocabulary word names it: the "
+        "object of a change verb before 'by N', or the subject of 'is/was (reduced) by N', 'is N times "
+        "smaller', 'is N' (with an 'of'/'between' complement or a metric word); never a method or a change "
+        "noun (vocabulary COMPARED_NOUNS), and not when a metric word follows the number ('by 5% (mean IoU)'). "
+        "Read over the dev corpus: docs/extraction.md.",
+        (
+            (
+                "Our maintenance strategy reduces redundant preferences by 95% and contradictory ones by 92%.",
+                95.0,
+                {"metric": "redundant preferences"},
+            ),
+            (
+                "The method reduces the average miss-rate over HOG+SVM by more than 30%.",
+                30.0,
+                {"metric": "average miss-rate"},
+            ),
+            (
+                "Furthermore, the memory overhead of our model is 100 times smaller than those of previous methods.",
+                100.0,
+                {"metric": "memory overhead"},
+            ),
+            (
+                "DBPNet gains 20.4%, but the number of trainable parameters is reduced by about 91 times.",
+                91.0,
+                {"metric": "number of trainable parameters"},
+            ),
+            (
+                "For high-rate codes, the gap between our decoder and the ML decoder is less than 0.1dB.",
+                0.1,
+                {"metric": "gap"},
+            ),
+        ),
+    ),
     "metric-before-metric-word": (
         "'the X metric from|of|by N' names X.",
         (

@@ -20,7 +20,8 @@ DOWN = V.words(V.DOWN_WORDS)
 QUALIFIERS = tuple((re.compile(rf"{rx}\s*$", re.I), q) for rx, q in V.QUALIFIERS)
 #: Every qualifier written before a number, as one alternation (no group).
 QUAL_WORDS = "|".join(rx for rx, _ in V.QUALIFIERS)
-QUAL_TEXT = re.compile(rf"(?:{QUAL_WORDS})\s*$", re.I)
+#: A run of qualifiers ending a text ("by over ~11 points": "over ~").
+QUAL_TEXT = re.compile(rf"(?:(?:{QUAL_WORDS})\s*)+$", re.I)
 #: The sign of a spread: "88.1 ± 0.3", "95.12+-0.02", "88.1 +/- 0.3".
 SPREAD_SIGN = r"(?:±|\+-|\+/-)"
 #: A spread written right after a number (its sign and the uncertainty).

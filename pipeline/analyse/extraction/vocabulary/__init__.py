@@ -31,6 +31,7 @@ from pipeline.analyse.extraction.vocabulary.metric_words import (
     AMOUNT_WORDS,
     CHANGE_WORDS,
     COMPARATIVE_METRICS,
+    COMPARED_NOUNS,
     CORRELATION_SYMBOLS,
     DOWN_WORDS,
     MEASURE_UNITS,
@@ -65,7 +66,7 @@ from pipeline.analyse.extraction.vocabulary.url_words import (
     URL_CUES,
 )
 
-RULES_VERSION = "11"  # bump when outputs change (docs/execution.md)
+RULES_VERSION = "12"  # bump when outputs change (docs/execution.md)
 
 
 def words(table, flags: int = re.I, bounded: bool = True) -> re.Pattern:
@@ -93,6 +94,7 @@ __all__ = [
     "UNIT_METRICS",
     "ADJECTIVE_METRICS",
     "COMPARATIVE_METRICS",
+    "COMPARED_NOUNS",
     "VERB_METRICS",
     "AMOUNT_WORDS",
     "UP_WORDS",

@@ -312,6 +312,55 @@ VERB_METRICS = {
     "accelerate": "speed up",
 }
 
+#: Head nouns of what a result is compared with, or of the change itself, never what it measures: the object
+#: of "improves X by N" or the subject of "X is N times smaller" is no metric when it ends in one ("improves
+#: the baseline model by 3%", "the memory cost of our approach is", "the average improvement is up to 10%").
+COMPARED_NOUNS = (
+    r"models?",
+    r"methods?",
+    r"approach(?:es)?",
+    r"algorithms?",
+    r"frameworks?",
+    r"networks?",
+    r"systems?",
+    r"techniques?",
+    r"variants?",
+    r"competitors?",
+    r"counterparts?",
+    r"architectures?",
+    r"polic(?:y|ies)",
+    r"agents?",
+    r"learners?",
+    r"versions?",
+    r"others",
+    r"art",
+    r"margins?",
+    r"factors?",
+    r"amounts?",
+    r"average",
+    r"ones?",
+    r"problems?",
+    r"procedures?",
+    r"mechanisms?",
+    r"modules?",
+    r"detectors?",
+    r"classifiers?",
+    r"estimators?",
+    r"solvers?",
+    r"pipelines?",
+    r"process(?:es)?",
+    r"proposals?",
+    r"designs?",
+    r"implementations?",
+    r"modifications?",
+    r"improvements?",
+    r"gains?",
+    r"increases?",
+    r"decreases?",
+    r"reductions?",
+    r"boosts?",
+)
+
 #: Quantities whose % change is a relative change (an amount, not a score): GUIDELINES "reduces KV cache
 #: size by 80%", "70% fewer tokens".
 AMOUNT_WORDS = (
