@@ -152,7 +152,8 @@ _OPEN_OBJECT = re.compile(
 # a subject is named by a change verb, a complement ("the gap between A and B is", "the memory overhead of our
 # model is") or a word of the metric vocabulary; "our proposal is 60000x faster" names the method, not a metric
 _OPEN_SUBJECT = re.compile(
-    rf"(?:(?<=[,;:]\s)|\b(?:the|its|our|their)\s+){_OPEN_NP}(?P<of>\s+(?:of|for|in|between)\s+(?:(?!\b(?:which|whom|where|when|that|who|while|whereas)\b)[^,;]){{0,40}}?)?"
+    rf"(?:(?<=[,;:]\s)|\b(?:the|its|our|their)\s+){_OPEN_NP}"
+    r"(?P<of>\s+(?:of|for|in|between)\s+(?:(?!\b(?:which|whom|where|when|that|who|while|whereas)\b)[^,;]){0,40}?)?"
     rf"\s+(?:is|are|was|were|has been|have been|can be)\s+(?:\w+ly\s+)?(?P<verb>{_CHANGE_VERB}\s+by\s+)?$"
 )
 _COMPARED = re.compile(rf"\b{V.alternation(V.COMPARED_NOUNS)}$")
@@ -177,13 +178,13 @@ def _open_name(np_: str) -> bool:
     )
 
 
-def metric_open_phrase(text: str, t: Tok, lo: int, hi: int) -> str | None:
+def _open_phrase(text: str, t: Tok, hi: int, pre: str) -> str | None:
     """The quantity a change is stated of by the shape of the clause alone (:data:`_OPEN_OBJECT`,
-    :data:`_OPEN_SUBJECT`), unless a metric word follows the number in its clause ("by 3.0 points of
-    accuracy", "by 16.6% relatively (based on Recall@1 ...)"): that one names it."""
+    :data:`_OPEN_SUBJECT`) in ``pre`` (the clause before the number, qualifiers stripped), unless a metric word
+    follows the number in its clause ("by 3.0 points of accuracy", "by 16.6% relatively (based on Recall@1
+    ...)"): that one names it."""
     if _METRIC_WORD_AFTER.match(text, t.span_end, hi):
         return None
-    pre = QUAL_TEXT.sub("", text[max(lo, t.span_start - 120) : t.span_start]).rstrip() + " "
     m = _OPEN_OBJECT.search(pre)
     if m and _open_name(m["np"]):
         return m["np"]
@@ -357,7 +358,7 @@ def metric_open(text: str, t: Tok, s0: int, lo: int, hi: int) -> tuple[str | Non
         m = rx.search(pre[-70:])
         if m and not BAD_NP.search(m["np"]):
             return re.sub(r"^(?:the|its|our|their)\s+", "", m["np"]), name
-    phrase = metric_open_phrase(text, t, lo, hi)
+    phrase = _open_phrase(text, t, hi, pre)
     if phrase:
         return phrase, "metric-open-phrase"
     bm = _BEFORE_BRACKET.search(pre[-60:]) if pre.rstrip().endswith("(") else None
