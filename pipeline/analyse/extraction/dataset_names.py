@@ -169,6 +169,40 @@ def dataset_after(text: str, start: int, end: int) -> str | None:
     return None
 
 
+# A slash list of data sets after a slash list of numbers, in the same order: "29.45/17.29 BLEU on IWSLT14/WMT14",
+# "5.5%/6.5% on ScanNet/SUN RGB-D" (a second word in capitals or a year belongs to the name),
+# "3.7 / 17.4 / 2.0 on Eurocity / TJU-traffic / Caltech", "27.1%/30.6% registration recall improvements on
+# 3DMatch/3DLoMatch"; a bare suffix after the first name repeats its stem ("on Kinetics-400/600", "CROHME
+# 2014/2016").
+_SLASH_SET_NAME = r"[A-Z0-9][\w.+\-]*[\w+](?:\s(?:\d{4}|[A-Z][A-Z\d\-]*[A-Z\d])(?![\w-]))?"
+_SLASH_SETS = re.compile(
+    r"(?:[^,;.()/\d]|(?<=[A-Za-z@.-])\d){0,50}?\b(?:on|in)\s+(?:the\s+)?"
+    rf"(?P<names>{_SLASH_SET_NAME}(?:\s?/\s?(?:{_SLASH_SET_NAME}|\d+))+)(?![\w/-])"
+)
+
+
+def slash_sets(text: str, end: int, count: int) -> list[str] | None:
+    """The ``count`` data sets of a slash list named after a slash list of ``count`` numbers ending at ``end``
+    (:data:`_SLASH_SETS`), or None when the names are not ``count`` data sets (models: "on ResNet32/ResNet18",
+    metrics: "on ASR/SSIM"). Only "on" and "in" introduce the sets: "for GIN/Graphormer" names models."""
+    m = _SLASH_SETS.match(text, end)
+    if not m:
+        return None
+    # a metric after the last set is not part of its name ("on LaSOT/TNL2K AUC")
+    parts = [
+        re.sub(r"\s(\S+)$", lambda w: "" if LEX.fullmatch(w[1]) else w[0], p.strip())
+        for p in m["names"].split("/")
+    ]
+    stem = re.match(r"(.*?[\s-])\d+$", parts[0])
+    names = [f"{stem[1]}{p}" if stem and p.isdigit() else p for p in parts]
+    if len(names) != count or any(p.isdigit() and not stem for p in parts):
+        return None
+    ok = [_ok_dataset(n) for n in names]
+    if not all(ok) or not all(re.search(r"[A-Za-z]", n) for n in names):
+        return None
+    return [n for n in ok if n]
+
+
 _NAME_BEFORE_BRACKET = re.compile(
     r"(?:\b(?i:on|in|for|and)|[,:])\s+(?:the\s+)?"
     rf"(?P<name>(?:[A-Z]|{LOWER_PREFIX_NAME})"

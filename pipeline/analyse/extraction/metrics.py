@@ -91,7 +91,7 @@ from pipeline.analyse.extraction.tokens import (
     pair_structures,
 )
 
-RULES_VERSION = "6"  # with keys, text, rules; bump when outputs change (docs/execution.md)
+RULES_VERSION = "7"  # with keys, text, rules; bump when outputs change (docs/execution.md)
 
 #: Keys of every row returned by :func:`extract_metrics`, in column order.
 METRIC_FIELDS = (
@@ -327,6 +327,9 @@ def _draft_row(text: str, k: _Kept, nxt: int, attached: list[tuple[int, int]]) -
     if kind_named == "share-of-the-time" and metric and metric.lower() in ("time", "cases", "trials", "runs"):
         metric = None  # "41% of the time": the share of the cases, not a time
 
+    if not dataset and t.dataset:
+        dataset = t.dataset
+        row_rules += [] if "slash-datasets" in row_rules else ["slash-datasets"]
     po = _in_paren(text, s0, t.span_start)
     # a multiplier in brackets after a name compares with it ("BA libraries: Ceres (41.45×)"), never a set's
     if not dataset and po >= 0 and subject == "ours" and t.unit != "x":

@@ -469,6 +469,36 @@ RULES: dict[str, Rule] = {
             ),
         ),
     ),
+    "slash-datasets": Rule(
+        "A slash list of numbers followed in its clause by 'on|in' and a slash list of as many data sets is "
+        "that many results, each on the set in the same position (plain decimals too: the named sets are the "
+        "evidence); a bare suffix after the first name repeats its stem ('Kinetics-400/600'), a year or a word in "
+        "capitals after a name is part of it ('SUN RGB-D'). Models or metrics in the slash list ('on "
+        "ResNet32/ResNet18', 'on ASR/SSIM') are no sets, nor what 'for' introduces ('for GIN/Graphormer'). Dev "
+        "corpus: 10 such lists in 58,671 abstracts (docs/extraction.md).",
+        (
+            (
+                "We find subnetworks that can achieve 29.45/17.29 BLEU on IWSLT14/WMT14.",
+                17.29,
+                {"metric": "BLEU", "dataset": "WMT14"},
+            ),
+            (
+                "MAC++ shows 27.1%/30.6% registration recall improvements on 3DMatch/3DLoMatch.",
+                27.1,
+                {"dataset": "3DMatch"},
+            ),
+            (
+                "DualFormer achieves 82.9%/85.2% top-1 accuracy on Kinetics-400/600 with 1000G FLOPs.",
+                85.2,
+                {"metric": "top-1 accuracy", "dataset": "Kinetics-600"},
+            ),
+            (
+                "Pre-training improves detection mAP@0.5 by 5.5%/6.5% over training from scratch on ScanNet/SUN RGB-D.",
+                6.5,
+                {"dataset": "SUN RGB-D"},
+            ),
+        ),
+    ),
     "spelled-number": Rule(
         "Results written in words: 'twice as', 'factor of N' (N > 0), 'N orders of magnitude' (a range for 'one to "
         "two', '2--3'; none after 'ranging over', 'spanning'), 'one percent', 'one "

@@ -7,6 +7,7 @@ import re
 from dataclasses import dataclass, replace
 
 from pipeline.analyse.extraction import vocabulary as V
+from pipeline.analyse.extraction.dataset_names import slash_sets
 from pipeline.analyse.extraction.patterns import (
     LEX,
     LEX_GLUED,
@@ -91,6 +92,7 @@ class Tok:
     high: float | None = None
     vfrom: float | None = None
     group: str | None = None
+    dataset: str | None = None
     why: str | None = None
     dash: bool = False
     setup_rule: str | None = None
@@ -532,11 +534,29 @@ _PAIR_NAMES = re.compile(r"[^,;.()/\d]{0,40}?(?<![\w@-])([A-Za-z][\w@-]*)/([A-Za
 _PAIR_BRACKET = re.compile(rf"\s?\((?!Ours\b)((?i:{LEX_WORDS})|[A-Z][A-Z\d@-]{{1,9}})\)")
 
 
+def _slash_lists(text: str, toks: list[Tok]) -> None:
+    """A slash list of numbers followed by a slash list of as many data sets is that many results, each on its
+    set in order (rule slash-datasets, :func:`pipeline.analyse.extraction.dataset_names.slash_sets`): the
+    numbers are accepted and carry their set in ``dataset``."""
+    i = 0
+    while i < len(toks):
+        j = i
+        while j + 1 < len(toks) and re.fullmatch(r"\s?/\s?", text[toks[j].end : toks[j + 1].start]):
+            j += 1
+        run = toks[i : j + 1]
+        if j > i and not any(t.setup for t in run) and any(t.decimal or t.unit == "%" for t in run):
+            names = slash_sets(text, run[-1].end, len(run))
+            for t, name in zip(run, names or [], strict=False):
+                t.accepted, t.why, t.dataset = True, t.why or "slash-datasets", name
+        i = j + 1
+
+
 def pair_structures(text: str, toks: list[Tok]) -> list[Tok]:
     """Merge ranges and before→after pairs, read slash pairs, drop CI bounds, share units across lists.
 
     ``toks`` are :func:`number_tokens` in text order; returns the tokens kept, in text order (a pair is its
     second token, its span widened to the first)."""
+    _slash_lists(text, toks)
     out: list[Tok] = []
     i = 0
     while i < len(toks):
