@@ -23,6 +23,12 @@ from pipeline.analyse.extraction.patterns import (
 )
 from pipeline.analyse.extraction.tokens import Tok
 
+#: The verbs that change a quantity by an amount (vocabulary CHANGE_VERB_STEMS); those, the verbs that compare
+#: with another method (COMPARISON_VERB_STEMS) and the verbs that speed up (SPEED_VERB_STEMS): a stem, to be
+#: followed by ``\w*``.
+_CHANGE_STEM = V.alternation(V.CHANGE_VERB_STEMS)
+_CHANGE_OR_COMPARE = V.alternation(V.CHANGE_VERB_STEMS + V.COMPARISON_VERB_STEMS + V.SPEED_VERB_STEMS)
+
 _NP_WORD = (
     r"(?!(?:on|in|of|for|by|than|over|and|or|with|while|to|at|from|the|a|an|compared|across|vs|all|each|"
     r"both|these|those|most|several|many|every|other|average)\b)[\w@\-./]+"
@@ -92,7 +98,7 @@ _OPEN_BEFORE = (
     (
         "metric-before-verb-by",
         re.compile(
-            rf"\b(?:improv|reduc|increas|decreas|shorten|boost|lower|rais|cut|enhanc|advanc|surpass|outperform)\w*\s+"
+            rf"\b{_CHANGE_OR_COMPARE}\w*\s+"
             rf"(?:the\s+|its\s+|our\s+)?"
             rf"(?P<np>(?:[\w@\-]+\s){{0,3}}?{HEADS})(?:\s+(?:of|on|in|for)\s+[^,;]{{0,50}}?)?\s+by\s+$",
             re.I,
@@ -103,7 +109,7 @@ _OPEN_BEFORE = (
         "metric-before-passive",
         re.compile(
             rf"(?P<np>(?:[\w@\-]+\s){{0,3}}?{HEADS})\s+(?:was|were|is|are|has been|have been|can be)\s+(?:\w+ly\s+)?"
-            r"(?:reduced|improved|increased|decreased|boosted|lowered|raised|cut|enhanced)\s+(?:from|by|to)\s+$",
+            rf"{_CHANGE_STEM}(?:ed|d)?\s+(?:from|by|to)\s+$",
             re.I,
         ),
     ),
@@ -144,9 +150,8 @@ _OPEN_NP = (
     rf"(?P<np>(?:{_NP_OPEN_WORD}\s){{0,3}}?{_NP_OPEN_WORD}"
     rf"(?:\sof\s(?:{_NP_OPEN_WORD}\s){{0,2}}?{_NP_OPEN_WORD})?)"
 )
-_CHANGE_VERB = r"(?:improv|reduc|increas|decreas|shorten|boost|lower|rais|cut|enhanc|shrink|lift|sav)\w*"
 _OPEN_OBJECT = re.compile(
-    rf"\b{_CHANGE_VERB}\s+(?:the\s+|its\s+|our\s+|their\s+)?{_OPEN_NP}"
+    rf"\b{_CHANGE_STEM}\w*\s+(?:the\s+|its\s+|our\s+|their\s+)?{_OPEN_NP}"
     r"(?:\s+(?:over|on|in|for|compared to|relative to)\s+[^,;]{0,50}?)?\s+by\s+$"
 )
 # a subject is named by a change verb, a complement ("the gap between A and B is", "the memory overhead of our
@@ -154,7 +159,7 @@ _OPEN_OBJECT = re.compile(
 _OPEN_SUBJECT = re.compile(
     rf"(?:(?<=[,;:]\s)|\b(?:the|its|our|their)\s+){_OPEN_NP}"
     r"(?P<of>\s+(?:of|for|in|between)\s+(?:(?!\b(?:which|whom|where|when|that|who|while|whereas)\b)[^,;]){0,40}?)?"
-    rf"\s+(?:is|are|was|were|has been|have been|can be)\s+(?:\w+ly\s+)?(?P<verb>{_CHANGE_VERB}\s+by\s+)?$"
+    rf"\s+(?:is|are|was|were|has been|have been|can be)\s+(?:\w+ly\s+)?(?P<verb>{_CHANGE_STEM}\w*\s+by\s+)?$"
 )
 _COMPARED = re.compile(rf"\b{V.alternation(V.COMPARED_NOUNS)}$")
 _METRIC_WORD_AFTER = re.compile(
@@ -419,7 +424,7 @@ def metric_after(text: str, t: Tok, hi: int) -> str | None:
 
 
 _VERB_BY = re.compile(
-    r"(?:\b(?:improv|reduc|increas|decreas|boost|lower|cut|rais|enhanc|shrink|lift|accelerat|sav|outperform)\w*"
+    rf"(?:\b{_CHANGE_OR_COMPARE}\w*"
     r"|\band|,|[’']s)\s+(?:the\s+|its\s+|their\s+|our\s+)?"
     r"(?P<np>[^,;]{2,70}?)\s+(?:by|to|from)\s+(?:an?\s+(?:average|margin)\s+of\s+)?$",
     re.I,
@@ -487,8 +492,7 @@ def metric_before(text: str, t: Tok, lo: int) -> str | None:
     m = _VERB_BY.search(pre)
     if m:
         np_ = re.split(
-            r"\b(?:improv|reduc|increas|decreas|boost|lower|cut|rais|enhanc|shrink|lift|accelerat|sav|"
-            r"outperform)\w*\s+|\band\s+|,\s*|[’']s\s+",
+            rf"\b{_CHANGE_OR_COMPARE}\w*\s+|\band\s+|,\s*|[’']s\s+",
             m["np"],
         )[-1]
         np_ = re.sub(r"^(?:the|its|their|our)\s+", "", np_)

@@ -29,9 +29,11 @@ from pipeline.analyse.extraction.vocabulary.dataset_words import (
 from pipeline.analyse.extraction.vocabulary.metric_words import (
     ADJECTIVE_METRICS,
     AMOUNT_WORDS,
+    CHANGE_VERB_STEMS,
     CHANGE_WORDS,
     COMPARATIVE_METRICS,
     COMPARED_NOUNS,
+    COMPARISON_VERB_STEMS,
     CORRELATION_SYMBOLS,
     DOWN_WORDS,
     MEASURE_UNITS,
@@ -42,6 +44,7 @@ from pipeline.analyse.extraction.vocabulary.metric_words import (
     POINT_SCALE_METRICS,
     QUALIFIERS,
     RUN_VERBS,
+    SPEED_VERB_STEMS,
     TIME_UNITS,
     UNIT_METRICS,
     UP_WORDS,
@@ -66,7 +69,7 @@ from pipeline.analyse.extraction.vocabulary.url_words import (
     URL_CUES,
 )
 
-RULES_VERSION = "12"  # bump when outputs change (docs/execution.md)
+RULES_VERSION = "13"  # bump when outputs change (docs/execution.md)
 
 
 def words(table, flags: int = re.I, bounded: bool = True) -> re.Pattern:
@@ -94,7 +97,10 @@ __all__ = [
     "UNIT_METRICS",
     "ADJECTIVE_METRICS",
     "COMPARATIVE_METRICS",
+    "CHANGE_VERB_STEMS",
     "COMPARED_NOUNS",
+    "COMPARISON_VERB_STEMS",
+    "SPEED_VERB_STEMS",
     "VERB_METRICS",
     "AMOUNT_WORDS",
     "UP_WORDS",

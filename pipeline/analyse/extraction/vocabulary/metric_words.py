@@ -459,6 +459,30 @@ DOWN_WORDS = (
     r"gap",
     r"shorten\w*",
 )
+#: Stems of the verbs that change a quantity by an amount: what they take as object (or as passive subject) before
+#: "by N" is the quantity that changed ("improves F1 by 3%", "reduces the number of function evaluations by
+#: 40%"); a stem is followed by any word ending (``\w*``).
+CHANGE_VERB_STEMS = (
+    "improv",
+    "reduc",
+    "increas",
+    "decreas",
+    "shorten",
+    "boost",
+    "lower",
+    "rais",
+    "cut",
+    "enhanc",
+    "shrink",
+    "lift",
+    "sav",
+)
+#: Stems of the verbs that compare with another method by an amount: their object is what is compared with
+#: ("outperforms BART by 5.80"), so a name is taken from it only when it holds a metric word.
+COMPARISON_VERB_STEMS = ("outperform", "surpass", "advanc")
+#: Stems of the verbs that name the change themselves: what "accelerates training by 33x" changed is speed, its
+#: object is no metric name (a name is taken from it only when it holds a metric word).
+SPEED_VERB_STEMS = ("accelerat",)
 #: Nouns and comparatives that make a nearby number a change, not a level ("a 3% gain", "2% lower").
 CHANGE_WORDS = (
     r"gains?",
