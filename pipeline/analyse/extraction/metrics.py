@@ -51,6 +51,8 @@ from pipeline.analyse.extraction.dataset_names import (
 )
 from pipeline.analyse.extraction.keys import dataset_key, metric_key
 from pipeline.analyse.extraction.names import (
+    compared_with,
+    dataset_in_metric,
     metric_after,
     metric_before,
     metric_open,
@@ -58,10 +60,8 @@ from pipeline.analyse.extraction.names import (
 )
 from pipeline.analyse.extraction.patterns import (
     LEX,
-    LEX_WORDS,
     METRIC_POINTS,
     METRIC_THEN_CHANGE,
-    MODEL_NAME,
 )
 from pipeline.analyse.extraction.roles import (
     accept_plain,
@@ -133,10 +133,6 @@ _LIST_GAP = re.compile(
 _ANY_DIGIT = re.compile(r"\d")
 # two numbers of a list with nothing but a separator between them ("10.0% and 20.0%", "3.1, 2.4")
 _PLAIN_SEP = re.compile(r"\s*(?:,\s*and|,|and|or|/)\s*")
-#: A metric name, or one with a suffix ("BLEU-4", "ROUGE-L"): never the data set inside a metric phrase.
-_SUFFIXED_METRIC = re.compile(rf"(?:{LEX_WORDS})(?:-\w+|\d+)?|F\d+(?:\.\d+)?", re.I)
-#: A name holding a metric name as one of its parts ("Ign_F1", "Novel-AP50") is a metric, never a data set.
-_HOLDS_METRIC = re.compile(rf"(?<![A-Za-z])(?:{LEX_WORDS})(?![a-z])")
 #: Rule names of the ways a number becomes a row (``Tok.why``).
 _WHY_RULE = {
     "from-to": "before-after",
@@ -303,22 +299,10 @@ def _draft_row(text: str, k: _Kept, nxt: int, attached: list[tuple[int, int]]) -
     t, s0, lo, hi = k.t, k.s0, k.lo, k.hi
     qualifier, q_start = qualifier_of(text, t, s0)
     metric, row_rules = _metric_of(text, k)
-    dataset = None
-    # a benchmark inside the metric phrase: "improves BoolQ performance by 18.1 pp"
-    if metric and not LEX.fullmatch(metric):
-        # ("ImageNet top-1 accuracy" too; never a metric name with a suffix: "BLEU-4 score", "ROUGE-L scores")
-        bm = re.match(
-            r"([A-Z][\w\-.]*[A-Z0-9][\w\-.]*)\s+(performance|(?:top-?\d\s)?accuracy|scores?|results?)$",
-            metric,
-        )
-        if (
-            bm
-            and not MODEL_NAME.search(bm[1])
-            and not _SUFFIXED_METRIC.fullmatch(bm[1])
-            and not _HOLDS_METRIC.search(bm[1])
-        ):
-            dataset, metric = bm[1], bm[2]
-            row_rules.append("dataset-in-metric")
+    dataset, named = dataset_in_metric(metric)
+    if named:
+        metric = named
+        row_rules.append("dataset-in-metric")
     subject, baseline = ("ours", None) if t.unit in ("x", "pp") else subject_of(text, t, t.kind, s0)
     kind, kind_named = (
         ("score", None) if subject == "baseline" and t.kind is None else kind_rule(text, t, lo, hi, metric)
@@ -349,12 +333,7 @@ def _draft_row(text: str, k: _Kept, nxt: int, attached: list[tuple[int, int]]) -
     if po >= 0 and margin_bracket(text, s0, po):
         row_rules.append("margin-bracket")
     if subject == "ours" and kind in ("delta", "relative_change", "multiplier"):
-        bm = re.search(
-            r"\b(?:over|than|outperform\w*|surpass\w*|beat\w*|against|compared (?:to|with))\s+"
-            r"(?:the\s+)?(?:[\w-]+\s+)?(?P<n>[A-Z][\w\-.]*(?:\s[A-Z][\w\-.]*)?)",
-            text[lo:hi],
-        )
-        baseline = bm["n"] if bm and not re.match(r"SOTA|State", bm["n"]) else None
+        baseline = compared_with(text[lo:hi])
     return MetricDraft(
         value=None if kind == "range" else t.value,
         value_text=t.text if kind != "range" else text[t.span_start : t.num_end],

@@ -23,6 +23,11 @@ from pipeline.analyse.extraction.patterns import (
 )
 from pipeline.analyse.extraction.tokens import Tok
 
+#: A metric name, or one with a suffix ("BLEU-4", "ROUGE-L"): never the data set inside a metric phrase.
+_SUFFIXED_METRIC = re.compile(rf"(?:{LEX_WORDS})(?:-\w+|\d+)?|F\d+(?:\.\d+)?", re.I)
+#: A name holding a metric name as one of its parts ("Ign_F1", "Novel-AP50") is a metric, never a data set.
+_HOLDS_METRIC = re.compile(rf"(?<![A-Za-z])(?:{LEX_WORDS})(?![a-z])")
+
 #: The verbs that change a quantity by an amount (vocabulary CHANGE_VERB_STEMS); those, the verbs that compare
 #: with another method (COMPARISON_VERB_STEMS) and the verbs that speed up (SPEED_VERB_STEMS): a stem, to be
 #: followed by ``\w*``.
@@ -500,3 +505,31 @@ def metric_before(text: str, t: Tok, lo: int) -> str | None:
         if (LEX.search(np_) or AMOUNT.search(np_)) and not BAD_NP.search(np_) and len(np_.split()) <= 6:
             return np_
     return None
+
+
+def dataset_in_metric(metric: str | None) -> tuple[str | None, str | None]:
+    """``(dataset, metric)`` of a benchmark inside the metric phrase ("BoolQ performance", "ImageNet top-1
+    accuracy"), else ``(None, None)``; never a metric name with a suffix ("BLEU-4 score", "ROUGE-L scores")."""
+    if not metric or LEX.fullmatch(metric):
+        return None, None
+    bm = re.match(
+        r"([A-Z][\w\-.]*[A-Z0-9][\w\-.]*)\s+(performance|(?:top-?\d\s)?accuracy|scores?|results?)$", metric
+    )
+    if (
+        bm
+        and not MODEL_NAME.search(bm[1])
+        and not _SUFFIXED_METRIC.fullmatch(bm[1])
+        and not _HOLDS_METRIC.search(bm[1])
+    ):
+        return bm[1], bm[2]
+    return None, None
+
+
+def compared_with(clause: str) -> str | None:
+    """The capitalised name a change of ours is compared with ("over BERT", "than GPT-4"), else None."""
+    bm = re.search(
+        r"\b(?:over|than|outperform\w*|surpass\w*|beat\w*|against|compared (?:to|with))\s+"
+        r"(?:the\s+)?(?:[\w-]+\s+)?(?P<n>[A-Z][\w\-.]*(?:\s[A-Z][\w\-.]*)?)",
+        clause,
+    )
+    return bm["n"] if bm and not re.match(r"SOTA|State", bm["n"]) else None
