@@ -34,7 +34,7 @@ METRIC_KINDS = ["score", "delta", "relative_change", "multiplier", "before_after
 SUBJECTS = ["ours", "baseline"]
 DIRECTIONS = ["increase", "decrease"]
 LINEAGE_STATUSES = ["published", "duplicate", "quarantined"]
-#: benchmarks.direction: which way is better for the metric (pipeline.build.metric_directions).
+#: benchmarks.direction: which way is better for the metric (pipeline.analyse.extraction.vocabulary.metric_directions).
 BENCHMARK_DIRECTIONS = ["higher", "lower", "unknown"]
 #: A floor under every published abstract, below what pipeline.analyse.quarantine lets through (6 words, i.e. at
 #: least 11 characters, or 12 Han characters), so a shorter abstract here means a bug upstream.
@@ -479,7 +479,7 @@ class Benchmarks(pa.DataFrameModel):
     direction: str = pa.Field(
         isin=BENCHMARK_DIRECTIONS,
         description="Which value is better: higher, lower, or unknown (the metric is in no rule of "
-        "pipeline.build.metric_directions; then nothing is ranked).",
+        "pipeline.analyse.extraction.vocabulary.metric_directions; then nothing is ranked).",
     )
     papers: pl.Int64 = pa.Field(ge=2, description="Distinct papers with a result on it.")
     results: pl.Int64 = pa.Field(ge=2, description="Its rows in benchmark_results.")

@@ -13,7 +13,7 @@ Rules (each decided once, here):
   unit as written, case-folded (``ms``, ``gb``), else null (a plain number): 85 % and 0.85 are not
   comparable, so a metric reported both ways gives two benchmarks.
 - **direction**: ``higher`` / ``lower`` / ``unknown``, from the metric table
-  (pipeline.build.metric_directions, each rule with its source).
+  (pipeline.analyse.extraction.vocabulary.metric_directions, each rule with its source).
 - **rank** (Int64, 1 = best; null when the direction is unknown): competition ranking of the values in
   the better-first order; equal values share the rank ("1, 1, 3").
 - **best**: the benchmark's row of rank 1; among equal values the earliest known year (the first paper to
@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from pipeline.build.metric_directions import direction_of
+from pipeline.analyse.extraction.vocabulary.metric_directions import direction_of
 
 RULES_VERSION = "1"  # bump when outputs change (docs/execution.md)
 

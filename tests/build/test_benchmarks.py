@@ -1,4 +1,4 @@
-"""The benchmark tables (pipeline.build.benchmarks) and the metric table (pipeline.build.metric_directions),
+"""The benchmark tables (pipeline.build.benchmarks) and the metric table (pipeline.analyse.extraction.vocabulary.metric_directions),
 checked on real abstracts: the dev-corpus sample of tests/data/benchmarks/dev_top30.json (the 30 most
 reported benchmarks of a dev-corpus build and every abstract with a result on one of them; written by
 ``python -m bench.benchmark_sample``), re-extracted here, so the check needs no ../shared.
@@ -19,7 +19,8 @@ import pytest
 
 from pipeline.analyse.extraction import METRIC_FIELDS, extract_metrics
 from pipeline.analyse.extraction.keys import dataset_key, metric_key
-from pipeline.build import benchmarks, metric_directions
+from pipeline.analyse.extraction.vocabulary import metric_directions
+from pipeline.build import benchmarks
 from schemas import MODELS, validate
 from tests.conftest import DATA
 

@@ -91,7 +91,7 @@ from pipeline.analyse.extraction.tokens import (
     pair_structures,
 )
 
-RULES_VERSION = "7"  # with keys, text, rules; bump when outputs change (docs/execution.md)
+RULES_VERSION = "8"  # with keys, text, rules; bump when outputs change (docs/execution.md)
 
 #: Keys of every row returned by :func:`extract_metrics`, in column order.
 METRIC_FIELDS = (
@@ -126,13 +126,13 @@ METRIC_KINDS = ("score", "delta", "relative_change", "multiplier", "before_after
 # bracketed metric may close a member ("9.8%/6.3% (AUC), 23.3%/8.8% (EAO) ... relative improvements")
 _LIST_GAP = re.compile(
     r"\s*(?:\([\w@-]+\)\s*)?(?:(?:on|in)\s+(?:the\s+)?[^,;.()%]{1,40}?|(?P<own>(?:[A-Za-z][\w@\-.]*\s+)?[A-Za-z][\w@\-.]*))?"
-    r"\s*(?:,\s*and|,|and|or|/)\s*(?:by\s+)?"
+    r"\s*(?:,\s*and|,|and|or|&|/)\s*(?:by\s+)?"
 )
 
 
 _ANY_DIGIT = re.compile(r"\d")
 # two numbers of a list with nothing but a separator between them ("10.0% and 20.0%", "3.1, 2.4")
-_PLAIN_SEP = re.compile(r"\s*(?:,\s*and|,|and|or|/)\s*")
+_PLAIN_SEP = re.compile(r"\s*(?:,\s*and|,|and|or|&|/)\s*")
 #: Rule names of the ways a number becomes a row (``Tok.why``).
 _WHY_RULE = {
     "from-to": "before-after",
@@ -443,18 +443,36 @@ def _share_across_lists(text: str, rows: list[MetricDraft]) -> None:
 
 
 def _list_groups(text: str, rows: list[MetricDraft]) -> list[list[int]]:
-    """Indexes of the rows of each coordinated list: same sentence, bracket and unit, joined by a list gap."""
+    """Indexes of the rows of each coordinated list: same sentence, bracket and unit, joined by a list gap.
+
+    A bare space joins two numbers only in a list that a separator closes later ("by 5.88% 5.96% and 5.32%",
+    commas lost in the listing); "10% 40%" alone (a range whose dash was lost) is no list."""
+
+    def gap(i: int) -> re.Match[str] | None | bool:
+        a, b = rows[i - 1], rows[i]
+        if a["_s0"] != b["_s0"] or a["_paren"] != b["_paren"] or a["unit"] != b["unit"]:
+            return None
+        between = text[a["end"] : b["start"]]
+        return _LIST_GAP.fullmatch(between) or (between.isspace() and between.count("\n") == 0)
+
+    gaps = [None, *(gap(i) for i in range(1, len(rows)))]
+    closed = [False] * (len(rows) + 1)  # closed[i]: rows[i] reaches a separator through bare spaces
+    for i in range(len(rows) - 1, 0, -1):
+        closed[i] = isinstance(gaps[i], re.Match) or (gaps[i] is True and closed[i + 1])
     groups: list[list[int]] = []
     for i, r in enumerate(rows):
+        g = gaps[i]
         if (
             i
-            and rows[i - 1]["_s0"] == r["_s0"]
-            and rows[i - 1]["_paren"] == r["_paren"]
-            and (rows[i - 1]["unit"] == r["unit"])
-            and (gap := _LIST_GAP.fullmatch(text[rows[i - 1]["end"] : r["start"]]))
+            and (isinstance(g, re.Match) or (g is True and closed[i]))
             # after the head's own metric only a change spreads forward: "82.5% top-1 accuracy, 1.2% and
             # 0.96% higher" is a level, then two deltas
-            and not (gap["own"] and rows[i - 1]["kind"] == "score" and r["kind"] != "score")
+            and not (
+                isinstance(g, re.Match)
+                and g["own"]
+                and rows[i - 1]["kind"] == "score"
+                and r["kind"] != "score"
+            )
         ):
             groups[-1].append(i)
         else:
@@ -521,6 +539,12 @@ def _inherit_compared(rows: list[MetricDraft]) -> None:
                 and src["kind"] in ("delta", "relative_change")
                 and r["subject"] == "ours"
                 and src["unit"] == r["unit"]
+                # "by 4.2% (68.99% vs 64.73%)": a bracket of our level and a baseline's restates no change
+                and not (
+                    i + 1 < len(rows)
+                    and rows[i + 1]["_paren"] == r["_paren"] >= 0
+                    and rows[i + 1]["subject"] == "baseline"
+                )
             ):
                 r["kind"], r["direction"] = src["kind"], src["direction"]  # "by 1% (notably 4% on GSM8K)"
 

@@ -211,7 +211,7 @@ def _open_phrase(text: str, t: Tok, hi: int, pre: str) -> str | None:
 
 
 _STOP_AFTER = re.compile(
-    r"\b(?:on|in|for|with|over|than|compared|while|and|across|at|of|by|when|using|from|"
+    r"\b(?:on|in|for|with|without|over|than|compared|while|and|across|at|of|by|when|using|from|"
     r"to|vs|versus|relative(?=\s+to\b)|is|are|was|were)\b|[,.;()—]"
 )
 _CHANGE_TAIL = re.compile(
@@ -300,7 +300,8 @@ def tidy_metric(name: str | None) -> str | None:
         "",
         name,
     )
-    name = _CHANGE_TAIL.sub("", name)
+    if not LEX_AT_END.search(name):  # "normalized discounted cumulative gain" ends in a metric word
+        name = _CHANGE_TAIL.sub("", name)
     if re.fullmatch(r"(?:improvement|gain|reduction|increase|decrease|drop|boost)s?", name, re.I):
         return None  # "15% improvement under 4x speed-up": the change names no quantity
     lm = re.match(rf"((?:[\w\-@]+\s)?(?:{LEX_WORDS}))\s+(?:of|on|in|for)\s+.+$", name, re.I)

@@ -6,11 +6,13 @@ from __future__ import annotations
 import re
 
 from pipeline.analyse.extraction import vocabulary as V
+from pipeline.analyse.extraction.keys import metric_key
 from pipeline.analyse.extraction.patterns import (
     AMOUNT,
     DOWN,
     HEADS,
     LEX,
+    LEX_AT_END,
     LEX_WORDS,
     METRIC_THEN_CHANGE,
     QUAL_TEXT,
@@ -21,10 +23,19 @@ from pipeline.analyse.extraction.patterns import (
     metric_equals,
 )
 from pipeline.analyse.extraction.tokens import Tok
+from pipeline.analyse.extraction.vocabulary import metric_directions
 
+_GAP_FUNCTION_WORD = (
+    r"(?:with|without|of|on|in|for|and|or|the|a|an|than|to|by|at|from|under|over|while|when|which|that|is|are|"
+    r"was|were|using|via|after|before|compared|across|all|each|per|between|within|its|their|our)"
+)
 _DELTA_NEAR = re.compile(
-    r"^\s*(?:absolute\s+|relative\s+|average\s+|mean\s+|overall\s+)?(?:[\w@\-.]+\s+){0,2}?"
-    rf"{V.alternation(V.CHANGE_WORDS)}\b",
+    r"^\s*(?:absolute\s+|relative\s+|average\s+|mean\s+|overall\s+)?"
+    rf"(?:(?:[\w@\-.]+\s+){{0,2}}?{V.alternation(V.CHANGE_WORDS)}"
+    # a change noun up to four words later, the words naming what changed ("0.6% absolute character error rates
+    # (CER) reduction") or a short bracketed label ("55% (UAE) reduction"), never a function word ("70%
+    # accuracy with noise reduction" is no change)
+    rf"|(?P<far>(?:(?!{_GAP_FUNCTION_WORD}\s)[\w@\-.]+\s+|\([^()]{{1,20}}\)\s+){{0,4}}?{V.alternation(V.CHANGE_NOUNS)}))\b",
     re.I,
 )
 #: A % after a verb of saving or cutting is the share of a quantity saved ("saving 77.3% training time").
@@ -45,7 +56,9 @@ _DIFFERENCE_AFTER = re.compile(
 #: ("145% performance gains", "by 214%") is relative to the level it starts from.
 MAX_PERCENT_DELTA = 100.0
 _RELATIVE = re.compile(r"\brelative(?:ly)?\b", re.I)
+#: "absolute", not in a metric's name ("47.3% lower Mean Absolute Error", "absolute percentage error").
 _ABSOLUTE = re.compile(r"\babsolute\b", re.I)
+_ERROR_AFTER = re.compile(r"\s+(?:percentage\s+)?(?:errors?|deviations?)\b", re.I)
 
 _BASELINE_CUE = re.compile(
     r"(?:\bvs\.?|\bversus|\bcompared (?:to|with)|\brelative to|\bagainst)\s+(?P<name>[^,;()]*?)$", re.I
@@ -189,6 +202,20 @@ _OF_AMOUNT_AFTER = re.compile(
 )
 
 
+def _absolute_at(text: str, a: int, b: int) -> list[int]:
+    """Offsets of "absolute" in ``text[a:b]`` that are not part of a metric's name, judged on the whole text:
+    "47.3% lower Mean Absolute Error" names a metric (the name may end past ``b``), not an absolute change."""
+    return [a + m.start() for m in _ABSOLUTE.finditer(text[a:b]) if not _ERROR_AFTER.match(text, a + m.end())]
+
+
+def _relative_nearer(text: str, a: int, b: int, at: int) -> bool:
+    """Whether ``text[a:b]`` says "relative" and not "absolute", or "relative" nearer the number at offset
+    ``at``: "3.4% absolute reduction (26% relative)" is a delta, then a relative change."""
+    rel = [abs(a + m.start() - at) for m in _RELATIVE.finditer(text[a:b])]
+    ab = [abs(i - at) for i in _absolute_at(text, a, b)]
+    return bool(rel) and (not ab or min(rel) < min(ab))
+
+
 def kind_rule(text: str, t: Tok, lo: int, hi: int, metric: str | None) -> tuple[str, str | None]:
     """GUIDELINES kinds. ``x`` → multiplier; ``pp`` → delta; ``%``/plain: relative_change when the text says
     "relative", when N% is "fewer/less/shorter/smaller", or when the changed quantity is an amount (FLOPs,
@@ -203,14 +230,16 @@ def kind_rule(text: str, t: Tok, lo: int, hi: int, metric: str | None) -> tuple[
     if t.unit == "pp":
         return "delta", None
     pre = QUAL_TEXT.sub("", text[max(lo, t.span_start - 60) : t.span_start]).rstrip() + " "
-    post = text[t.span_end : min(hi, t.span_end + 40)]
-    near = text[max(lo, t.span_start - 25) : min(hi, t.span_end + 25)]
+    post = text[t.span_end : min(hi, t.span_end + 60)]
+    near_a, near_b = max(lo, t.span_start - 25), min(hi, t.span_end + 25)
+    says_absolute = bool(_absolute_at(text, near_a, near_b))
     if t.unit == "%" and _OF_THE_TIME.match(post):
         return "score", "share-of-the-time"
     if not t.signed and metric_equals(text, t.span_start):
         return "score", "kind-level-of"  # "(F1 = 0.71, 12.7% relative improvement)": the metric's value
-    if _RELATIVE.search(near) and not _ABSOLUTE.search(near):
-        return ("relative_change" if t.unit == "%" else "delta"), None
+    if _relative_nearer(text, near_a, near_b, t.span_start):
+        named = "kind-change-named" if says_absolute else None
+        return ("relative_change" if t.unit == "%" else "delta"), named
     if t.unit == "%" and (_SMALLER_AFTER.match(post) or _OF_AMOUNT_AFTER.match(post)):
         return "relative_change", None
     if t.unit == "%" and (_SAVING_BEFORE.search(pre) or _SPEEDUP_AFTER.match(post)):
@@ -218,20 +247,29 @@ def kind_rule(text: str, t: Tok, lo: int, hi: int, metric: str | None) -> tuple[
     if _DIFFERENCE_BEFORE.search(pre) or _DIFFERENCE_AFTER.match(post):
         return "delta", "kind-difference"
     by = re.search(r"\bby\s+(?:(?:an?\s+)?(?:\w+\s+)?(?:average|mean|margins?)\s+of\s+)?$", pre) is not None
-    change_word = _DELTA_NEAR.match(post) is not None and not re.match(r"\s*or\s+(?:less|more|fewer)", post)
+    # a change noun that ends a metric name is none ("57.88% normalized discounted cumulative gain")
+    near_change = _DELTA_NEAR.match(post)
+    named = "kind-change-named" if near_change and near_change["far"] else None
+    change_word = (
+        near_change is not None
+        and not LEX_AT_END.search(near_change[0])
+        and not re.match(r"\s*or\s+(?:less|more|fewer)", post)
+    )
     if re.search(r"[’']s\s+$", pre):
         return "score", None  # "the baseline's 30.2%"
     if not (t.signed or by) and re.match(r"\s*(?:vs\.?|versus)\s", post):
         return "score", None  # "(26mm vs 52mm)": the first of two compared levels
-    of_change = (
-        re.search(
-            r"\b(?:gains?|improvements?|increases?|reductions?|drops?|decreases?|gaps?)\s+"
-            r"(?:\([^()]*\)\s+)?of\s+(?:\w+\s+){0,2}$",
-            pre,
-            re.I,
-        )
-        is not None
+    of_change = re.search(
+        r"(?:\b(?P<rel>relative)\s+)?\b(?:gains?|improvements?|increases?|reductions?|drops?|decreases?|gaps?)\s+"
+        # what changed may be named between ("a drop in performance of only 1.35%")
+        r"(?:\([^()]*\)\s+|(?P<what>in\s+(?:[\w@-]+\s+){1,3}))?of\s+(?:\w+\s+){0,2}$",
+        pre,
+        re.I,
     )
+    if of_change and of_change["rel"] and t.unit == "%":
+        return "relative_change", "kind-change-named"  # "a relative improvement in word-error rate of 8%"
+    if of_change and of_change["what"]:
+        named = "kind-change-named"
     # "surpassing X by 3%" is a margin; "surpassing 50% and 60%" (no object before the number) is a level
     # ... unless a verb of reaching a level stands right before the number: "outperforms two strong baselines
     # and achieves 89.6% accuracy" reports a level (rule kind-level-of)
@@ -253,17 +291,32 @@ def kind_rule(text: str, t: Tok, lo: int, hi: int, metric: str | None) -> tuple[
     if not (t.signed or by or of_change or paren_change) and _named_level(pre, post, change_word):
         return "score", "kind-level-of"
     if signed_change or by or change_word or of_change or comparator or paren_change:
-        if t.unit == "%" and metric and AMOUNT.search(metric):
-            return "relative_change", None
-        # a % change that only goes down is a reduction of a quantity (dev gold: 14 of 17 such rows are
-        # relative_change, while 58 of 66 % changes with an upward word are deltas)
-        window = text[max(lo, t.span_start - 60) : min(hi, t.span_end + 40)]
-        if t.unit == "%" and not t.signed and DOWN.search(window) and not UP.search(window):
-            return "relative_change", None
-        if t.unit == "%" and abs(t.value) > MAX_PERCENT_DELTA:
-            return "relative_change", "kind-over-100-percent"
-        return "delta", None
+        return _change_kind(text, t, lo, hi, metric, says_absolute, named)
     return "score", None
+
+
+def _change_kind(
+    text: str, t: Tok, lo: int, hi: int, metric: str | None, says_absolute: bool, named: str | None
+) -> tuple[str, str | None]:
+    """The kind of a number known to be a change (:func:`kind_rule`): relative_change or delta, and the named
+    rule that decided it (``named`` when a change noun far after the number or "in <what> of" made it one)."""
+    absolute = t.unit == "%" and says_absolute
+    if t.unit == "%" and metric and AMOUNT.search(metric) and not absolute:
+        return "relative_change", None
+    # a % change that only goes down is a reduction of a quantity (dev gold: 14 of 17 such rows are
+    # relative_change, while 58 of 66 % changes with an upward word are deltas) ... unless what goes down
+    # is a higher-is-better score: "a 2.4% accuracy drop" loses points (six gold files: 4 of 4 deltas)
+    window = text[max(lo, t.span_start - 60) : min(hi, t.span_end + 40)]
+    down_only = t.unit == "%" and not t.signed and DOWN.search(window) and not UP.search(window)
+    if down_only and not absolute:
+        if metric_directions.direction_of(metric_key(metric)) == "higher":
+            return "delta", "kind-score-drop"
+        return "relative_change", named
+    if t.unit == "%" and abs(t.value) > MAX_PERCENT_DELTA:
+        return "relative_change", "kind-over-100-percent"
+    # an amount or a reduction said to be "absolute" is a delta ("0.6% absolute CER reduction": points of a
+    # rate)
+    return "delta", "kind-change-named" if absolute else named
 
 
 #: A verb of reaching a level right before a number ("and achieves 89.6%", "achieving an accuracy of").

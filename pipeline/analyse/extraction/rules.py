@@ -266,6 +266,50 @@ RULES: dict[str, Rule] = {
             ("It reaches about 30%, roughly 10% above the state-of-the-art.", 10.0, {"kind": "delta"}),
         ),
     ),
+    "kind-change-named": Rule(
+        "A change noun still makes a number a change when what changed is named between: up to four words or a "
+        "short bracketed label after the number ('0.6% absolute character error rates (CER) reduction', '55% "
+        "(UAE) reduction'; never across a function word: '70% accuracy with noise reduction' is a level, nor "
+        "when the noun ends a metric name: 'discounted cumulative gain'), or 'in <what>' before 'of' ('an "
+        "improvement in F1 of 3.5%'). 'relative' or 'absolute', whichever is nearer the number, decides "
+        "relative change or delta ('3.4% absolute reduction (26% relative)'); 'absolute' keeps a reduction a delta.",
+        (
+            (
+                "LSA yields 6%--8% relative perplexity reduction and 0.6% absolute character error rates (CER) reduction.",
+                0.6,
+                {"kind": "delta"},
+            ),
+            (
+                "Our method shows 22% (IN) & 55% (UAE) reduction in delivery defects.",
+                55.0,
+                {"kind": "relative_change"},
+            ),
+            (
+                "We obtain an average increase in F1 score of 3.5% over strong baselines.",
+                3.5,
+                {"kind": "delta"},
+            ),
+            ("We achieve a relative improvement in word-error rate of 8%.", 8.0, {"kind": "relative_change"}),
+            (
+                "It improves toxicity mitigation by up to 3.4% absolute reduction (26% relative) over the original work.",
+                26.0,
+                {"kind": "relative_change"},
+            ),
+        ),
+    ),
+    "kind-score-drop": Rule(
+        "A % change that only goes down is a relative change of a quantity, unless the quantity is a "
+        "higher-is-better score (vocabulary.metric_directions): 'a 2.4% accuracy drop' loses points, a delta "
+        "(six gold files: 4 of 4 such rows are deltas).",
+        (
+            (
+                "The model runs on a phone with only 2.4% accuracy drop.",
+                2.4,
+                {"kind": "delta", "metric": "accuracy"},
+            ),
+            ("The mean Intersection over Union (mIoU) drops by 3%.", 3.0, {"kind": "delta"}),
+        ),
+    ),
     "kind-level-of": Rule(
         "A number that a metric phrase before it names as its value ('a MOTA score of 93.4', 'an accuracy for "
         "difficult long-range contacts of about 30%') is a level, whatever comparison follows ('significantly "

@@ -2,7 +2,8 @@
 
 The tables live in one module per kind of word: :mod:`.metric_words` (metric names, units, change and
 direction words, qualifiers), :mod:`.setup_words` (setup nouns and suffixes, model names),
-:mod:`.dataset_words` (words around data-set names) and :mod:`.url_words` (hosts and cues of URLs); this
+:mod:`.dataset_words` (words around data-set names) and :mod:`.url_words` (hosts and cues of URLs), and
+:mod:`.metric_directions` (which way each metric is better, imported by its own name); this
 package re-exports them all, so a rule reads ``vocabulary.METRIC_NAMES`` whatever its module. Adding a metric
 name, a setup word or a cue is a one-line change in the module of its kind; the rules in
 :mod:`pipeline.analyse.extraction.metrics` and :mod:`pipeline.analyse.extraction.urls` compile these tables into patterns
@@ -29,6 +30,7 @@ from pipeline.analyse.extraction.vocabulary.dataset_words import (
 from pipeline.analyse.extraction.vocabulary.metric_words import (
     ADJECTIVE_METRICS,
     AMOUNT_WORDS,
+    CHANGE_NOUNS,
     CHANGE_VERB_STEMS,
     CHANGE_WORDS,
     COMPARATIVE_METRICS,
@@ -69,7 +71,7 @@ from pipeline.analyse.extraction.vocabulary.url_words import (
     URL_CUES,
 )
 
-RULES_VERSION = "13"  # bump when outputs change (docs/execution.md)
+RULES_VERSION = "14"  # bump when outputs change (docs/execution.md)
 
 
 def words(table, flags: int = re.I, bounded: bool = True) -> re.Pattern:
@@ -97,6 +99,7 @@ __all__ = [
     "UNIT_METRICS",
     "ADJECTIVE_METRICS",
     "COMPARATIVE_METRICS",
+    "CHANGE_NOUNS",
     "CHANGE_VERB_STEMS",
     "COMPARED_NOUNS",
     "COMPARISON_VERB_STEMS",

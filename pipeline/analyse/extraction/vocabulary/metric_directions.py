@@ -1,4 +1,5 @@
-"""Which value of a metric is better, as data: the metric table behind ``benchmarks.direction``.
+"""Which value of a metric is better, as data: the metric table behind ``benchmarks.direction`` and the kind rule
+``kind-score-drop`` (a drop of a higher-is-better score is a delta).
 
 Each :class:`DirectionRule` is a regular expression searched in a ``metric_key`` (pipeline.analyse.extraction
 .keys: case-folded, letters, digits and ``@`` only, so "Word Error Rate" is ``worderrorrate``), the direction
