@@ -929,3 +929,23 @@ def test_a_metric_named_after_the_number_never_starts_with_without():
     )
     (row,) = extract_metrics(clean_text(text))
     assert (row["value"], row["metric"]) == (25.0, "token usage")
+
+
+def test_a_baseline_number_compared_with_a_change_is_its_change_and_in_brackets_its_level():
+    """Dev-corpus sentences: "a drop of 1.35% AUPRC, compared with 12% for Med-BERT" gives the baseline's drop
+    (a delta, like ours); "a 6.7% improvement over NEFTune (64.69%)" gives the baseline's level in brackets."""
+    text = (
+        "It shows its robustness with a drop in performance of only 1.35% AUPRC, compared with 12% for Med-BERT "
+        "and 33.0% for LSTM."
+    )
+    rows = extract_metrics(clean_text(text))
+    assert [(r["value"], r["kind"], r["subject"]) for r in rows[:2]] == [
+        (1.35, "delta", "ours"),
+        (12.0, "delta", "baseline"),
+    ]
+    text = "This is a 6.7% improvement over the state-of-the-art method, NEFTune (64.69%)."
+    rows = extract_metrics(clean_text(text))
+    assert [(r["value"], r["kind"], r["subject"]) for r in rows] == [
+        (6.7, "delta", "ours"),
+        (64.69, "score", "baseline"),
+    ]
