@@ -2,7 +2,7 @@
 
 Modules, in the order a number moves: ``vocabulary`` (the words, as data tables, one module per kind),
 ``patterns`` (those tables compiled once), ``tokens`` (number tokens, the named setup rules that reject a
-number, ranges and pairs), ``spelled`` (results written in words), ``coordination`` (numbers coordinated with a result), ``roles`` (clause, qualifier, subject,
+number, ranges and pairs), ``spelled`` (results written in words), ``coordination`` (numbers coordinated with a result, and the lists of rows that share a head's fields), ``roles`` (clause, qualifier, subject,
 direction, kind, whether a plain number is a result), ``names`` (metric and data-set names), ``metrics`` (the
 rows and :func:`extract_metrics`), ``linking`` (names over the sentence), ``keys`` (grouping keys),
 ``rules`` (every named rule with its reason and examples; those of the names in ``name_rules``, the setup rules in ``setup_rules``), ``rows`` (the row types), ``sentences``, ``urls``.

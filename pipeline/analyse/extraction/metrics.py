@@ -42,7 +42,13 @@ from dataclasses import dataclass
 
 from pipeline.analyse.extraction import linking
 from pipeline.analyse.extraction import vocabulary as V
-from pipeline.analyse.extraction.coordination import accept_coordinated, bracket_partner, partner_dataset
+from pipeline.analyse.extraction.coordination import (
+    accept_coordinated,
+    bracket_partner,
+    list_groups,
+    partner_dataset,
+    share_in_groups,
+)
 from pipeline.analyse.extraction.dataset_names import (
     PREP_NAME,
     dataset_after,
@@ -121,18 +127,7 @@ METRIC_UNITS = ("%", "pp", "x", None)
 METRIC_KINDS = ("score", "delta", "relative_change", "multiplier", "before_after", "range")
 
 
-# the gap between two numbers of one list: "A% and B%", "A% on X, B% on Y", "by A% and B%", and the head's own
-# metric before the joint when nothing but "by" follows it ("saving 77.3% training time and 76.0% memory"); a
-# bracketed metric may close a member ("9.8%/6.3% (AUC), 23.3%/8.8% (EAO) ... relative improvements")
-_LIST_GAP = re.compile(
-    r"\s*(?:\([\w@-]+\)\s*)?(?:(?:on|in)\s+(?:the\s+)?[^,;.()%]{1,40}?|(?P<own>(?:[A-Za-z][\w@\-.]*\s+)?[A-Za-z][\w@\-.]*))?"
-    r"\s*(?:,\s*and|,|and|or|&|/)\s*(?:by\s+)?"
-)
-
-
 _ANY_DIGIT = re.compile(r"\d")
-# two numbers of a list with nothing but a separator between them ("10.0% and 20.0%", "3.1, 2.4")
-_PLAIN_SEP = re.compile(r"\s*(?:,\s*and|,|and|or|&|/)\s*")
 #: Rule names of the ways a number becomes a row (``Tok.why``).
 _WHY_RULE = {
     "from-to": "before-after",
@@ -434,87 +429,12 @@ def _share_across_lists(text: str, rows: list[MetricDraft]) -> None:
       ("91.1% on CRUXEval and 86.5% on LiveCodeBench, outperforming X (86.0% and 77.7%)").
     - A change with no metric takes the one metric of its clause, or the metric of the score it is compared to.
     """
-    groups = _list_groups(text, rows)
-    _share_in_groups(text, rows, groups)
+    groups = list_groups(text, rows)
+    share_in_groups(text, rows, groups)
     _inherit_compared(rows)
     _align_baseline_lists(rows, groups)
     _clause_metric_of_changes(text, rows)
     _comparator_metric_of_changes(text, rows)
-
-
-def _list_groups(text: str, rows: list[MetricDraft]) -> list[list[int]]:
-    """Indexes of the rows of each coordinated list: same sentence, bracket and unit, joined by a list gap.
-
-    A bare space joins two numbers only in a list that a separator closes later ("by 5.88% 5.96% and 5.32%",
-    commas lost in the listing); "10% 40%" alone (a range whose dash was lost) is no list."""
-
-    def gap(i: int) -> re.Match[str] | None | bool:
-        a, b = rows[i - 1], rows[i]
-        if a["_s0"] != b["_s0"] or a["_paren"] != b["_paren"] or a["unit"] != b["unit"]:
-            return None
-        between = text[a["end"] : b["start"]]
-        return _LIST_GAP.fullmatch(between) or (between.isspace() and between.count("\n") == 0)
-
-    gaps = [None, *(gap(i) for i in range(1, len(rows)))]
-    closed = [False] * (len(rows) + 1)  # closed[i]: rows[i] reaches a separator through bare spaces
-    for i in range(len(rows) - 1, 0, -1):
-        closed[i] = isinstance(gaps[i], re.Match) or (gaps[i] is True and closed[i + 1])
-    groups: list[list[int]] = []
-    for i, r in enumerate(rows):
-        g = gaps[i]
-        if (
-            i
-            and (isinstance(g, re.Match) or (g is True and closed[i]))
-            # after the head's own metric only a change spreads forward: "82.5% top-1 accuracy, 1.2% and
-            # 0.96% higher" is a level, then two deltas
-            and not (
-                isinstance(g, re.Match)
-                and g["own"]
-                and rows[i - 1]["kind"] == "score"
-                and r["kind"] != "score"
-            )
-        ):
-            groups[-1].append(i)
-        else:
-            groups.append([i])
-    return groups
-
-
-def _list_dataset_after(text: str, members: list[MetricDraft]) -> None:
-    """A data set named right after a list of numbers ("gains of 10.0% and 20.0% on AMC23") is the set of
-    every number of that list, not the set an earlier number of the sentence took from before it."""
-    for a, b in zip(members[-2::-1], members[:0:-1]):
-        if (
-            b["dataset"]
-            and "dataset-after" in b["rules"]
-            and a["dataset"] != b["dataset"]
-            and not {"dataset-after", "dataset-before-bracket"} & set(a["rules"])
-            and _PLAIN_SEP.fullmatch(text[a["end"] : b["start"]])
-        ):
-            a["dataset"] = b["dataset"]
-            a["rules"] = [r for r in a["rules"] if r != "dataset-before"] + ["list-dataset-after"]
-
-
-def _share_in_groups(text: str, rows: list[MetricDraft], groups: list[list[int]]) -> None:
-    """A list shares the head's change kind, metric, dataset, qualifier "up to" and baseline."""
-    for g in groups:
-        if len(g) < 2:
-            continue
-        members = [rows[i] for i in g]
-        _list_dataset_after(text, members)
-        head = members[0]
-        change = next((m["kind"] for m in members if m["kind"] in ("delta", "relative_change")), None)
-        metric = next((m["metric"] for m in members if m["metric"]), None)
-        dataset = next((m["dataset"] for m in members if m["dataset"]), None)
-        for m in members:
-            m["dataset"] = m["dataset"] or dataset
-            if change and m["kind"] == "score" and "kind-level-of" not in m["rules"]:  # a named level stays
-                m["kind"], m["direction"] = change, head["direction"]
-            m["metric"] = m["metric"] or metric
-            if head["qualifier"] == "up to" and m["qualifier"] is None:
-                m["qualifier"] = "up to"
-            if m["subject"] == head["subject"]:
-                m["baseline"] = m["baseline"] or head["baseline"]
 
 
 def _inherit_compared(rows: list[MetricDraft]) -> None:
