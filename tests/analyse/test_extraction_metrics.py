@@ -949,3 +949,11 @@ def test_a_baseline_number_compared_with_a_change_is_its_change_and_in_brackets_
         (6.7, "delta", "ours"),
         (64.69, "score", "baseline"),
     ]
+
+
+def test_a_decimal_without_its_leading_zero_is_read_after_cleaning():
+    """Dev-corpus sentences: cleaning keeps the space before ".50" (it glued "of.50" before), so the number is
+    read with its metric and data set."""
+    text = "It outperforms related work on four word similarity tasks, with a score of .50 on SimLex-999."
+    rows = extract_metrics(clean_text(text))
+    assert [(r["value"], r["value_text"], r["dataset"]) for r in rows] == [(0.5, ".50", "SimLex-999")]
