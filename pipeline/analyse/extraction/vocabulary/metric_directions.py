@@ -65,6 +65,23 @@ RULES: tuple[DirectionRule, ...] = (
         ("accuracy",),
     ),
     DirectionRule(
+        "gap",
+        r"gap$",
+        "lower",
+        "A gap is the distance to a bound or a reference that a method closes: the optimality gap of a "
+        "combinatorial solver and the duality gap (Boyd & Vandenberghe, Convex Optimization, ch. 5), the "
+        "generalisation gap (train minus test), a coverage or accuracy gap between groups; smaller is better.",
+        (
+            "optimalitygap",
+            "averageoptimalitygap",
+            "dualitygap",
+            "generalizationgap",
+            "coveragegap",
+            "accuracygap",
+        ),
+        ("gaps10", "coverage"),
+    ),
+    DirectionRule(
         "cost",
         r"latency|runtime|inferencetime|^time$|memory(?:usage|footprint|consumption)?$|energy|^cost$|"
         r"falsepositiverate|^fpr(?:@?\d+)?$|missrate|hallucinationrate|toxicity|collisionrate|^mr$|^g?flops$",
