@@ -15,12 +15,13 @@ from pipeline.analyse.extraction.tokens import SETUP_UNCERTAINTY, Tok
 # the gap between two numbers of one list: "A% and B%", "A% on X, B% on Y", "by A% and B%", and the head's own
 # metric before the joint when nothing but "by" follows it ("saving 77.3% training time and 76.0% memory"); a
 # bracketed metric may close a member ("9.8%/6.3% (AUC), 23.3%/8.8% (EAO) ... relative improvements")
+_LIST_SEP = r"\s*(?:,\s*and|,|and|or|&|/)\s*"
 _LIST_GAP = re.compile(
     r"\s*(?:\([\w@-]+\)\s*)?(?:(?:on|in)\s+(?:the\s+)?[^,;.()%]{1,40}?|(?P<own>(?:[A-Za-z][\w@\-.]*\s+)?[A-Za-z][\w@\-.]*))?"
-    r"\s*(?:,\s*and|,|and|or|&|/)\s*(?:by\s+)?"
+    rf"{_LIST_SEP}(?:by\s+)?"
 )
 # two numbers of a list with nothing but a separator between them ("10.0% and 20.0%", "3.1, 2.4")
-_PLAIN_SEP = re.compile(r"\s*(?:,\s*and|,|and|or|&|/)\s*")
+_PLAIN_SEP = re.compile(_LIST_SEP)
 
 #: The rule name a token accepted for its coordination carries (``Tok.why``).
 COORDINATED = "coordinated-result"
@@ -101,31 +102,32 @@ def list_groups(text: str, rows: list[MetricDraft]) -> list[list[int]]:
     A bare space joins two numbers only in a list that a separator closes later ("by 5.88% 5.96% and 5.32%",
     commas lost in the listing); "10% 40%" alone (a range whose dash was lost) is no list."""
 
-    def gap(i: int) -> re.Match[str] | None | bool:
+    def same_place(i: int) -> bool:
         a, b = rows[i - 1], rows[i]
-        if a["_s0"] != b["_s0"] or a["_paren"] != b["_paren"] or a["unit"] != b["unit"]:
-            return None
-        between = text[a["end"] : b["start"]]
-        return _LIST_GAP.fullmatch(between) or (between.isspace() and between.count("\n") == 0)
+        return a["_s0"] == b["_s0"] and a["_paren"] == b["_paren"] and a["unit"] == b["unit"]
 
-    gaps = [None, *(gap(i) for i in range(1, len(rows)))]
-    closed = [False] * (len(rows) + 1)  # closed[i]: rows[i] reaches a separator through bare spaces
-    for i in range(len(rows) - 1, 0, -1):
-        closed[i] = isinstance(gaps[i], re.Match) or (gaps[i] is True and closed[i + 1])
+    n = len(rows)
+    # seps[i]: the list gap before rows[i]; spaced[i]: only spaces (on one line) before it
+    seps = [None] + [
+        _LIST_GAP.fullmatch(text, rows[i - 1]["end"], rows[i]["start"]) if same_place(i) else None
+        for i in range(1, n)
+    ]
+    spaced = [False] + [
+        same_place(i) and re.fullmatch(r" +", text[rows[i - 1]["end"] : rows[i]["start"]]) is not None
+        for i in range(1, n)
+    ]
+    closed = [False] * (n + 1)  # closed[i]: rows[i] reaches a separator through bare spaces
+    for i in range(n - 1, 0, -1):
+        closed[i] = seps[i] is not None or (spaced[i] and closed[i + 1])
     groups: list[list[int]] = []
     for i, r in enumerate(rows):
-        g = gaps[i]
+        g = seps[i]
         if (
             i
-            and (isinstance(g, re.Match) or (g is True and closed[i]))
+            and (g is not None or (spaced[i] and closed[i]))
             # after the head's own metric only a change spreads forward: "82.5% top-1 accuracy, 1.2% and
             # 0.96% higher" is a level, then two deltas
-            and not (
-                isinstance(g, re.Match)
-                and g["own"]
-                and rows[i - 1]["kind"] == "score"
-                and r["kind"] != "score"
-            )
+            and not (g is not None and g["own"] and rows[i - 1]["kind"] == "score" and r["kind"] != "score")
         ):
             groups[-1].append(i)
         else:

@@ -56,8 +56,8 @@ _DIFFERENCE_AFTER = re.compile(
 #: ("145% performance gains", "by 214%") is relative to the level it starts from.
 MAX_PERCENT_DELTA = 100.0
 _RELATIVE = re.compile(r"\brelative(?:ly)?\b", re.I)
-#: "absolute", not in a metric's name ("47.3% lower Mean Absolute Error", "absolute percentage error").
 _ABSOLUTE = re.compile(r"\babsolute\b", re.I)
+#: After "absolute", the rest of a metric's name ("47.3% lower Mean Absolute Error", "absolute percentage error").
 _ERROR_AFTER = re.compile(r"\s+(?:percentage\s+)?(?:errors?|deviations?)\b", re.I)
 
 _BASELINE_CUE = re.compile(
