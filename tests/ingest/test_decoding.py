@@ -136,6 +136,17 @@ def test_nul_reported_at_its_byte_offset_in_the_file():
     assert e.value.offset == 10
 
 
+def test_utf16_bom_then_nul_is_not_read_as_utf32():
+    # FF FE 00 00 starts both; as UTF-32 LE these bytes give U+A000D, a code point Unicode leaves unassigned
+    data = "\x00\r\n\r\n".encode("utf-16")
+    assert data.startswith(codecs.BOM_UTF32_LE)
+    with pytest.raises(ListingDecodeError, match="NUL") as e:
+        decode_listing(data, "u.txt")
+    assert e.value.offset == 2
+    utf32 = "ICML 2026\n\nan abstract\n".encode("utf-32")  # a real UTF-32 LE file stays readable
+    assert decode_listing(utf32, "v.txt") == ("ICML 2026\n\nan abstract\n", "utf-32-le")
+
+
 def test_listing_without_abstracts_is_warned_about():
     assert parse_listing("ICML 2026 论文列表\n\n".encode(), "h.txt").warnings == [
         "h.txt: no abstracts (only a header line); nothing from this listing is published"

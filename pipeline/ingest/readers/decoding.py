@@ -11,7 +11,7 @@ import re
 import unicodedata
 from functools import lru_cache
 
-RULES_VERSION = "2"  # bump when outputs change (docs/execution.md)
+RULES_VERSION = "3"  # bump when outputs change (docs/execution.md)
 
 #: Byte-order marks, longest first (a UTF-32 LE BOM starts with the UTF-16 LE one).
 _BOMS = (
@@ -79,7 +79,9 @@ def decode_listing(
     Rules, in order (docs/design.md, "Raw listings"). Bytes are never replaced, ignored or dropped:
 
     1. ``encoding`` given (a per-file override): strict decode with it.
-    2. A BOM decides: UTF-8, UTF-16 LE/BE, UTF-32 LE/BE (strict; the BOM is removed).
+    2. A BOM decides: UTF-8, UTF-16 LE/BE, UTF-32 LE/BE (strict; the BOM is removed). ``FF FE 00 00`` is
+       the UTF-32 LE BOM or the UTF-16 LE BOM and a NUL: read as UTF-32 LE unless that gives a code point
+       Unicode leaves unassigned, then rejected (a NUL, rule 6).
     3. No BOM: strict UTF-8 (pure ASCII is UTF-8).
     4. Not UTF-8: if the file has more well-formed multi-byte UTF-8 sequences than it has invalid bytes, or
        every invalid spot is a cut-off multi-byte sequence (a lead byte followed by some but not all of its
@@ -146,8 +148,22 @@ def _decode_after_bom(data: bytes, path: str) -> tuple[str, str] | None:
                 raise ListingDecodeError(
                     path, len(bom) + e.start, f"invalid {codec} after its BOM: {e.reason}"
                 ) from None
+            if codec == "utf-32-le" and _has_unassigned(text):
+                # FF FE 00 00 is also a UTF-16 LE BOM and a NUL: the decoded text decides between them
+                raise ListingDecodeError(
+                    path,
+                    len(codecs.BOM_UTF16_LE),
+                    "a UTF-16 LE byte-order mark then a NUL character (read as UTF-32 LE it gives "
+                    "unassigned code points): a binary file",
+                )
             return _checked(text, path, codec, len(bom)), codec
     return None
+
+
+def _has_unassigned(text: str) -> bool:
+    """True when ``text`` holds a code point Unicode leaves unassigned (category Cn): what UTF-16 text read
+    as UTF-32 gives (``\\x00\\r\\n`` in UTF-16 LE after its BOM reads as U+A000D)."""
+    return any(unicodedata.category(ch) == "Cn" for ch in text)
 
 
 def _decode_not_utf8(data: bytes, path: str, first_bad: int, utf8_reason: str) -> tuple[str, str]:
