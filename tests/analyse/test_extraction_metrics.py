@@ -957,3 +957,24 @@ def test_a_decimal_without_its_leading_zero_is_read_after_cleaning():
     text = "It outperforms related work on four word similarity tasks, with a score of .50 on SimLex-999."
     rows = extract_metrics(clean_text(text))
     assert [(r["value"], r["value_text"], r["dataset"]) for r in rows] == [(0.5, ".50", "SimLex-999")]
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "dataset"),
+    [
+        # dev-corpus sentences: names that begin with digits are data sets
+        ("Our method achieves 3.49% mean error on 300-W Fullset.", 3.49, "300-W Fullset"),
+        (
+            "On the 1-Billion Word dataset, we save 25% of the memory used during training.",
+            25.0,
+            "1-Billion Word",
+        ),
+        # a resolution, a factor or a count before a capital is not
+        ("It improves state-of-the-art accuracy by around 10% on 1080P high-resolution videos.", 10.0, None),
+        ("It achieves top results (5% improvement) on 2MP images.", 5.0, None),
+        ("It improves accuracy by 3% on 10K images.", 3.0, None),
+    ],
+)
+def test_a_data_set_name_may_begin_with_digits(text, value, dataset):
+    rows = extract_metrics(clean_text(text))
+    assert [(r["value"], r["dataset"]) for r in rows] == [(value, dataset)]

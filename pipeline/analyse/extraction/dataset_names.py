@@ -30,6 +30,11 @@ def dataset_like(np_: str) -> bool:
     return bool(re.search(r"[A-Z][A-Za-z]*-?\d", np_)) and not (LEX.search(np_) or HEAD_WORD.search(np_))
 
 
+#: A name may begin with digits before a capital ("300-W", "3DMatch", "7-Scenes", "3DPW"), but not a
+#: dimension, a count, a resolution or a factor ("2D datasets", "3-D", "10K images", "1080P", "2MP", "4X").
+_DIGIT_START = r"(?<![\w.,])(?!\d+-?(?:D|K|M|B|G|T|P|X|MP|GB|TB)\b)\d+-?(?=[A-Z])"
+
+
 PREP_NAME = re.compile(
     r"\b(?:(?i:in|for|across)\s+(?:the\s+|both\s+|a\s+)?(?:(?:challenging|popular|public|standard|widely-used|"
     r"[a-z]+-based)\s+)?|(?i:on)\s+(?:the\s+|both\s+|a\s+)?"
@@ -38,14 +43,14 @@ PREP_NAME = re.compile(
     r"(?:(?!(?:and|or|of|to|with|by|than|that|which|our|their|its|all|each|these|those|this|most|many|"
     r"several|other|some|both|two|three|four|five|terms|average|addition|particular|contrast)\s)"
     r"[a-z][a-z\-]+\s+){0,2})"
-    rf"(?P<name>(?:[A-Z]|{LOWER_PREFIX_NAME})"
+    rf"(?P<name>(?:[A-Z]|{_DIGIT_START}|{LOWER_PREFIX_NAME})"
     r"(?:\.(?=\w)|[\w'’\-+→])*(?:[\s-](?:[A-Z0-9](?:\.(?=\w)|[\w'’\-+→])*|v\d[\w.]*|test-\w+|Lite|Verified|generation|"
     r"scenario|split|\d+))*)"
 )
 _BENCH_NAME = re.compile(
     r"\b(?:benchmark|dataset)s?\s+(?:of\s+|like\s+|such as\s+|including\s+)?"
     r"(?P<name>[A-Z][\w'’.\-+]*(?:\s[A-Z0-9][\w'’.\-+]*)?)|"
-    r"\b(?:the\s+)?(?P<name2>[A-Z][\w'’.\-+]*(?:\s[A-Z0-9][\w'’.\-+]*)?|"
+    rf"\b(?:the\s+)?(?P<name2>(?:[A-Z]|{_DIGIT_START})[\w'’.\-+]*(?:\s[A-Z0-9][\w'’.\-+]*)?|"
     # a lower-case name before a singular "benchmark"/"dataset": "the ogbl-vessel benchmark", "the mnist1d dataset"
     r"(?<=the\s)(?!(?:real|large|small|well|open|widely|publicly|state|multi|cross|few|zero|high|low|long|short|"
     r"fine|self|semi|non|full|single|new|two|three|in|out|hand|human|web|task|domain)-)"

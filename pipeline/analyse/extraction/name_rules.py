@@ -412,10 +412,14 @@ NAME_RULES: dict[str, tuple[str, tuple]] = {
     "dataset-after": (
         "'N on|in|for <Name>' after the number names the dataset, unless the name is a kind of thing "
         "('KGE models', 'the CSRL task') or counted ('three ACOS datasets'); a name may start with a lower-case "
-        "prefix before its capitals ('nuScenes', 'tieredImageNet'; a prefixed acronym 'fMRI', 'kNN' is none); a "
-        "task acronym alone ('on MRC tasks', 'QA', 'NER', 'WSD': vocabulary TASK_ACRONYMS) is no data set.",
+        "prefix before its capitals ('nuScenes', 'tieredImageNet'; a prefixed acronym 'fMRI', 'kNN' is none) or "
+        "digits before its capitals ('300-W', '3DPW', '7-Scenes'; a dimension, count, resolution or factor '2D', "
+        "'10K', '1080P', '4X' is none); a task acronym alone ('on MRC tasks', 'QA', 'NER', 'WSD': vocabulary "
+        "TASK_ACRONYMS) is no data set.",
         (
             ("We reach an FID of 2.1 on FFHQ.", 2.1, {"dataset": "FFHQ"}),
+            ("It achieves 3.49% mean error on 300-W Fullset.", 3.49, {"dataset": "300-W Fullset"}),
+            ("We also achieve MPJPE of 65.0 on the 3DPW test set.", 65.0, {"dataset": "3DPW"}),
             (
                 "InstructNav surpasses the previous SOTA method by 10.48% on the zero-shot Habitat ObjNav.",
                 10.48,

@@ -45,6 +45,12 @@ RULES: dict[str, Rule] = {
         (
             ("Our model reaches 81.2% accuracy on ImageNet.", 81.2, {"unit": "%", "kind": "score"}),
             ("It improves accuracy by 4.1% points.", 4.1, {"unit": "pp", "unit_text": "% points"}),
+            # "%p": the percent-point sign of Korean and Japanese writing
+            (
+                "It outperforms the runner-up by a margin of 2.1%p in CIDEr-D.",
+                2.1,
+                {"unit": "pp", "unit_text": "%p"},
+            ),
             # "-times" is a multiplier ("3.48-times speed-ups")
             (
                 "SGD-RS achieves at least 3.48-times speed-ups compared to vanilla minibatch SGD.",

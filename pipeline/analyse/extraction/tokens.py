@@ -26,9 +26,10 @@ from pipeline.analyse.extraction.rows import MetricDraft
 _MINUS = "-−–"  # ASCII hyphen-minus, U+2212 minus, en dash used as a minus sign
 _NUM = r"(?:\d{1,3}(?:,\d{3})+(?![\d])(?:\.\d+)?|\d+(?:[.,]\d+)?|\.\d+)"
 # unit right after a number; order matters (longest first).  GUIDELINES: "%" for %, percent; "pp" for
-# percentage points / points; "x" for ×, x, -fold, times.
+# percentage points / points ("%p", the percent-point sign of Korean and Japanese writing, is pp); "x" for ×, x,
+# -fold, times.
 _UNIT = re.compile(
-    r"\s?(?P<u>%\s?(?:points?|pts)\b|%|percent(?:age)?[\s-]points?\b|percentage[\s-]?pts?\b|pp\b|p\.p\.|percent\b|"
+    r"\s?(?P<u>%\s?(?:points?|pts)\b|%p\b|%|percent(?:age)?[\s-]points?\b|percentage[\s-]?pts?\b|pp\b|p\.p\.|percent\b|"
     r"(?:absolute\s+)?points?\b|pts\b|"
     # "a 4-point gain": hyphenated points of a change; "a 5-point scale", "the 8-point algorithm" are setup
     r"-points?(?=\s+(?:absolute\s+)?(?:improvements?|gains?|boosts?|increases?|decreases?|drops?|declines?|"
@@ -249,7 +250,7 @@ def _unit_at(
     u = um["u"].lower().strip()
     if u == "%" or (u.startswith("percent") and "point" not in u and "pt" not in u):
         return "%", um["u"], False, um.end(), u
-    if "point" in u or u in ("pp", "p.p.", "pts") or "pt" in u:
+    if "point" in u or u in ("pp", "p.p.", "pts", "%p") or "pt" in u:
         return "pp", um["u"], False, um.end(), u
     if u in ("×", "✕", "x") or u.endswith("fold") or u.lstrip("-") == "times":
         return "x", um["u"], False, um.end(), u
