@@ -978,3 +978,19 @@ def test_a_decimal_without_its_leading_zero_is_read_after_cleaning():
 def test_a_data_set_name_may_begin_with_digits(text, value, dataset):
     rows = extract_metrics(clean_text(text))
     assert [(r["value"], r["dataset"]) for r in rows] == [(value, dataset)]
+
+
+@pytest.mark.parametrize(
+    ("text", "metric"),
+    [
+        # dev-corpus sentences: an acronym right after a percentage, ending its noun phrase, is the metric
+        ("It achieves 64.44% Rank@1 on the CUHK-PEDES dataset.", "Rank@1"),
+        ("It improves upon the baseline with 5.5% AP_90 on the MS COCO dataset.", "AP_90"),
+        # an acronym that is one word of a longer phrase, or a name, is not
+        ("It takes only 3.8% GPU hours for training.", None),
+        ("It translates images to a mixed domain, such as 30% Van Gogh style.", None),
+    ],
+)
+def test_an_acronym_after_a_percentage_names_the_metric(text, metric):
+    rows = extract_metrics(clean_text(text))
+    assert [r["metric"] for r in rows] == [metric]

@@ -57,6 +57,7 @@ from pipeline.analyse.extraction.dataset_names import (
 )
 from pipeline.analyse.extraction.keys import dataset_key, metric_key
 from pipeline.analyse.extraction.names import (
+    acronym_after,
     compared_with,
     dataset_in_metric,
     metric_after,
@@ -97,7 +98,7 @@ from pipeline.analyse.extraction.tokens import (
     pair_structures,
 )
 
-RULES_VERSION = "9"  # with keys, text, rules; bump when outputs change (docs/execution.md)
+RULES_VERSION = "10"  # with keys, text, rules; bump when outputs change (docs/execution.md)
 
 #: Keys of every row returned by :func:`extract_metrics`, in column order.
 METRIC_FIELDS = (
@@ -267,8 +268,9 @@ def _metric_of(text: str, k: _Kept) -> tuple[str | None, list[str]]:
     """The metric of a kept number and the rules that named it (the first rule is how it became a row)."""
     t = k.t
     metric = t.group if t.why in ("slash", "spelled") else None
-    metric = tidy_metric(metric or metric_after(text, t, k.hi) or metric_before(text, t, k.lo))
-    row_rules = ["metric-lexicon"] if metric else []
+    acronym = None if metric else acronym_after(text, t)
+    metric = tidy_metric(metric or acronym or metric_after(text, t, k.hi) or metric_before(text, t, k.lo))
+    row_rules = (["metric-after-acronym"] if acronym else ["metric-lexicon"]) if metric else []
     unit_word = (t.unit_text or "").strip() if t.measure else ""
     if unit_word in V.UNIT_METRICS:
         metric, row_rules = V.UNIT_METRICS[unit_word], ["metric-unit"]

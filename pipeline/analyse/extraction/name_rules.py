@@ -132,8 +132,21 @@ NAME_RULES: dict[str, tuple[str, tuple]] = {
         ),
     ),
     "metric-after-acronym": (
-        "An upper-case acronym right after the number names the metric ('0% MODA', '59.75% TAR').",
-        (("The attack results in 0% XYZA in multi-view detection.", 0.0, {"metric": "XYZA"}),),
+        "An acronym right after the number names the metric ('0% MODA', '59.75% TAR'). After a percentage it "
+        "comes before the vocabulary ('5.5% AP_90' is AP_90, not AP) and may be one the vocabulary lacks, with "
+        "digits, '_', '@' or a capital and up to three letters ('30% IoU_thin', '64.44% Rank@1', '1.5% Apb'), "
+        "when it ends its noun phrase ('76% BD-Rate gains'; not '3.8% GPU hours', '30% Van Gogh'): over the dev "
+        "corpus that form changed 20 rows' metric, 19 right.",
+        (
+            ("The attack results in 0% XYZA in multi-view detection.", 0.0, {"metric": "XYZA"}),
+            (
+                "It surpasses the baseline by 30% IoU_thin despite using four clicks.",
+                30.0,
+                {"metric": "IoU_thin"},
+            ),
+            ("It achieves an average 76% BD-Rate gain against the codec.", 76.0, {"metric": "BD-Rate"}),
+            ("It improves the baseline with 5.5% AP_90 on the MS COCO dataset.", 5.5, {"metric": "AP_90"}),
+        ),
     ),
     "metric-before-verb-by": (
         "'improve/reduce/shorten the X by N' names X when X ends in a metric head word (rate, cost, time...).",

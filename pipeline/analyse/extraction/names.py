@@ -399,6 +399,30 @@ def metric_share_of(text: str, end: int, hi: int) -> str | None:
     return so["np"] if so and not MODEL_NAME.search(so["np"]) else None
 
 
+#: An acronym written right after a percentage that ends its noun phrase is the metric's name even when the
+#: lexicon lacks it ("40% CLS", "30% IoU_thin on", "1.5% Apb or", "76% BD-Rate gains"): a second capital or an
+#: underscore after the first letter, or a capital and at most three letters; then punctuation, a preposition or
+#: conjunction, or a change noun, never another word of the phrase ("3.8% GPU hours", "30% Van Gogh").
+_ACRONYM_AFTER = re.compile(
+    r"\s?(?P<name>(?!(?i:vs|versus)\b)[A-Z](?:[a-z]{0,3}[A-Z]|[a-z]{1,3}(?![\w-])|[A-Za-z]*_)(?:[\w\-@]|\.(?=\d))*)"
+    r"(?=[,.;:()]|$|\s+(?:on|in|for|with|without|despite|under|using|when|over|than|and|or|at|across|compared|"
+    r"while|relative|respectively|by|from|to|vs|versus|is|are|was|were|"
+    r"improvements?|gains?|increases?|reductions?|savings?|drops?|boosts?|decreases?|margins?|higher|lower|better)\b)"
+)
+
+
+def acronym_after(text: str, t: Tok) -> str | None:
+    """Rule metric-after-acronym, first form: the acronym right after a percentage (unit ``%`` or ``pp``) that
+    ends its noun phrase, before the lexicon is asked ("5.5% AP_90" is AP_90, not AP); None when there is none,
+    it is a vocabulary name as a whole (the lexicon's) or it names a data set ("5% CIFAR-10")."""
+    if t.unit not in ("%", "pp"):
+        return None
+    am = _ACRONYM_AFTER.match(text, t.span_end)
+    if am is None or LEX.fullmatch(am["name"]) or dataset_like(am["name"]):
+        return None  # a vocabulary name is the lexicon's ("+5% HOTA")
+    return am["name"]
+
+
 def metric_after(text: str, t: Tok, hi: int) -> str | None:
     """Metric named right after the number/unit: "54% F1", "10.7× KV memory reduction", "65ms model
     forwarding time", "14.9% in accuracy", "2.5% increase in storage"."""
