@@ -994,3 +994,20 @@ def test_a_data_set_name_may_begin_with_digits(text, value, dataset):
 def test_an_acronym_after_a_percentage_names_the_metric(text, metric):
     rows = extract_metrics(clean_text(text))
     assert [r["metric"] for r in rows] == [metric]
+
+
+def test_relative_in_a_following_bracket_belongs_to_the_bracketed_number():
+    """Dev-corpus sentences: "relative" after a bracketed number is that number's; a list shares it."""
+    text = (
+        "Our model outperforms the winning method of the OpenImages Relationship Detection Challenge by 4.7% "
+        "(16.5% relatively) on the test set."
+    )
+    assert [(r["value"], r["kind"]) for r in extract_metrics(clean_text(text))] == [
+        (4.7, "delta"),
+        (16.5, "relative_change"),
+    ]
+    text = "Performance improves on the MNLI validation sets by 13% and 16% relative to the baseline."
+    assert [(r["value"], r["kind"]) for r in extract_metrics(clean_text(text))] == [
+        (13.0, "relative_change"),
+        (16.0, "relative_change"),
+    ]

@@ -70,8 +70,12 @@ _COMPARATOR = re.compile(
     re.I,
 )
 
-#: A bracket that holds the margin itself: "by a large margin (17%)", "by large margins (3.7% and 1.2%)".
-_MARGIN_PAREN = re.compile(r"\b(?:margins?|gaps?|improvements?|gains?)\s*\($", re.I)
+#: A bracket that holds the margin itself: "by a large margin (17%)", "by large margins (3.7% and 1.2%)",
+#: "gains across all the tasks (1.2% AP, 1.8% mIoU, respectively)".
+_MARGIN_PAREN = re.compile(
+    r"\b(?:margins?|gaps?|improvements?|gains?)(?:\s+(?:across|over|on|in|for)\s+(?:[\w-]+\s+){0,3}[\w-]+)?\s*\($",
+    re.I,
+)
 
 
 def margin_bracket(text: str, s0: int, po: int) -> bool:
@@ -208,11 +212,17 @@ def _absolute_at(text: str, a: int, b: int) -> list[int]:
     return [a + m.start() for m in _ABSOLUTE.finditer(text[a:b]) if not _ERROR_AFTER.match(text, a + m.end())]
 
 
-def _relative_nearer(text: str, a: int, b: int, at: int) -> bool:
-    """Whether ``text[a:b]`` says "relative" and not "absolute", or "relative" nearer the number at offset
-    ``at``: "3.4% absolute reduction (26% relative)" is a delta, then a relative change."""
-    rel = [abs(a + m.start() - at) for m in _RELATIVE.finditer(text[a:b])]
-    ab = [abs(i - at) for i in _absolute_at(text, a, b)]
+def _relative_nearer(text: str, a: int, b: int, t: Tok) -> bool:
+    """Whether ``text[a:b]`` says "relative" and not "absolute", or "relative" nearer the number ``t``:
+    "3.4% absolute reduction (26% relative)" is a delta, then a relative change. A "relative" after a number
+    in brackets that follow is that number's: "by 4.7% (16.5% relatively)" makes 16.5% relative, not 4.7% (but
+    a list shares it: "by 13% and 16% relative to the baseline")."""
+    rel = [
+        abs(p - t.span_start)
+        for m in _RELATIVE.finditer(text[a:b])
+        if not ((p := a + m.start()) > t.span_end and re.search(r"\(\D*\d", text[t.span_end : p]))
+    ]
+    ab = [abs(i - t.span_start) for i in _absolute_at(text, a, b)]
     return bool(rel) and (not ab or min(rel) < min(ab))
 
 
@@ -237,7 +247,7 @@ def kind_rule(text: str, t: Tok, lo: int, hi: int, metric: str | None) -> tuple[
         return "score", "share-of-the-time"
     if not t.signed and metric_equals(text, t.span_start):
         return "score", "kind-level-of"  # "(F1 = 0.71, 12.7% relative improvement)": the metric's value
-    if _relative_nearer(text, near_a, near_b, t.span_start):
+    if _relative_nearer(text, near_a, near_b, t):
         named = "kind-change-named" if says_absolute else None
         return ("relative_change" if t.unit == "%" else "delta"), named
     if t.unit == "%" and (_SMALLER_AFTER.match(post) or _OF_AMOUNT_AFTER.match(post)):
