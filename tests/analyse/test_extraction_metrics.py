@@ -1011,3 +1011,14 @@ def test_relative_in_a_following_bracket_belongs_to_the_bracketed_number():
         (13.0, "relative_change"),
         (16.0, "relative_change"),
     ]
+
+
+def test_the_f_beta_family_names_its_results():
+    """Dev-corpus sentences: F0.5 (grammatical error correction) and F-0.5 are metrics like F1."""
+    text = (
+        "Our method successfully increases the F0.5 score from the highest base GEC system by 4.2 points on the "
+        "CoNLL-2014 test set."
+    )
+    assert [(r["value"], r["metric"]) for r in extract_metrics(clean_text(text))] == [(4.2, "F0.5 score")]
+    text = "Our proposed framework achieves a 42.11 F-0.5 score on CGEC dataset."
+    assert [(r["value"], r["metric"]) for r in extract_metrics(clean_text(text))] == [(42.11, "F-0.5 score")]

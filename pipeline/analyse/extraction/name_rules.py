@@ -15,6 +15,8 @@ NAME_RULES: dict[str, tuple[str, tuple]] = {
         "'accuracy') and no coordinator before it ('and an EER of 5.25%').",
         (
             ("The mIoU drops by 3% on Cityscapes.", 3.0, {"metric": "mIoU"}),
+            # the F-beta family is one entry of the vocabulary: F1, F2, F0.5, F-0.5, Fβ
+            ("Our model achieves 0.91 ROC-AUC and an F2-score of 0.55.", 0.55, {"metric": "F2-score"}),
             ("This gives 0.8mIoU more than the baseline.", 0.8, {"metric": "mIoU"}),
             ("Our tracker gains +5% HOTA.", 5.0, {"metric": "HOTA"}),
             ("It adds 2.4 AP75 points.", 2.4, {"metric": "AP75"}),

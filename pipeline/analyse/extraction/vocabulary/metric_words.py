@@ -4,7 +4,7 @@ direction words, qualifiers (tables of :mod:`pipeline.analyse.extraction.vocabul
 #: Names of result metrics. A number next to one of these is a reported result ("54% F1", "BLEU 28.4").
 METRIC_NAMES = (
     r"(?:top-?[15] )?(?:accuracy|accuracies|acc|error rates?|error|errors)",
-    r"F1(?:[- ]scores?)?",
+    r"F(?:1|2|-?0\.5|β)(?:[- ]scores?)?",  # the F-beta family: F1, F2, F0.5 (F-0.5), Fβ
     r"F-(?:scores?|measures?)",
     r"F[- ]?measures?",
     r"F_1",
