@@ -1022,3 +1022,11 @@ def test_the_f_beta_family_names_its_results():
     assert [(r["value"], r["metric"]) for r in extract_metrics(clean_text(text))] == [(4.2, "F0.5 score")]
     text = "Our proposed framework achieves a 42.11 F-0.5 score on CGEC dataset."
     assert [(r["value"], r["metric"]) for r in extract_metrics(clean_text(text))] == [(42.11, "F-0.5 score")]
+
+
+def test_how_high_a_result_is_is_no_part_of_its_metric_name():
+    """Dev-corpus sentences: "high success rates (96.0%-99.8%)", "a high AUC of 90.96" name the rate and the AUC."""
+    text = "Our proposed attack attains high success rates (96.0%-99.8%) in finding vulnerable examples."
+    assert [r["metric"] for r in extract_metrics(clean_text(text))] == ["success rate"]
+    text = "PromptHate is able to achieve a high AUC of 90.96, outperforming state-of-the-art baselines."
+    assert [r["metric"] for r in extract_metrics(clean_text(text))] == ["AUC"]

@@ -240,7 +240,7 @@ NAME_RULES: dict[str, tuple[str, tuple]] = {
             (
                 "It reaches extremely high speedup ratios (100X-1000X).",
                 100.0,
-                {"metric": "high speedup ratios"},
+                {"metric": "speedup ratios"},
             ),
         ),
     ),

@@ -219,6 +219,8 @@ METRIC_ADJECTIVES = (
     r"best",
     r"highest",
     r"lowest",
+    r"(?:very\s+)?high",  # "high success rates (96.0%-99.8%)": how good, not which rate
+    r"(?:very\s+)?low",
 )
 #: Head nouns that make an unknown noun phrase a metric name ("Rank-1 matching rate", "time cost",
 #: "location uncertainty"): a phrase ending in one of these, right before/after a number, names what is measured.
