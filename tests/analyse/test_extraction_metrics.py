@@ -1030,3 +1030,30 @@ def test_how_high_a_result_is_is_no_part_of_its_metric_name():
     assert [r["metric"] for r in extract_metrics(clean_text(text))] == ["success rate"]
     text = "PromptHate is able to achieve a high AUC of 90.96, outperforming state-of-the-art baselines."
     assert [r["metric"] for r in extract_metrics(clean_text(text))] == ["AUC"]
+
+
+def test_what_a_before_after_pair_changes_is_named_by_the_clause():
+    """Dev-corpus sentences: the object of a change verb before "from N to M" names the pair; a past form of an
+    intransitive change verb names its subject, a passive does not; "ranging from" names nothing."""
+    text = (
+        "It reduces the average optimality gap from 19.35% to 10.46% on Taillard's instances and from 38.43% to "
+        "18.85% on Demirkol's instances."
+    )
+    assert [(r["value"], r["metric"]) for r in extract_metrics(clean_text(text))] == [
+        (10.46, "average optimality gap"),
+        (18.85, "average optimality gap"),
+    ]
+    text = "On CSQA, our approach increases the coverage from 80% to 96.2%, and the LF execution accuracy from 70.6% to 75.6%."
+    assert [(r["value"], r["metric"]) for r in extract_metrics(clean_text(text))] == [
+        (96.2, "coverage"),
+        (75.6, "LF execution accuracy"),
+    ]
+    text = "The average precision (AP) dropped by 64.12% in the digital world."
+    assert [r["metric"] for r in extract_metrics(clean_text(text))] == ["average precision (AP)"]
+    text = "In particular, the accuracy is improved by 7.7%, and the Macro F1 is improved by 7.2% on one of the datasets."
+    assert [r["metric"] for r in extract_metrics(clean_text(text))] == ["accuracy", "F1"]
+    text = (
+        "Notably, SAMoSSA's ability to account for AR noise structure yields improvements ranging from 5% to 37% "
+        "across various benchmark datasets."
+    )
+    assert [(r["value_low"], r["metric"]) for r in extract_metrics(clean_text(text))] == [(5.0, None)]

@@ -5,7 +5,7 @@ Modules, in the order a number moves: ``vocabulary`` (the words, as data tables,
 number, ranges and pairs), ``spelled`` (results written in words), ``coordination`` (numbers coordinated with a result, and the lists of rows that share a head's fields), ``roles`` (clause, qualifier, subject,
 direction, kind, whether a plain number is a result), ``names`` (metric and data-set names), ``metrics`` (the
 rows and :func:`extract_metrics`), ``linking`` (names over the sentence), ``keys`` (grouping keys),
-``rules`` (every named rule with its reason and examples; those of the names in ``name_rules``, the setup rules in ``setup_rules``), ``rows`` (the row types), ``sentences``, ``urls``.
+``rules`` (every named rule with its reason and examples; those of the metric names in ``name_rules``, of the data sets in ``dataset_rules``, the setup rules in ``setup_rules``), ``rows`` (the row types), ``sentences``, ``urls``.
 
 - :func:`pipeline.analyse.extraction.urls.extract_urls` reads ``abstract_raw``; offsets index ``abstract_raw``.
 - :func:`pipeline.analyse.extraction.metrics.extract_metrics` reads the clean ``abstract``; offsets index ``abstract``.

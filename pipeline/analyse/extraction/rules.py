@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from pipeline.analyse.extraction.dataset_rules import DATASET_RULES
 from pipeline.analyse.extraction.name_rules import NAME_RULES
 from pipeline.analyse.extraction.setup_rules import SETUP_RULE_TABLE
 
@@ -550,8 +551,9 @@ RULES: dict[str, Rule] = {
         "of row assembly (schemas: non_negative_levels).",
         (("The baseline's -5.1% accuracy drop is large.", -5.1, {"kind": "delta", "direction": "decrease"}),),
     ),
-    # ---- where the metric name and the data set come from (name_rules.NAME_RULES)
+    # ---- where the metric name comes from (name_rules.NAME_RULES), where the data set (dataset_rules)
     **{name: Rule(reason, examples) for name, (reason, examples) in NAME_RULES.items()},
+    **{name: Rule(reason, examples) for name, (reason, examples) in DATASET_RULES.items()},
     # ---- whose number it is
     "subject-baseline": Rule(
         "A number after 'vs.', 'compared to', a possessive, or in brackets after a comparator is a baseline's.",
