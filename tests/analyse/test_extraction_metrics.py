@@ -1057,3 +1057,26 @@ def test_what_a_before_after_pair_changes_is_named_by_the_clause():
         "across various benchmark datasets."
     )
     assert [(r["value_low"], r["metric"]) for r in extract_metrics(clean_text(text))] == [(5.0, None)]
+
+
+@pytest.mark.parametrize(
+    ("text", "metrics"),
+    [
+        (
+            "With ProSparse, we obtain high sparsity of 89.32% for LLaMA2-7B, 88.80% for LLaMA2-13B, and 87.89% for "
+            "end-size MiniCPM-1B, respectively, with comparable performance.",
+            ["sparsity", "sparsity", "sparsity"],
+        ),
+        ("The Transformer version obtains SUC of 65.7/52.0 on LaSOT/TNL2K.", ["SUC", "SUC"]),
+        ("Our proposed methods achieve state-of-the-art mIoUs of 83.5% on Cityscapes.", ["mIoUs"]),
+        ("Our ReCo achieves an absolute improvement of 2.9% in disease classification.", [None]),
+        (
+            "Additionally, it surpasses the former best model on the PGPS9K and Geometry3K datasets, PGPSNet, by "
+            "obtaining accuracy enhancements of 1.8% and 3.2%, respectively.",
+            ["accuracy", "accuracy"],
+        ),
+    ],
+)
+def test_what_a_result_verb_achieves_of_a_number_is_its_metric(text, metrics):
+    """Dev-corpus sentences: "achieve/obtain X of N" names X, but not a change noun or a vocabulary phrase."""
+    assert [r["metric"] for r in extract_metrics(clean_text(text))] == metrics

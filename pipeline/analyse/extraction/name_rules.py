@@ -231,6 +231,20 @@ NAME_RULES: dict[str, tuple[str, tuple]] = {
             ),
         ),
     ),
+    "metric-object-of-result-verb": (
+        "What a result verb (achieve, obtain, attain, reach, record) achieves, stated 'of N', names the metric where "
+        "no vocabulary word does ('achieves an ASR of 74%', 'obtains SUC of 65.7'); how good it is ('high', "
+        "'state-of-the-art') is no part of the name, and a change, an average or results name nothing ('achieves "
+        "an average improvement of 2.9%'). Read over the dev corpus: docs/extraction.md.",
+        (
+            (
+                "With ProSparse, we obtain high sparsity of 89.32% for LLaMA2-7B.",
+                89.32,
+                {"metric": "sparsity"},
+            ),
+            ("Our MAGIC achieved an ASR of 74% on the Llama-2.", 74.0, {"metric": "ASR"}),
+        ),
+    ),
     "metric-before-metric-word": (
         "'the X metric from|of|by N' names X.",
         (
