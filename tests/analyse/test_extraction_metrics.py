@@ -1080,3 +1080,18 @@ def test_what_a_before_after_pair_changes_is_named_by_the_clause():
 def test_what_a_result_verb_achieves_of_a_number_is_its_metric(text, metrics):
     """Dev-corpus sentences: "achieve/obtain X of N" names X, but not a change noun or a vocabulary phrase."""
     assert [r["metric"] for r in extract_metrics(clean_text(text))] == metrics
+
+
+def test_a_set_named_by_a_bracketed_acronym_before_its_head_word():
+    """Dev-corpus sentences: "on the visual wake works (VWW) dataset" names the set; after a comma the named set
+    before it stays ("on BRIGHT, a widely-used ... information retrieval (IR) benchmark")."""
+    text = (
+        "For ISP-less CV systems, training on these raw images result in a 7.1% increase in test accuracy on the "
+        "visual wake works (VWW) dataset compared to relying on training with traditional ISP-processed RGB images."
+    )
+    assert [r["dataset"] for r in extract_metrics(clean_text(text))] == ["visual wake works (VWW) dataset"]
+    text = (
+        "ReasonIR-8B achieves a new state-of-the-art of 29.9 nDCG@10 on BRIGHT, a widely-used reasoning-intensive "
+        "information retrieval (IR) benchmark."
+    )
+    assert [r["dataset"] for r in extract_metrics(clean_text(text))] == ["BRIGHT"]

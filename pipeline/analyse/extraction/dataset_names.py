@@ -114,11 +114,13 @@ def _with_partner(text: str, end: int, name: str) -> str:
 
 
 _FUNCTION_WORD = r"(?:than|the|a|an|of|to|for|with|and|or|by|that|which|as|is|are|was|were|on|in|at|from)\b"
-# "on real student behavior dataset", "on the remote sensing benchmark": a data set described, not named (its
+# "on real student behavior dataset", "on the remote sensing benchmark", "on the visual wake words (VWW) dataset":
+# a data set described, not named, or named by an acronym in brackets only (its
 # words are no function words: "accuracy than the benchmark" is no set; "the same dataset" refers back).
 _DESCRIBED_SET = re.compile(
     rf"\s*(?:\(\w+\)\s*)?(?:on|in)\s+(?:the\s+)?(?!(?:{V.alternation(V.GENERIC_DATASET_WORDS)}|"
-    rf"{V.alternation(V.COUNT_WORDS)}|same)\b)(?P<name>(?:(?!{_FUNCTION_WORD})[a-z][\w-]*\s){{1,3}}(?:dataset|benchmark))\b"
+    rf"{V.alternation(V.COUNT_WORDS)}|same)\b)(?P<name>(?:(?!{_FUNCTION_WORD})[a-z][\w-]*\s){{1,3}}"
+    r"(?:\([A-Z][\w-]*\)\s)?(?:dataset|benchmark))\b"
 )
 
 
@@ -161,7 +163,8 @@ def dataset_after(text: str, start: int, end: int) -> str | None:
     sensing benchmark" included); the metric names after "on"/"in" are passed over."""
     m = _DESCRIBED_SET.search(text, start, end + 40)
     if m and not re.search(r"\d\s?(?:%|×)", text[start : m.start()]):
-        return m["name"]
+        if not ("(" in m["name"] and "," in text[start : m.start()]):  # "on BRIGHT, a ... (IR) benchmark"
+            return m["name"]
     for m in PREP_NAME.finditer(text, start, end):
         if re.search(r"\d\s?(?:%|×)", text[start : m.start()]):
             return None

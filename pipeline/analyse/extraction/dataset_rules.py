@@ -31,9 +31,16 @@ DATASET_RULES: dict[str, tuple[str, tuple]] = {
         "prefix before its capitals ('nuScenes', 'tieredImageNet'; a prefixed acronym 'fMRI', 'kNN' is none) or "
         "digits before its capitals ('300-W', '3DPW', '7-Scenes'; a dimension, count, resolution or factor '2D', "
         "'10K', '1080P', '4X' is none); a task acronym alone ('on MRC tasks', 'QA', 'NER', 'WSD': vocabulary "
-        "TASK_ACRONYMS) is no data set.",
+        "TASK_ACRONYMS) is no data set. A set described in lower-case words before 'dataset'/'benchmark' is "
+        "one, with an acronym in brackets too ('on the visual wake words (VWW) dataset'), unless a comma comes "
+        "first ('on BRIGHT, a ... retrieval (IR) benchmark').",
         (
             ("We reach an FID of 2.1 on FFHQ.", 2.1, {"dataset": "FFHQ"}),
+            (
+                "It gives a 7.1% increase in test accuracy on the visual wake words (VWW) dataset.",
+                7.1,
+                {"dataset": "visual wake words (VWW) dataset"},
+            ),
             ("It achieves 3.49% mean error on 300-W Fullset.", 3.49, {"dataset": "300-W Fullset"}),
             ("We also achieve MPJPE of 65.0 on the 3DPW test set.", 65.0, {"dataset": "3DPW"}),
             (
