@@ -1095,3 +1095,31 @@ def test_a_set_named_by_a_bracketed_acronym_before_its_head_word():
         "information retrieval (IR) benchmark."
     )
     assert [r["dataset"] for r in extract_metrics(clean_text(text))] == ["BRIGHT"]
+
+
+@pytest.mark.parametrize(
+    ("text", "rows"),
+    [
+        (
+            "This paper describes training techniques which allow ALVINN to learn in under 5 minutes to "
+            "autonomously control the Navlab.",
+            [(5.0, "time")],
+        ),
+        (
+            "For example, in the case of ResNet-50, about 45% of FLOPS is removed without any performance drop in "
+            "only 315 GPU hours.",
+            [(45.0, "FLOPS"), (315.0, "GPU hours")],
+        ),
+        ("Using only 40 minutes of human demonstration data, we learn a robust locomotion gait.", []),
+        ("Although Pythia-1B was originally trained on 64 GPUs for 3 days, it is replicated.", []),
+        (
+            "Our implementation recovers the sparsity pattern of 25,000 vertex random graphs with 87% accuracy in "
+            "≤ 5 minutes using ≤ 10GB of memory on a single 8-core machine.",
+            [(87.0, "accuracy"), (5.0, "time"), (10.0, None)],
+        ),
+    ],
+)
+def test_the_time_a_task_takes_is_a_result_never_shared(text, rows):
+    """Dev-corpus sentences: "in under 5 minutes", "in only 315 GPU hours" are results; an amount of data or
+    a budget stays setup; the time's name reaches no other number ("≤ 10GB" of memory)."""
+    assert [(r["value"], r["metric"]) for r in extract_metrics(clean_text(text))] == rows

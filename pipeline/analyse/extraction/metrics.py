@@ -69,6 +69,7 @@ from pipeline.analyse.extraction.patterns import (
     LEX,
     METRIC_POINTS,
     METRIC_THEN_CHANGE,
+    time_taken,
 )
 from pipeline.analyse.extraction.roles import (
     accept_plain,
@@ -98,7 +99,7 @@ from pipeline.analyse.extraction.tokens import (
     pair_structures,
 )
 
-RULES_VERSION = "16"  # with keys, text, rules; bump when outputs change (docs/execution.md)
+RULES_VERSION = "17"  # with keys, text, rules; bump when outputs change (docs/execution.md)
 
 #: Keys of every row returned by :func:`extract_metrics`, in column order.
 METRIC_FIELDS = (
@@ -280,6 +281,10 @@ def _metric_of(text: str, k: _Kept) -> tuple[str | None, list[str]]:
         and _RUNS_AT.search(text, max(k.lo, t.span_start - 40), t.span_start)
     ):
         metric, row_rules = "runtime", ["metric-runtime"]  # "runs in 3.2s/frame", "runs at 29.3ms"
+    if not metric and (unit := time_taken(text, t.start, t.num_end)):
+        # the time a task takes: its device-time unit ("315 GPU hours"), else "time" (gold: "training time",
+        # "design time", "GPU hours")
+        metric, row_rules = (unit if " " in unit or "-" in unit else "time"), ["metric-time-taken"]
     if not metric:
         metric, rule = metric_open(text, t, k.s0, k.lo, k.hi)
         metric = tidy_metric(metric)
@@ -454,7 +459,8 @@ def _inherit_compared(rows: list[MetricDraft]) -> None:
             )
         ):
             src = rows[i - 1]
-            r["metric"] = r["metric"] or src["metric"]
+            if "metric-time-taken" not in src["rules"]:  # "requires 2 minutes and ... a margin (10%)"
+                r["metric"] = r["metric"] or src["metric"]
             r["dataset"] = r["dataset"] or src["dataset"]
             if (
                 r["kind"] == "score"
@@ -518,6 +524,8 @@ def _comparator_metric_of_changes(text: str, rows: list[MetricDraft]) -> None:
             and i
             and rows[i - 1]["_s0"] == r["_s0"]
             and rows[i - 1]["kind"] == "score"
+            and "metric-time-taken"
+            not in rows[i - 1]["rules"]  # "requires 2 minutes, outperforming X by 10%"
             and re.search(r"\b(?:surpass\w*|outperform\w*|beat\w*)\b", text[rows[i - 1]["end"] : r["start"]])
         ):
             r["metric"] = rows[i - 1]["metric"]

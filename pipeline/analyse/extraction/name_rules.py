@@ -289,6 +289,21 @@ NAME_RULES: dict[str, tuple[str, tuple]] = {
             ),
         ),
     ),
+    "metric-time-taken": (
+        "The time a task takes is a result though its unit is a setup word: a time unit after 'in', 'under', "
+        "'within', 'requires', 'takes', 'needs' or 'only' (a qualifier may come between; vocabulary "
+        "TIME_TAKEN_BEFORE, TIME_TAKEN_UNITS), never an amount 'of' something ('40 minutes of demonstration "
+        "data') nor a budget ('for 3 days'). Its metric is the device time ('315 GPU hours') or 'time'; it is "
+        "shared with no other number. Read over the dev corpus: docs/extraction.md.",
+        (
+            (
+                "This paper describes training techniques which allow ALVINN to learn in under 5 minutes.",
+                5.0,
+                {"metric": "time", "kind": "score", "qualifier": "<"},
+            ),
+            ("About 45% of FLOPS is removed in only 315 GPU hours.", 315.0, {"metric": "GPU hours"}),
+        ),
+    ),
     "antecedent-metric": (
         "A number with no metric in a relative clause (', which ...') takes the one metric word of the clause it "
         "refers back to, when no other row of the sentence names a metric.",

@@ -447,7 +447,11 @@ def metric_after(text: str, t: Tok, hi: int) -> str | None:
     forwarding time", "14.9% in accuracy", "2.5% increase in storage"."""
     seg = text[t.span_end : min(hi, t.span_end + 50)]
     seg = seg[m.end() :] if (m := SPREAD.match(seg)) else seg  # "88.1 ± 0.3 F1", "88.1 +/- 0.3 F1"
-    om = re.match(r"\s*of\s+(?:the\s+)?((?:[\w-]+\s)?[\w-]+)", seg)
+    # "72% of the task load"; never a verb after the noun ("45% of FLOPS is removed")
+    om = re.match(
+        r"\s*of\s+(?:the\s+)?((?:[\w-]+\s(?!(?:is|are|was|were|be|been|can|could|will|would|has|have|had)\b))?[\w-]+)",
+        seg,
+    )
     if t.unit == "%" and om and AMOUNT.search(om[1]):
         return om[1]  # "72% of the task load"
     stop = _STOP_AFTER.search(seg)

@@ -82,3 +82,21 @@ BAD_NP = re.compile(
     r"previous|prior art|the art|baselines?|SOTA|they|them|itself)\b",
     re.I,
 )
+
+#: The time a task takes (vocabulary TIME_TAKEN_BEFORE, TIME_TAKEN_UNITS): the words before the number, and its
+#: unit after it (group ``unit``), never an amount "of" something ("40 minutes of demonstration data").
+TIME_TAKEN_BEFORE = re.compile(
+    rf"\b(?:{V.alternation(V.TIME_TAKEN_BEFORE)})\s+(?:(?:{QUAL_WORDS})\s*)*$|\bonly\s+$", re.I
+)
+TIME_TAKEN_UNIT = re.compile(
+    rf"\s?(?P<unit>(?:(?:GPU|TPU|CPU)[\s-])?(?:{V.alternation(V.TIME_TAKEN_UNITS)}))\b(?!\s+of\b)"
+)
+
+
+def time_taken(text: str, start: int, end: int) -> str | None:
+    """The unit of a time a task takes when the number at ``text[start:end]`` is one ("in under 5 minutes",
+    "requiring only 2 minutes", "in only 315 GPU hours"), else None."""
+    um = TIME_TAKEN_UNIT.match(text, end)
+    if um is None or not TIME_TAKEN_BEFORE.search(text, max(0, start - 40), start):
+        return None
+    return um["unit"]

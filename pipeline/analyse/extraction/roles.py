@@ -21,6 +21,7 @@ from pipeline.analyse.extraction.patterns import (
     UP,
     correlation_before,
     metric_equals,
+    time_taken,
 )
 from pipeline.analyse.extraction.tokens import Tok
 from pipeline.analyse.extraction.vocabulary import metric_directions
@@ -422,6 +423,8 @@ def accept_plain(text: str, t: Tok, s0: int) -> bool:
         return bool(UP.search(ctx) or DOWN.search(ctx) or LEX.search(ctx) or AMOUNT.search(ctx))
     if t.decimal and correlation_before(text, s0, t.span_start):
         return True
+    if time_taken(text, t.start, t.num_end):
+        return True  # "learn in under 5 minutes": the time a task takes (vocabulary TIME_TAKEN_BEFORE)
     if re.match(r"\s?/\s?\d", post) or re.search(r"\d\s?/\s?$", pre):
         return False  # fractions such as 5/5, 1/2
     if pre.rstrip().endswith(" by") and _METRIC_BY.search(pre):

@@ -39,7 +39,8 @@ SETUP_RULE_TABLE: dict[str, tuple[str, tuple]] = {
     ),
     "setup-word-after": (
         "A number followed by a hyphenated setting ('4-bit', '5-shot'), an ordinal suffix, 'CI', a magnitude "
-        "word ('7 billion') or a setup noun ('8 GPUs', '3 layers') is a setting (vocabulary SETUP_NOUNS).",
+        "word ('7 billion') or a setup noun ('8 GPUs', '3 layers') is a setting (vocabulary SETUP_NOUNS), but "
+        "not the time a task takes ('learn in under 5 minutes': rule metric-time-taken).",
         (("With 4-bit weights the model keeps 99.1% accuracy.", 4.0, {"value": 99.1, "metric": "accuracy"}),),
     ),
     "setup-percent-of": (

@@ -20,6 +20,7 @@ from pipeline.analyse.extraction.patterns import (
     SPREAD_SIGN,
     correlation_before,
     metric_equals,
+    time_taken,
 )
 from pipeline.analyse.extraction.rows import MetricDraft
 
@@ -303,8 +304,8 @@ def setup_rule(text: str, n: _Number) -> str | None:
         return SETUP_GLUED_SUFFIX  # sizes and names: 7B, 32K, 3D, 1e-5 (but "0.8mIoU": a metric glued to a decimal)
     if unit == "x" and re.match(r"\s?\d", text[ue : ue + 2]):
         return SETUP_DIMENSIONS  # 256×256, 8×7B
-    if unit is None and not n.measure and _SETUP_AFTER.match(text, b):
-        return SETUP_WORD_AFTER  # "4-bit", "5-shot", "8 GPUs", "3rd", "7 billion"
+    if unit is None and not n.measure and _SETUP_AFTER.match(text, b) and not time_taken(text, n.a, b):
+        return SETUP_WORD_AFTER  # "4-bit", "5-shot", "8 GPUs", "3rd", "7 billion" (not "in under 5 minutes")
     if (
         unit == "%"
         and _PCT_SETUP_AFTER.match(text, ue)

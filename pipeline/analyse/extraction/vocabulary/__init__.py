@@ -47,6 +47,8 @@ from pipeline.analyse.extraction.vocabulary.metric_words import (
     QUALIFIERS,
     RUN_VERBS,
     SPEED_VERB_STEMS,
+    TIME_TAKEN_BEFORE,
+    TIME_TAKEN_UNITS,
     TIME_UNITS,
     UNIT_METRICS,
     UP_WORDS,
@@ -71,7 +73,7 @@ from pipeline.analyse.extraction.vocabulary.url_words import (
     URL_CUES,
 )
 
-RULES_VERSION = "16"  # bump when outputs change (docs/execution.md)
+RULES_VERSION = "17"  # bump when outputs change (docs/execution.md)
 
 
 def words(table, flags: int = re.I, bounded: bool = True) -> re.Pattern:
@@ -94,6 +96,8 @@ __all__ = [
     "METRIC_ADJECTIVES",
     "METRIC_HEADS",
     "RUN_VERBS",
+    "TIME_TAKEN_BEFORE",
+    "TIME_TAKEN_UNITS",
     "TIME_UNITS",
     "POINT_SCALE_METRICS",
     "UNIT_METRICS",
