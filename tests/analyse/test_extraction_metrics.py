@@ -1123,3 +1123,14 @@ def test_the_time_a_task_takes_is_a_result_never_shared(text, rows):
     """Dev-corpus sentences: "in under 5 minutes", "in only 315 GPU hours" are results; an amount of data or
     a budget stays setup; the time's name reaches no other number ("≤ 10GB" of memory)."""
     assert [(r["value"], r["metric"]) for r in extract_metrics(clean_text(text))] == rows
+
+
+def test_a_device_time_is_a_quantity_not_the_device():
+    """Dev-corpus sentence: "in 3x fewer GPU-days" names GPU-days (the model-name guard reads "GPU" as a
+    device)."""
+    text = (
+        "We find it is also possible to replicate this model (with the same hyper-parameters) in 3x fewer "
+        "GPU-days: i.e. on 4 GPUs in 18 days."
+    )
+    rows = extract_metrics(clean_text(text))
+    assert [(r["value"], r["metric"]) for r in rows] == [(3.0, "GPU-days"), (18.0, "time")]

@@ -18,6 +18,7 @@ from pipeline.analyse.extraction.patterns import (
     MODEL_NAME,
     QUAL_TEXT,
     SPREAD,
+    TIME_TAKEN_UNIT,
     correlation_before,
     metric_equals,
 )
@@ -198,7 +199,7 @@ def _open_name(np_: str) -> bool:
         or _NOT_METRIC.match(np_)
         or _BARE_HEAD.fullmatch(np_)
         or _COMPARED.search(np_)
-        or MODEL_NAME.search(np_)
+        or (MODEL_NAME.search(np_) and not TIME_TAKEN_UNIT.fullmatch(np_))  # "GPU hours" is a quantity
         or dataset_like(np_)
         or re.search(r"\b\w+ly\b", np_)
     )
@@ -365,7 +366,8 @@ def metric_open(text: str, t: Tok, s0: int, lo: int, hi: int) -> tuple[str | Non
             if (
                 np_
                 and not _NOT_METRIC.match(np_)
-                and not MODEL_NAME.search(np_)
+                # a device time ("3x fewer GPU-days") is a quantity, not the device
+                and not (MODEL_NAME.search(np_) and not TIME_TAKEN_UNIT.fullmatch(np_))
                 and not dataset_like(np_)
                 and not (
                     np_[0].isupper()
