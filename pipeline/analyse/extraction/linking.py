@@ -187,10 +187,16 @@ def link_respectively(text: str, rows: list[MetricDraft], sentences: list[tuple[
 
 #: Metric words too generic to be shared with another number of the clause ("our model scores 82.9%", "the
 #: overall score"); a metric word before the head names a metric ("F1 score", "BLEU scores") and is shared.
-#: The time a task takes (rule metric-time-taken) is never shared either: "in <= 5 minutes using <= 10GB".
 _GENERIC_METRIC = re.compile(
     rf"(?i)(?:(?!(?:{_LEX_WORDS})\s)\w+\s)?(?:scores?|results?|margins?|parameters?|costs?)"
 )
+
+
+def lends_metric(row: MetricDraft) -> bool:
+    """Whether ``row``'s metric may be given to another row (shared in its clause or sentence, inherited by a
+    bracket or a comparison after it): not the time a task takes (rule metric-time-taken), which names that
+    time only ("in <= 5 minutes using <= 10GB", "requires 2 minutes and ... by a large margin (10%)")."""
+    return "metric-time-taken" not in row["rules"]
 
 
 def share_clause_metric(text: str, rows: list[MetricDraft]) -> None:
@@ -210,7 +216,7 @@ def share_clause_metric(text: str, rows: list[MetricDraft]) -> None:
             and x["kind"] == r["kind"]
             and x["subject"] == r["subject"]
             and not _GENERIC_METRIC.fullmatch(x["metric"])
-            and "metric-time-taken" not in x["rules"]
+            and lends_metric(x)
         }
         if len(named) == 1:
             r["metric"] = named.pop()
@@ -254,7 +260,7 @@ def share_sentence_metric(text: str, rows: list[MetricDraft]) -> None:
             and x["unit"] == r["unit"]
             and x["kind"] != "multiplier"
             and not _GENERIC_METRIC.fullmatch(x["metric"])
-            and "metric-time-taken" not in x["rules"]
+            and lends_metric(x)
             and (
                 "metric-share-of" not in x["rules"]
                 or (

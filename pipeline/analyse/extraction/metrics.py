@@ -459,7 +459,7 @@ def _inherit_compared(rows: list[MetricDraft]) -> None:
             )
         ):
             src = rows[i - 1]
-            if "metric-time-taken" not in src["rules"]:  # "requires 2 minutes and ... a margin (10%)"
+            if linking.lends_metric(src):
                 r["metric"] = r["metric"] or src["metric"]
             r["dataset"] = r["dataset"] or src["dataset"]
             if (
@@ -524,8 +524,7 @@ def _comparator_metric_of_changes(text: str, rows: list[MetricDraft]) -> None:
             and i
             and rows[i - 1]["_s0"] == r["_s0"]
             and rows[i - 1]["kind"] == "score"
-            and "metric-time-taken"
-            not in rows[i - 1]["rules"]  # "requires 2 minutes, outperforming X by 10%"
+            and linking.lends_metric(rows[i - 1])
             and re.search(r"\b(?:surpass\w*|outperform\w*|beat\w*)\b", text[rows[i - 1]["end"] : r["start"]])
         ):
             r["metric"] = rows[i - 1]["metric"]

@@ -144,9 +144,10 @@ _BEFORE_BRACKET = re.compile(rf"(?P<np>(?:[\w@\-]+\s){{0,2}}(?:{LEX_WORDS}|{HEAD
 # What changed, named in words the vocabulary need not know: the object of a change verb before "by N" or a
 # before/after pair ("improves factuality scores by over 11 points", "reducing the average miss-rate over
 # HOG+SVM by more than 30%", "reduces the average optimality gap from 19.35% to 10.46%"; never a participle of
-# the extent: "improvements ranging from 5% to 37%") or the subject a change or a comparison is stated of ("degradation was reduced by 38.9%", "the memory
-# overhead of our model is 100 times smaller", "the number of trainable parameters is reduced by about 91
-# times"). A lower-case noun phrase of up to four words, none a function word, with an "of" complement.
+# the extent: "improvements ranging from 5% to 37%") or the subject a change or a comparison is stated of
+# ("degradation was reduced by 38.9%", "the memory overhead of our model is 100 times smaller", "the number of
+# trainable parameters is reduced by about 91 times"). A lower-case noun phrase of up to four words, none a
+# function word, with an "of" complement.
 _NP_OPEN_WORD = (
     r"(?!(?:and|or|but|yet|also|then|thus|meanwhile|while|whereas|over|upon|on|in|of|for|by|than|after|before|"
     r"despite|where|when|which|that|with|without|to|at|from|up|down|as|is|are|was|were|be|been|it|its|this|"
@@ -191,6 +192,12 @@ _METRIC_WORD_AFTER = re.compile(
 _BARE_HEAD = re.compile(r"number|amount|fraction|proportion|percentage|share|portion|size")
 
 
+def _names_a_model(np_: str) -> bool:
+    """A model, architecture or device name (patterns.MODEL_NAME), but not a device time: "GPU hours",
+    "GPU-days" are quantities (patterns.TIME_TAKEN_UNIT)."""
+    return bool(MODEL_NAME.search(np_)) and not TIME_TAKEN_UNIT.fullmatch(np_)
+
+
 def _open_name(np_: str) -> bool:
     """A noun phrase that can name a measured quantity: not a method or model compared with, nor a change
     (:data:`_COMPARED`, :data:`BAD_NP`), not a model or data-set name, no adverb."""
@@ -199,7 +206,7 @@ def _open_name(np_: str) -> bool:
         or _NOT_METRIC.match(np_)
         or _BARE_HEAD.fullmatch(np_)
         or _COMPARED.search(np_)
-        or (MODEL_NAME.search(np_) and not TIME_TAKEN_UNIT.fullmatch(np_))  # "GPU hours" is a quantity
+        or _names_a_model(np_)
         or dataset_like(np_)
         or re.search(r"\b\w+ly\b", np_)
     )
@@ -366,8 +373,7 @@ def metric_open(text: str, t: Tok, s0: int, lo: int, hi: int) -> tuple[str | Non
             if (
                 np_
                 and not _NOT_METRIC.match(np_)
-                # a device time ("3x fewer GPU-days") is a quantity, not the device
-                and not (MODEL_NAME.search(np_) and not TIME_TAKEN_UNIT.fullmatch(np_))
+                and not _names_a_model(np_)
                 and not dataset_like(np_)
                 and not (
                     np_[0].isupper()
