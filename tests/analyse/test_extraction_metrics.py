@@ -1134,3 +1134,36 @@ def test_a_device_time_is_a_quantity_not_the_device():
     )
     rows = extract_metrics(clean_text(text))
     assert [(r["value"], r["metric"]) for r in rows] == [(3.0, "GPU-days"), (18.0, "time")]
+
+
+@pytest.mark.parametrize(
+    ("text", "rows"),
+    [
+        (
+            "On the COCO keypoints dataset, our pose estimation method outperforms all previous bottom-up methods "
+            "both in accuracy (+4-point mAP over previous best result) and speed.",
+            [(4.0, "pp", "delta", "mAP")],
+        ),
+        (
+            "In this paper, we present our minimal 4-point and linear 8-point algorithms to estimate the relative "
+            "pose.",
+            [],
+        ),
+        (
+            "Moreover, our most accurate model is fairly efficient running at 8 frames/sec on a NVIDIA Tesla K40 "
+            "GPU.",
+            [(8.0, None, "score", "frames/sec")],
+        ),
+        (
+            "Using orders of magnitude less training data, we obtain relative improvements ranging from 8% up to "
+            "40% in Hits@3 across multiple knowledge graphs.",
+            [(None, "%", "range", "Hits@3")],
+        ),
+        ("We evaluate on four tasks with vocabulary sizes ranging from 400 up to 20,000 words.", []),
+    ],
+)
+def test_hyphenated_points_frame_rates_and_ranges_up_to(text, rows):
+    """Dev-corpus sentences: "+4-point mAP" is a change in points of the metric after it (a solver's "4-point"
+    is setup); "frames/sec" names the metric; "from 8% up to 40%" is one range, a vocabulary size no result."""
+    got = [(r["value"], r["unit"], r["kind"], r["metric"]) for r in extract_metrics(clean_text(text))]
+    assert got == rows

@@ -64,6 +64,13 @@ RULES: dict[str, Rule] = {
                 4.5,
                 {"unit": "pp", "kind": "delta", "metric": "detection mAP"},
             ),
+            # and of a metric written after them
+            (
+                "Our method outperforms all previous bottom-up methods in accuracy (+4-point mAP over previous best "
+                "result).",
+                4.0,
+                {"unit": "pp", "kind": "delta", "metric": "mAP"},
+            ),
             # the unit after a spread is the number's: "68±3% accuracy"
             (
                 "Our system predicted which hand the patient would raise with 68±3% accuracy in two patients.",
@@ -375,7 +382,7 @@ RULES: dict[str, Rule] = {
         ),
     ),
     "range": Rule(
-        "'A-B', 'A--B', 'A to B' with one unit is a range (value null, value_low/value_high), and so are two plain "
+        "'A-B', 'A--B', 'A to B' (and 'from A up to B') with one unit is a range (value null, value_low/value_high), and so are two plain "
         "decimals right after a metric name ('F1=0.93-0.96', 'Pearson correlations of 0.91-0.99').",
         (
             ("Speedups of 1.5-2.3× are obtained.", 1.5, {"kind": "range", "value_high": 2.3}),
@@ -389,6 +396,13 @@ RULES: dict[str, Rule] = {
                 "After parameter optimization, the model achieved F1 scores ranging from 0.97 to 1.0.",
                 0.97,
                 {"kind": "range", "value_high": 1.0, "metric": "F1 score"},
+            ),
+            # "up to" joins the ends only after "from"
+            (
+                "We obtain relative improvements ranging from 8% up to 40% in Hits@3 across multiple knowledge "
+                "graphs.",
+                8.0,
+                {"kind": "range", "value_high": 40.0, "metric": "Hits@3"},
             ),
         ),
     ),

@@ -32,9 +32,10 @@ _NUM = r"(?:\d{1,3}(?:,\d{3})+(?![\d])(?:\.\d+)?|\d+(?:[.,]\d+)?|\.\d+)"
 _UNIT = re.compile(
     r"\s?(?P<u>%\s?(?:points?|pts)\b|%p\b|%|percent(?:age)?[\s-]points?\b|percentage[\s-]?pts?\b|pp\b|p\.p\.|percent\b|"
     r"(?:absolute\s+)?points?\b|pts\b|"
-    # "a 4-point gain": hyphenated points of a change; "a 5-point scale", "the 8-point algorithm" are setup
+    # "a 4-point gain", "+4-point mAP": hyphenated points of a change or of a metric; "a 5-point scale", "the
+    # 8-point algorithm" are setup
     r"-points?(?=\s+(?:absolute\s+)?(?:improvements?|gains?|boosts?|increases?|decreases?|drops?|declines?|"
-    r"reductions?|leads?|margins?)\b)|"
+    rf"reductions?|leads?|margins?|higher|lower|better|worse|(?-i:{LEX_WORDS}))\b)|"
     r"[×✕]|[xX](?![\w])|-?fold\b|[\s-]?times\b|"
     rf"(?-i:{V.alternation(V.MEASURE_UNITS)})(?![\w/])|s\b(?=\s*(?:[,.;)]|for\b|vs\b|on\b|$)))"
 )
@@ -416,7 +417,8 @@ def own_scale_points(rows: list[MetricDraft]) -> None:
             r["rules"] = [*r["rules"], METRIC_POINTS_RULE]
 
 
-_RANGE_SEP = re.compile(r"\s?(?:--|–|—|-|~|∼|to)\s?")
+# "A up to B" is a range only after "from" ("ranging from 8% up to 40%"); "from A to B" alone is before-after
+_RANGE_SEP = re.compile(r"\s?(?:--|–|—|-|~|∼|to|(?<=\s)up\sto)\s?")
 _FROM = re.compile(r"\bfrom\s+(?:an?\s+|the\s+)?(?:[\w-]+\s+){0,2}(?:[\w@.-]+\s?=\s?)?$", re.I)
 
 
@@ -471,7 +473,10 @@ def _is_range(text: str, t: Tok, n: Tok) -> bool:
     """Whether ``t`` and ``n`` are the ends of a range: "10–20%", "2-3 points", "3x-5x", "26~35×", "1.5-2.3×";
     "between A and B%" (rule range)."""
     gap = text[t.end : n.start]
-    sep_ok = _RANGE_SEP.fullmatch(text[t.num_end : n.start] if t.unit is None else gap) is not None
+    sep = _RANGE_SEP.fullmatch(text[t.num_end : n.start] if t.unit is None else gap)
+    sep_ok = sep is not None and (
+        "up" not in sep[0] or _FROM.search(text, max(0, t.start - 40), t.start) is not None
+    )
     is_range = (
         (t.unit is None or t.unit == n.unit)
         and not t.measure

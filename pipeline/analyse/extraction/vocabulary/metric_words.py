@@ -151,6 +151,7 @@ MEASURE_UNITS = (
     r"fps",
     r"FPS",
     r"frames per second",
+    r"frames/s(?:ec(?:ond)?)?",
     r"seconds? per (?:image|frame|sample|query|video|sentence|step)",
 )
 #: Fractions written in words, as multipliers of a quantity ("about half the accuracy" -> 0.5 x).
@@ -278,7 +279,14 @@ POINT_SCALE_METRICS = (
     r"TER",
 )
 #: Units that name the metric themselves ("at 20fps": metric fps).
-UNIT_METRICS = {"fps": "fps", "FPS": "FPS", "frames per second": "frames per second"}
+UNIT_METRICS = {
+    "fps": "fps",
+    "FPS": "FPS",
+    "frames per second": "frames per second",
+    "frames/s": "frames/s",
+    "frames/sec": "frames/sec",
+    "frames/second": "frames/second",
+}
 #: Verbs that say a time measure is the running time: "runs in 3.2s/frame", "runs at 29.3ms" -> metric
 #: "runtime" (gold_dev2, gold_dev3). Matched right before the number, with "at"/"in" and a qualifier between.
 RUN_VERBS = (r"runs?", r"running", r"operates?")
