@@ -1167,3 +1167,25 @@ def test_hyphenated_points_frame_rates_and_ranges_up_to(text, rows):
     is setup); "frames/sec" names the metric; "from 8% up to 40%" is one range, a vocabulary size no result."""
     got = [(r["value"], r["unit"], r["kind"], r["metric"]) for r in extract_metrics(clean_text(text))]
     assert got == rows
+
+
+@pytest.mark.parametrize(
+    ("text", "rows"),
+    [
+        (
+            "By using smaller beam sizes we can speed up inference by a factor of 3.9x and still match or improve "
+            "the BLEU score obtained using softmax.",
+            [(3.9, "speed up")],
+        ),
+        (
+            "Combining these techniques speeds up training by a factor of 1.65, reduces memory usage, and "
+            "substantially improves perplexity on WikiText-103.",
+            [(1.65, "speed up")],
+        ),
+    ],
+)
+def test_a_factor_is_read_once_with_its_verb(text, rows):
+    """Dev-corpus sentences: "a factor of 3.9x" is one multiplier (not also a spelled "factor of 3"), and "speeds
+    up ... by a factor of" names the verb's quantity as "by up to 9x" does."""
+    got = [(r["value"], r["metric"]) for r in extract_metrics(clean_text(text)) if r["unit"] == "x"]
+    assert got == rows

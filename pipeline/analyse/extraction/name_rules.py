@@ -283,7 +283,14 @@ NAME_RULES: dict[str, tuple[str, tuple]] = {
     ),
     "metric-verb": (
         "'speed up X by N' names the metric 'speed up' (the verb's own quantity).",
-        (("The kernel can speed up training of RNNs by up to 9x.", 9.0, {"metric": "speed up"}),),
+        (
+            ("The kernel can speed up training of RNNs by up to 9x.", 9.0, {"metric": "speed up"}),
+            (
+                "It also allows to speed up training by a factor of 2 in our tests.",
+                2.0,
+                {"metric": "speed up"},
+            ),
+        ),
     ),
     "metric-runtime": (
         "A time measure after a running verb ('runs in', 'running at', vocabulary RUN_VERBS and TIME_UNITS) is "

@@ -403,7 +403,7 @@ def metric_open(text: str, t: Tok, s0: int, lo: int, hi: int) -> tuple[str | Non
     if bm and not BAD_NP.search(bm["np"]):
         return bm["np"], "metric-before-bracket"
     for verb, metric in V.VERB_METRICS.items():
-        if re.search(rf"\b{verb}\b[^,;.]{{0,100}}\bby\s+(?:a factor of\s+)?$", pre, re.I):
+        if re.search(rf"\b{verb}\b[^,;.]{{0,100}}\bby\s+(?:a\s+)?(?:factor of\s+)?$", pre, re.I):
             return metric, "metric-verb"
     cmp_ = re.match(r"\s*(\w+)", text[t.span_end : t.span_end + 20])
     if cmp_ and cmp_[1].lower() in V.COMPARATIVE_METRICS and t.unit in ("x", "%"):
