@@ -1189,3 +1189,35 @@ def test_a_factor_is_read_once_with_its_verb(text, rows):
     up ... by a factor of" names the verb's quantity as "by up to 9x" does."""
     got = [(r["value"], r["metric"]) for r in extract_metrics(clean_text(text)) if r["unit"] == "x"]
     assert got == rows
+
+
+@pytest.mark.parametrize(
+    ("text", "sets"),
+    [
+        (
+            "Evaluation on three datasets, AGNews, 20Newsgroups, and UCINews, shows that our method can outperform "
+            "baselines by 2%, 4%, and 3%.",
+            ["AGNews", "20Newsgroups", "UCINews"],
+        ),
+        (
+            "We demonstrate the effectiveness of the proposed model on PASCAL VOC 2012 and Cityscapes datasets, "
+            "achieving the test set performance of 89% and 82.1% without any post-processing.",
+            ["PASCAL VOC 2012", "Cityscapes"],
+        ),
+        # an apposition is no list: the one set stays
+        (
+            "On the WSJ’93 dataset, DSD improved DeepSpeech and DeepSpeech2 WER by 2.0% and 1.1%.",
+            ["WSJ’93", "WSJ’93"],
+        ),
+        # a set read at the number is kept
+        (
+            "Extensive experiments demonstrate that our method outperforms the state-of-the-art methods on ETH-UCY "
+            "and SDD benchmarks, specifically achieving 19.0%/24.2% ADE/FDE improvement on ETH-UCY.",
+            ["ETH-UCY", "ETH-UCY"],
+        ),
+    ],
+)
+def test_a_bare_list_of_numbers_follows_the_list_of_sets_before_it(text, sets):
+    """Dev-corpus sentences: numbers listed after a coordinated list of as many data sets take them in order,
+    as with "respectively"."""
+    assert [r["dataset"] for r in extract_metrics(clean_text(text))] == sets

@@ -17,7 +17,7 @@ from pipeline.analyse.extraction.names import metric_share_of
 from pipeline.analyse.extraction.patterns import LOWER_PREFIX_NAME
 from pipeline.analyse.extraction.rows import MetricDraft
 
-RULES_VERSION = "6"  # bump when outputs change (docs/execution.md)
+RULES_VERSION = "7"  # bump when outputs change (docs/execution.md)
 
 _LEX_WORDS = V.alternation(V.METRIC_NAMES)
 _LEX = V.words(V.METRIC_NAMES)
@@ -156,6 +156,8 @@ def link_respectively(text: str, rows: list[MetricDraft], sentences: list[tuple[
                 for r, it in zip(g, items):
                     r["dataset"] = it
                     r["rules"].append("respectively-datasets")
+            else:
+                _pair_with_list_before(text, g)
             continue
         avoid = [(g[0]["start"], g[-1]["end"])]
         names, metrics = _lists(text, s0, s1, avoid)
@@ -183,6 +185,42 @@ def link_respectively(text: str, rows: list[MetricDraft], sentences: list[tuple[
             for i, r in enumerate(g):
                 r["dataset"] = chosen[i // k]
                 r["rules"].append("respectively-datasets")
+
+
+# Rules that read a row's data set from the words right at its number: never overridden by a list before it.
+_SET_AT_NUMBER = {"dataset-after", "dataset-before-bracket", "dataset-in-metric", "respectively-datasets"}
+# Two or more numbers of one list: separators only ("5.5% and 9.8%", "2%, 4%, and 3%", "25%/13.8%").
+_BARE_GAP = re.compile(rf"{_SEP}|\s*/\s*")
+
+
+def _pair_with_list_before(text: str, g: list[MetricDraft]) -> None:
+    """Rows of a bare list of numbers ("improves the baseline about 5.5% and 9.8%") that share one data set, or
+    have none, take the data sets of the last coordinated list of as many names before them in the sentence,
+    in order ("on both V-COCO and HICO-DET benchmarks"): the numbers follow the names as with "respectively".
+    A list joined by commas only is an apposition, not a list ("On the WSJ'93 dataset, DSD improved ..."); a
+    set read right at a number (:data:`_SET_AT_NUMBER`) is kept."""
+    if not all(_BARE_GAP.fullmatch(text[a["end"] : b["start"]]) for a, b in zip(g, g[1:])):
+        return
+    lists = [
+        m
+        for m in _NAME_LIST.finditer(text, g[0]["_s0"], g[0]["start"])
+        if not _NOT_DATASET_AFTER.match(text, m.end()) and re.search(r"\s(?:and|or|&)\s", m["list"])
+    ]
+    if not lists:
+        return
+    items = [_dataset_item(p) for p in _SPLIT.split(lists[-1]["list"]) if p.strip()]
+    sets = {r["dataset"] for r in g}
+    if (
+        len(items) != len(g)
+        or not all(items)
+        or len(sets) != 1
+        or not sets <= {None, *items}
+        or any(_SET_AT_NUMBER & set(r["rules"]) for r in g)
+    ):
+        return
+    for r, it in zip(g, items):
+        r["dataset"] = it
+        r["rules"].append("respectively-datasets")
 
 
 #: Metric words too generic to be shared with another number of the clause ("our model scores 82.9%", "the

@@ -426,10 +426,18 @@ NAME_RULES: dict[str, tuple[str, tuple]] = {
     "respectively-datasets": (
         "A 'respectively' list of numbers maps onto the list of data-set names of the same length (k numbers "
         "per name in blocks), or onto the previous sentence's list when the sentence says 'these datasets'; "
-        "a list of names right after the numbers ('41.2% and 37.9% on COCO and LVIS') needs no 'respectively'; "
-        "an item may have its own article and singular head ('on the Flickr 30k Entities and the ReferItGame "
-        "dataset').",
+        "a list of names right after the numbers ('41.2% and 37.9% on COCO and LVIS') needs no 'respectively', "
+        "nor does a bare list of numbers that shares one set after a coordinated list of as many names in its "
+        "sentence ('on both V-COCO and HICO-DET benchmarks and improves the baseline about 5.5% and 9.8%'; "
+        "a comma-only pair is an apposition, a set read at the number is kept); an item may have its own "
+        "article and singular head ('on the Flickr 30k Entities and the ReferItGame dataset').",
         (
+            (
+                "Our RR-Net sets a new state-of-the-art on both V-COCO and HICO-DET benchmarks and improves the "
+                "baseline about 5.5% and 9.8% relatively.",
+                9.8,
+                {"dataset": "HICO-DET"},
+            ),
             (
                 "Our approach outperformed the current state-of-the-art methods on the Flickr 30k Entities and the "
                 "ReferItGame dataset by 3.08% and 7.77% respectively.",
