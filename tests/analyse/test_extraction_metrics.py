@@ -1221,3 +1221,28 @@ def test_a_bare_list_of_numbers_follows_the_list_of_sets_before_it(text, sets):
     """Dev-corpus sentences: numbers listed after a coordinated list of as many data sets take them in order,
     as with "respectively"."""
     assert [r["dataset"] for r in extract_metrics(clean_text(text))] == sets
+
+
+@pytest.mark.parametrize(
+    ("text", "rows"),
+    [
+        (
+            "Experimental results demonstrate the superiority of their combination with a 50% SPL score on the R2R "
+            "dataset and a 40% CLS score on the R4R dataset in unseen environments.",
+            [("SPL score", "R2R"), ("CLS score", "R4R")],
+        ),
+        (
+            "The proposed tracker sets a new state-of-the-art on 6 tracking benchmarks, achieving an EAO score of "
+            "0.440 on VOT2018, while running at over 40 FPS.",
+            [("EAO score", "VOT2018"), ("FPS", "VOT2018")],
+        ),
+        # the name in the metric phrase is the only one: it stays the set
+        (
+            "Notably, we boost ResNet-18 from 69.90% to 71.69% ImageNet top-1 accuracy.",
+            [("top-1 accuracy", "ImageNet")],
+        ),
+    ],
+)
+def test_a_set_named_after_the_number_wins_over_a_name_in_the_metric(text, rows):
+    """Dev-corpus sentences: "a 40% CLS score on the R4R dataset" is measured on R4R in CLS score."""
+    assert [(r["metric"], r["dataset"]) for r in extract_metrics(clean_text(text))] == rows

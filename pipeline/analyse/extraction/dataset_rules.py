@@ -11,7 +11,8 @@ from __future__ import annotations
 DATASET_RULES: dict[str, tuple[str, tuple]] = {
     "dataset-in-metric": (
         "A benchmark name inside the metric phrase is the dataset ('improves BoolQ performance by 18.1 pp', "
-        "'71.69% ImageNet top-1 accuracy'); a metric name with a suffix never is ('the BLEU-4 score of 55.2').",
+        "'71.69% ImageNet top-1 accuracy'); a metric name with a suffix never is ('the BLEU-4 score of 55.2'), "
+        "and a set named right after the number wins ('a 40% CLS score on the R4R dataset': metric 'CLS score').",
         (
             (
                 "It improves BoolQ performance by 18.1 pp.",
@@ -35,6 +36,13 @@ DATASET_RULES: dict[str, tuple[str, tuple]] = {
         "one, with an acronym in brackets too ('on the visual wake words (VWW) dataset'), unless a comma comes "
         "first ('on BRIGHT, a ... retrieval (IR) benchmark').",
         (
+            # before a capitalised word in the metric phrase (rule dataset-in-metric)
+            (
+                "Our model achieves 66.4% Q8 accuracy on the CB513 dataset, better than the previously reported "
+                "best performance.",
+                66.4,
+                {"dataset": "CB513", "metric": "Q8 accuracy"},
+            ),
             ("We reach an FID of 2.1 on FFHQ.", 2.1, {"dataset": "FFHQ"}),
             (
                 "It gives a 7.1% increase in test accuracy on the visual wake words (VWW) dataset.",
