@@ -1246,3 +1246,25 @@ def test_a_bare_list_of_numbers_follows_the_list_of_sets_before_it(text, sets):
 def test_a_set_named_after_the_number_wins_over_a_name_in_the_metric(text, rows):
     """Dev-corpus sentences: "a 40% CLS score on the R4R dataset" is measured on R4R in CLS score."""
     assert [(r["metric"], r["dataset"]) for r in extract_metrics(clean_text(text))] == rows
+
+
+@pytest.mark.parametrize(
+    ("text", "sets"),
+    [
+        (
+            "For example, ViP delivers 2.1x speedup with less than 1.5% accuracy degradation in ImageNet "
+            "classification on VGG16, and 1.8x speedup with 0.025 mAP degradation in PASCAL VOC object detection.",
+            ["ImageNet", "ImageNet", "PASCAL VOC", "PASCAL VOC"],
+        ),
+        # a device a measure was taken on is no data set
+        (
+            "On the ImageNet classification task, our MnasNet achieves 75.2% top-1 accuracy with 78ms latency on a "
+            "Pixel phone, which is 1.8x faster than MobileNetV2.",
+            ["ImageNet", "ImageNet", "ImageNet"],
+        ),
+    ],
+)
+def test_a_result_with_a_partner_shares_its_set_and_a_device_is_none(text, sets):
+    """Dev-corpus sentences: "2.1x speedup with ... degradation in ImageNet" is measured on ImageNet; "on a Pixel
+    phone" names the device, not a set."""
+    assert [r["dataset"] for r in extract_metrics(clean_text(text))] == sets

@@ -143,8 +143,15 @@ DATASET_RULES: dict[str, tuple[str, tuple]] = {
     "list-dataset-after": (
         "A data set named right after a list of numbers ('gains of 10.0% and 20.0% on AMC23') is the set of every "
         "number of the list joined to the next by a separator alone, not the set an earlier number took from before "
-        "it in the sentence.",
+        "it in the sentence; so is a result joined by 'with' to a number that names its set ('3.92% mean error "
+        "with 0.39% failure rate on COFW dataset').",
         (
+            (
+                "By utilising boundary information of 300-W dataset, our method achieves 3.92% mean error with 0.39% "
+                "failure rate on COFW dataset, and 1.25% mean error on AFLW-Full dataset.",
+                3.92,
+                {"dataset": "COFW"},
+            ),
             (
                 "SPOC achieves absolute gains of 8.8% and 11.6% on MATH500, 10.0% and 20.0% on AMC23, and 3.3% and "
                 "6.7% on AIME24, respectively.",

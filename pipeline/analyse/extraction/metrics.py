@@ -48,6 +48,7 @@ from pipeline.analyse.extraction.coordination import (
     list_groups,
     partner_dataset,
     share_in_groups,
+    share_set_with_partner,
 )
 from pipeline.analyse.extraction.dataset_names import (
     PREP_NAME,
@@ -99,7 +100,7 @@ from pipeline.analyse.extraction.tokens import (
     pair_structures,
 )
 
-RULES_VERSION = "22"  # with keys, text, rules; bump when outputs change (docs/execution.md)
+RULES_VERSION = "23"  # with keys, text, rules; bump when outputs change (docs/execution.md)
 
 #: Keys of every row returned by :func:`extract_metrics`, in column order.
 METRIC_FIELDS = (
@@ -440,6 +441,7 @@ def _share_across_lists(text: str, rows: list[MetricDraft]) -> None:
     """
     groups = list_groups(text, rows)
     share_in_groups(text, rows, groups)
+    share_set_with_partner(text, rows)
     _inherit_compared(rows)
     _align_baseline_lists(rows, groups)
     _clause_metric_of_changes(text, rows)

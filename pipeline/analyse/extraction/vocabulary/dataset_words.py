@@ -109,6 +109,10 @@ NOT_DATASET_HEADS = (
     r"backbones?",
     r"platforms?",
     r"systems?",
+    # a device a measure was taken on: "78ms latency on a Pixel phone", "on a Titan X GPU"
+    r"(?:smart)?phones?",
+    r"devices?",
+    r"[GCT]PUs?",
 )
 #: Head nouns that make a phrase a data set ("real student behavior dataset", "remote sensing benchmark").
 DATASET_HEADS = (r"datasets?", r"benchmarks?", r"corpus", r"corpora", r"test sets?", r"splits?", r"suites?")
