@@ -1268,3 +1268,28 @@ def test_a_result_with_a_partner_shares_its_set_and_a_device_is_none(text, sets)
     """Dev-corpus sentences: "2.1x speedup with ... degradation in ImageNet" is measured on ImageNet; "on a Pixel
     phone" names the device, not a set."""
     assert [r["dataset"] for r in extract_metrics(clean_text(text))] == sets
+
+
+@pytest.mark.parametrize(
+    ("text", "rows"),
+    [
+        (
+            "The system was 96% accurate in detecting unusual activity, with 7% false alarm rate.",
+            [(96.0, None), (7.0, "false alarm rate")],
+        ),
+        (
+            "The new technique has a 6.5% misclassification rate, compared to eigen-images which give 17.4% "
+            "misclassification rate.",
+            [(6.5, "misclassification rate"), (17.4, "misclassification rate")],
+        ),
+        # a function word is no part of the name: the lexicon's name is shared as before
+        (
+            "The proposed approach yields an absolute gain of 7.0% in match rate over contextualized embedding "
+            "approaches, and 16.3% higher match rate over the baseline.",
+            [(7.0, "match rate"), (16.3, "match rate")],
+        ),
+    ],
+)
+def test_a_rate_written_after_a_percentage_names_it_alone(text, rows):
+    """Dev-corpus sentences: "7% false alarm rate" names its number only (the accuracy stays unnamed)."""
+    assert [(r["value"], r["metric"]) for r in extract_metrics(clean_text(text))] == rows

@@ -17,7 +17,7 @@ from pipeline.analyse.extraction.names import metric_share_of
 from pipeline.analyse.extraction.patterns import LOWER_PREFIX_NAME
 from pipeline.analyse.extraction.rows import MetricDraft
 
-RULES_VERSION = "7"  # bump when outputs change (docs/execution.md)
+RULES_VERSION = "8"  # bump when outputs change (docs/execution.md)
 
 _LEX_WORDS = V.alternation(V.METRIC_NAMES)
 _LEX = V.words(V.METRIC_NAMES)
@@ -233,8 +233,10 @@ _GENERIC_METRIC = re.compile(
 def lends_metric(row: MetricDraft) -> bool:
     """Whether ``row``'s metric may be given to another row (shared in its clause or sentence, inherited by a
     bracket or a comparison after it): not the time a task takes (rule metric-time-taken), which names that
-    time only ("in <= 5 minutes using <= 10GB", "requires 2 minutes and ... by a large margin (10%)")."""
-    return "metric-time-taken" not in row["rules"]
+    time only ("in <= 5 minutes using <= 10GB", "requires 2 minutes and ... by a large margin (10%)"), nor a rate
+    read from the words after a percentage alone (rule metric-rate-after: "96% accurate ..., with 7% false alarm
+    rate")."""
+    return not {"metric-time-taken", "metric-rate-after"} & set(row["rules"])
 
 
 def share_clause_metric(text: str, rows: list[MetricDraft]) -> None:

@@ -70,6 +70,7 @@ from pipeline.analyse.extraction.patterns import (
     LEX,
     METRIC_POINTS,
     METRIC_THEN_CHANGE,
+    rate_after,
     time_taken,
 )
 from pipeline.analyse.extraction.roles import (
@@ -100,7 +101,7 @@ from pipeline.analyse.extraction.tokens import (
     pair_structures,
 )
 
-RULES_VERSION = "23"  # with keys, text, rules; bump when outputs change (docs/execution.md)
+RULES_VERSION = "24"  # with keys, text, rules; bump when outputs change (docs/execution.md)
 
 #: Keys of every row returned by :func:`extract_metrics`, in column order.
 METRIC_FIELDS = (
@@ -290,6 +291,8 @@ def _metric_of(text: str, k: _Kept) -> tuple[str | None, list[str]]:
         metric, rule = metric_open(text, t, k.s0, k.lo, k.hi)
         metric = tidy_metric(metric)
         row_rules += [rule] if metric and rule else []
+    if not metric and t.unit == "%" and (metric := rate_after(text, t.span_end, k.hi)):
+        row_rules.append("metric-rate-after")  # "0.39% failure rate"
     row_rules.insert(0, _WHY_RULE.get(t.why, t.why) if t.why else "plain-result")
     if t.unit == "pp" and row_rules[0] != METRIC_POINTS_RULE and METRIC_POINTS.match(text, t.num_end):
         row_rules.append(METRIC_POINTS_RULE)  # a range "1–5 F1 points" got its unit from the metric's points

@@ -269,6 +269,24 @@ NAME_RULES: dict[str, tuple[str, tuple]] = {
             ),
         ),
     ),
+    "metric-rate-after": (
+        "A percentage no other rule names is of the rate, ratio, score or error written right after it in one or "
+        "two lower-case words ('0.39% failure rate', 'a 65.65% winning rate'); a name so read is never shared "
+        "with the other numbers of its clause or sentence.",
+        (
+            (
+                "By utilising boundary information of 300-W dataset, our method achieves 3.92% mean error with 0.39% "
+                "failure rate on COFW dataset.",
+                0.39,
+                {"metric": "failure rate", "dataset": "COFW"},
+            ),
+            (
+                "When playing against experienced human players, AP-MCTS achieved a 65.65% winning rate.",
+                65.65,
+                {"metric": "winning rate"},
+            ),
+        ),
+    ),
     "metric-unit": (
         "A unit that is itself a metric names it as written ('at 20fps', '23 frames/sec'; vocabulary "
         "UNIT_METRICS).",
