@@ -9,7 +9,7 @@ import re
 
 from pipeline.analyse.extraction.patterns import SPREAD
 from pipeline.analyse.extraction.roles import accept_plain
-from pipeline.analyse.extraction.rows import MetricDraft
+from pipeline.analyse.extraction.rows import SET_AT_NUMBER, MetricDraft
 from pipeline.analyse.extraction.tokens import SETUP_UNCERTAINTY, Tok
 
 # the gap between two numbers of one list: "A% and B%", "A% on X, B% on Y", "by A% and B%", and the head's own
@@ -152,8 +152,6 @@ def _list_dataset_after(text: str, members: list[MetricDraft]) -> None:
 
 # "3.92% mean error with 0.39% failure rate on COFW": a result, its own metric words, then "with" and the next
 _WITH_GAP = re.compile(r"\s*(?:[\w@-]+\s+){0,3}?with\s+(?:(?:only|just|a|an)\s+)?")
-# Rules that read a set right at the number: kept.
-_OWN_SET = {"dataset-after", "dataset-before-bracket", "dataset-in-metric", "respectively-datasets"}
 
 
 def share_set_with_partner(text: str, rows: list[MetricDraft]) -> None:
@@ -165,10 +163,10 @@ def share_set_with_partner(text: str, rows: list[MetricDraft]) -> None:
             a["_s0"] == b["_s0"]
             and b["dataset"]
             and "dataset-after" in b["rules"]
-            and b["subject"]
-            != "baseline"  # "compared with 80.47% of X on CULane": rule baseline-pair-dataset
+            # not a baseline's ("compared with 80.47% of X on CULane": rule baseline-pair-dataset)
+            and b["subject"] != "baseline"
             and a["dataset"] != b["dataset"]
-            and not _OWN_SET & set(a["rules"])
+            and not SET_AT_NUMBER & set(a["rules"])
             and _WITH_GAP.fullmatch(text, a["end"], b["start"])
         ):
             a["dataset"] = b["dataset"]

@@ -15,7 +15,7 @@ import re
 from pipeline.analyse.extraction import vocabulary as V
 from pipeline.analyse.extraction.names import metric_share_of
 from pipeline.analyse.extraction.patterns import LOWER_PREFIX_NAME
-from pipeline.analyse.extraction.rows import MetricDraft
+from pipeline.analyse.extraction.rows import SET_AT_NUMBER, MetricDraft
 
 RULES_VERSION = "8"  # bump when outputs change (docs/execution.md)
 
@@ -187,8 +187,6 @@ def link_respectively(text: str, rows: list[MetricDraft], sentences: list[tuple[
                 r["rules"].append("respectively-datasets")
 
 
-# Rules that read a row's data set from the words right at its number: never overridden by a list before it.
-_SET_AT_NUMBER = {"dataset-after", "dataset-before-bracket", "dataset-in-metric", "respectively-datasets"}
 # Two or more numbers of one list: separators only ("5.5% and 9.8%", "2%, 4%, and 3%", "25%/13.8%").
 _BARE_GAP = re.compile(rf"{_SEP}|\s*/\s*")
 
@@ -198,7 +196,7 @@ def _pair_with_list_before(text: str, g: list[MetricDraft]) -> None:
     have none, take the data sets of the last coordinated list of as many names before them in the sentence,
     in order ("on both V-COCO and HICO-DET benchmarks"): the numbers follow the names as with "respectively".
     A list joined by commas only is an apposition, not a list ("On the WSJ'93 dataset, DSD improved ..."); a
-    set read right at a number (:data:`_SET_AT_NUMBER`) is kept."""
+    set read right at a number (:data:`pipeline.analyse.extraction.rows.SET_AT_NUMBER`) is kept."""
     if not all(_BARE_GAP.fullmatch(text[a["end"] : b["start"]]) for a, b in zip(g, g[1:])):
         return
     lists = [
@@ -215,7 +213,7 @@ def _pair_with_list_before(text: str, g: list[MetricDraft]) -> None:
         or not all(items)
         or len(sets) != 1
         or not sets <= {None, *items}
-        or any(_SET_AT_NUMBER & set(r["rules"]) for r in g)
+        or any(SET_AT_NUMBER & set(r["rules"]) for r in g)
     ):
         return
     for r, it in zip(g, items):

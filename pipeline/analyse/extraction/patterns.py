@@ -104,8 +104,10 @@ def time_taken(text: str, start: int, end: int) -> str | None:
 
 # One or two lower-case words ending in a rate, ratio, score or error, right after a percentage and ending its
 # phrase ("0.39% failure rate on COFW", "a 58% completion rate on FurnMove").
+_NOT_FUNCTION = r"(?!(?:of|in|for|and|or|with|the|a|an|at|on|to|by|as|than|from|per)\s)"
 _RATE_AFTER = re.compile(
-    r"\s(?!(?:of|in|for|and|or|with|the|a|an|at|on|to|by|as|than|from|per)\s)(?P<np>(?:[a-z][\w-]*\s)?(?!(?:of|in|for|and|or|with|the|a|an|at|on|to|by|as|than|from|per)\s)[a-z][\w-]*\s(?:rates?|ratios?|scores?|errors?))(?=\s*$|\s*[,.;)]|\s+(?:on|in|for|with|over|than|compared|while|and|at|of|by|when|using)\b)"
+    rf"\s{_NOT_FUNCTION}(?P<np>(?:[a-z][\w-]*\s)?{_NOT_FUNCTION}[a-z][\w-]*\s(?:rates?|ratios?|scores?|errors?))"
+    r"(?=\s*$|\s*[,.;)]|\s+(?:on|in|for|with|over|than|compared|while|and|at|of|by|when|using)\b)"
 )
 
 

@@ -85,3 +85,10 @@ class AbstractResult(TypedDict):
     urls: list[UrlRow]
     metrics: list[MetricRow]
     lsh_keys: list[int]
+
+
+#: Rules that read a row's data set from the words right at its number ("N on X", "X (N)", "X top-1 accuracy",
+#: a "respectively" list): a set shared from a list or a partner never overrides them.
+SET_AT_NUMBER = frozenset(
+    {"dataset-after", "dataset-before-bracket", "dataset-in-metric", "respectively-datasets"}
+)
