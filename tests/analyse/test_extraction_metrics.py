@@ -1293,3 +1293,42 @@ def test_a_result_with_a_partner_shares_its_set_and_a_device_is_none(text, sets)
 def test_a_rate_written_after_a_percentage_names_it_alone(text, rows):
     """Dev-corpus sentences: "7% false alarm rate" names its number only (the accuracy stays unnamed)."""
     assert [(r["value"], r["metric"]) for r in extract_metrics(clean_text(text))] == rows
+
+
+@pytest.mark.parametrize(
+    ("text", "rows"),
+    [
+        (
+            "GPT-2 results show that VAST scores diverge between our contextual settings, ranging from Pearson’s rho "
+            "of .55 to .77 in layer 11.",
+            [("range", None, 0.55, 0.77, "Pearson’s rho")],
+        ),
+        (
+            "Experiment results on two datasets show that CoRI can significantly outperform the baselines, improving "
+            "AUC from .677 to .748 and from .716 to .780, respectively.",
+            [("before_after", 0.748, 0.677, None, "AUC"), ("before_after", 0.78, 0.716, None, "AUC")],
+        ),
+        (
+            "We find that infrequent names are more self-similar across contexts, with Spearman’s rho between "
+            "frequency and self-similarity as low as -.763.",
+            [("score", -0.763, None, None, "Spearman’s rho")],
+        ),
+        (
+            "Notably, our LLMScore achieves Kendall's tau correlation with human evaluations that is 58.8% and 31.2% "
+            "higher than the commonly-used text-image matching metrics CLIP and BLIP, respectively.",
+            [
+                ("delta", 58.8, None, None, "Kendall's tau correlation"),
+                ("delta", 31.2, None, None, "Kendall's tau correlation"),
+            ],
+        ),
+    ],
+)
+def test_a_decimal_without_its_leading_zero_and_a_spelled_statistic(text, rows):
+    """Dev-corpus sentences: ".55 to .77" is a range like "0.55 to 0.77" (and a name stops at ".677"), and
+    "Pearson's rho", "Kendall's tau correlation" are one metric name each. Rows: (kind, value, value_from or
+    value_low, value_high, metric)."""
+    got = [
+        (r["kind"], r["value"], r["value_from"] or r["value_low"], r["value_high"], r["metric"])
+        for r in extract_metrics(clean_text(text))
+    ]
+    assert got == rows

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from pipeline.analyse.extraction.patterns import SPREAD
+from pipeline.analyse.extraction.patterns import NUMBER, SPREAD
 from pipeline.analyse.extraction.roles import accept_plain
 from pipeline.analyse.extraction.rows import SET_AT_NUMBER, MetricDraft
 from pipeline.analyse.extraction.tokens import SETUP_UNCERTAINTY, Tok
@@ -28,7 +28,7 @@ COORDINATED = "coordinated-result"
 #: What joins two coordinated numbers: a list separator, "vs."/"versus".
 _COORDINATION = re.compile(r"\s*(?:,|,?\s*(?:and|or|/)|vs\.?|versus)\s*")
 #: A comma list that goes on to its "and"/"or" end after a number: "51.25, 22.17 and 40.65".
-_LIST_ENDS = re.compile(r"(?:\s*,\s*[-+]?\d+(?:\.\d+)?)*\s*,?\s*(?:and|or)\s+[-+]?\d")
+_LIST_ENDS = re.compile(rf"(?:\s*,\s*[-+]?{NUMBER})*\s*,?\s*(?:and|or)\s+[-+]?\.?\d")
 #: The bracketed name right after a data set's name: "CIFAR-10 (CIFAR-100)".
 _PARTNER_NAME = re.compile(r"\s*\(\s*(?P<name>[A-Z][\w.\-+]*(?:\s[A-Z0-9][\w.\-+]*)?)\s*\)")
 

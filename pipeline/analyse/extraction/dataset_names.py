@@ -15,6 +15,7 @@ from pipeline.analyse.extraction.patterns import (
     LEX_WORDS,
     LOWER_PREFIX_NAME,
     MODEL_NAME,
+    NUMBER,
     TASK_NAMES,
 )
 
@@ -250,7 +251,7 @@ _COORD_SET = re.compile(
 
 #: A list of names going on after a name: "on Human3.6M and MPI-INF-3DHP", "on A, B".
 _LIST_GOES_ON = re.compile(r"\s*(?:,\s*(?:and\s+|or\s+)?|\s(?:and|or)\s+)(?:the\s+)?[A-Z]")
-_OWN_NUMBER = re.compile(r"(?<![\w.-])\d+(?:\.\d+)?(?![\w-])")
+_OWN_NUMBER = re.compile(rf"(?<![\w.-]){NUMBER}(?![\w-])")
 
 
 def dataset_before(text: str, s0: int, end: int, attached: list[tuple[int, int]]) -> str | None:

@@ -25,6 +25,12 @@ NAME_RULES: dict[str, tuple[str, tuple]] = {
             ("Our model achieves 0.91 ROC-AUC and an F2-score of 0.55.", 0.55, {"metric": "F2-score"}),
             ("This gives 0.8mIoU more than the baseline.", 0.8, {"metric": "mIoU"}),
             ("Our tracker gains +5% HOTA.", 5.0, {"metric": "HOTA"}),
+            # a correlation statistic spelled out; a decimal without its leading zero is a number too
+            (
+                "Words are not semantically encoded until layer 8, where they achieve Pearson’s rho of .46.",
+                0.46,
+                {"metric": "Pearson’s rho"},
+            ),
             ("It adds 2.4 AP75 points.", 2.4, {"metric": "AP75"}),
             # "<long name> (<acronym>) score of N": the acronym names the metric, not the bare "score"
             (

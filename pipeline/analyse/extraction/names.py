@@ -246,7 +246,7 @@ _CHANGE_TAIL = re.compile(
 _LEAD_WORDS = re.compile(
     r"^(?:(?:a|an|the|its|their|our|his|her|higher|lower|better|worse|more|less|fewer|faster|slower|"
     r"relative|absolute|reaches|reached|achieves|achieved|achieving|obtains|has|have|"
-    r"with|yields|shows|in|on|that|of|only|respectively(?:\s+without)?|overall\s(?=gain)|"
+    r"with|yields|shows|in|on|that|of|from|ranging|only|respectively(?:\s+without)?|overall\s(?=gain)|"
     r"(?:improvements?|gains?|increases?)\s+in)\s+)+",
     re.I,
 )
@@ -271,9 +271,7 @@ _SINGULAR = {
 
 _ADJECTIVES = re.compile(rf"^(?:{V.alternation(V.METRIC_ADJECTIVES)}\s+)+", re.I)
 # a number standing alone in a name phrase (not glued inside a name: "top-1", "F1@0.05", "BLEU-4")
-_LONE_NUMBER = (
-    r"(?<![\w@.\-/^])(?<![Tt]op\s)(?<![Rr]ank\s)[-+]?\d+(?:[.,]\d+)?(?:\s?[%x×])?(?![\w@\-%×]|[.,]\d)"
-)
+_LONE_NUMBER = r"(?<![\w@.\-/^])(?<![Tt]op\s)(?<![Rr]ank\s)[-+]?(?:\d+(?:[.,]\d+)?|\.\d+)(?:\s?[%x×])?(?![\w@\-%×]|[.,]\d)"
 _FROM_NUMBER = re.compile(rf"\s+(?:from|to)\s+{_LONE_NUMBER}.*$")
 _UP_TO_NUMBER = re.compile(rf"^.*{_LONE_NUMBER}\)?\s*(?=\S)")
 _COORDINATOR = re.compile(r"^(?:and|or|but|while|whereas)\s+(?:(?:an?|the|its|their|our|also)\s+)?", re.I)

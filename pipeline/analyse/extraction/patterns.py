@@ -22,10 +22,12 @@ QUALIFIERS = tuple((re.compile(rf"{rx}\s*$", re.I), q) for rx, q in V.QUALIFIERS
 QUAL_WORDS = "|".join(rx for rx, _ in V.QUALIFIERS)
 #: A run of qualifiers ending a text ("by over ~11 points": "over ~").
 QUAL_TEXT = re.compile(rf"(?:(?:{QUAL_WORDS})\s*)+$", re.I)
+#: A number as written, with or without its leading zero ("0.46", ".46", "46"): no sign, no unit.
+NUMBER = r"(?:\d+(?:\.\d+)?|\.\d+)"
 #: The sign of a spread: "88.1 ± 0.3", "95.12+-0.02", "88.1 +/- 0.3".
 SPREAD_SIGN = r"(?:±|\+-|\+/-)"
 #: A spread written right after a number (its sign and the uncertainty).
-SPREAD = re.compile(rf"\s?{SPREAD_SIGN}\s?\d+(?:\.\d+)?")
+SPREAD = re.compile(rf"\s?{SPREAD_SIGN}\s?{NUMBER}")
 
 MODEL_NAME = re.compile(rf"\b{V.alternation(V.MODEL_NAMES)}(?![a-z])|(?:^|[-\s])\d+(?:\.\d+)?[BM]\b|×\d")
 GENERIC_CAP = set(V.GENERIC_CAPITALS)

@@ -383,7 +383,8 @@ RULES: dict[str, Rule] = {
     ),
     "range": Rule(
         "'A-B', 'A--B', 'A to B' (and 'from A up to B') with one unit is a range (value null, value_low/value_high), and so are two plain "
-        "decimals right after a metric name ('F1=0.93-0.96', 'Pearson correlations of 0.91-0.99').",
+        "decimals right after a metric name or a correlation statistic ('F1=0.93-0.96', 'Pearson correlations of "
+        "0.91-0.99', 'Pearson’s rho of .55 to .77').",
         (
             ("Speedups of 1.5-2.3× are obtained.", 1.5, {"kind": "range", "value_high": 2.3}),
             # two plain decimals after a metric name, with no unit
@@ -396,6 +397,13 @@ RULES: dict[str, Rule] = {
                 "After parameter optimization, the model achieved F1 scores ranging from 0.97 to 1.0.",
                 0.97,
                 {"kind": "range", "value_high": 1.0, "metric": "F1 score"},
+            ),
+            # a statistic written out, its decimals without the leading zero (a number everywhere)
+            (
+                "VAST scores diverge between our contextual settings, ranging from Pearson’s rho of .55 to .77 in "
+                "layer 11.",
+                0.55,
+                {"kind": "range", "value_high": 0.77, "metric": "Pearson’s rho"},
             ),
             # "up to" joins the ends only after "from"
             (
@@ -527,8 +535,7 @@ RULES: dict[str, Rule] = {
         ),
     ),
     "correlation-symbol": Rule(
-        "A correlation statistic written as a symbol or a name before '=' or 'of' (r, ρ, τ, R²) is a result "
-        "with that symbol as metric, never a formula.",
+        "A correlation statistic written as a symbol or a name before '=' or 'of' (r, ρ, τ, R²) is a result with that symbol as metric, never a formula.",
         (
             ("The score correlates with human judgments (r = 0.91).", 0.91, {"metric": "r"}),
             ("Kendall's τ=0.64 with the reference ranking.", 0.64, {"metric": "Kendall's τ"}),

@@ -465,7 +465,10 @@ def _plain_range(text: str, t: Tok, n: Tok) -> bool:
         and n.decimal
         and t.unit is None
         and not n.measure
-        and _PLAIN_RANGE_CUE.search(text, max(0, t.start - 60), t.start) is not None
+        and (
+            _PLAIN_RANGE_CUE.search(text, max(0, t.start - 60), t.start) is not None
+            or correlation_before(text, 0, t.start) is not None
+        )
     )
 
 
