@@ -1332,3 +1332,34 @@ def test_a_decimal_without_its_leading_zero_and_a_spelled_statistic(text, rows):
         for r in extract_metrics(clean_text(text))
     ]
     assert got == rows
+
+
+@pytest.mark.parametrize(
+    ("text", "rows"),
+    [
+        (
+            "At reduced latency, our models achieve up to 8.2% (4.8%) and 6.7% (9.3%) absolute top-1 accuracy "
+            "improvements compared to MobileNetV2 and MnasNet, respectively.",
+            [
+                (8.2, "top-1 accuracy"),
+                (4.8, "top-1 accuracy"),
+                (6.7, "top-1 accuracy"),
+                (9.3, "top-1 accuracy"),
+            ],
+        ),
+        (
+            "Experiments on semi-supervised node classification verify the effectiveness of BGNN --- BGCN (BGAT) "
+            "outperforms GCN (GAT) by 1.6% (1.5%) in classification accuracy.",
+            [(1.6, "classification accuracy"), (1.5, "classification accuracy")],
+        ),
+        # a unit written after the bracket is no part of the name
+        (
+            "Experiments show that FLSL yields significant improvements in dense prediction tasks, achieving 44.9 "
+            "(+2.8)% AP and 46.5% AP in object detection.",
+            [(44.9, "AP"), (2.8, "AP"), (46.5, "AP")],
+        ),
+    ],
+)
+def test_a_metric_is_named_past_a_bracketed_comparison(text, rows):
+    """Dev-corpus sentences: the name after "8.2% (4.8%)" or "1.6% (1.5%)" is the name of both numbers."""
+    assert [(r["value"], r["metric"]) for r in extract_metrics(clean_text(text))] == rows

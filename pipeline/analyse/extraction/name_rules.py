@@ -10,7 +10,8 @@ from __future__ import annotations
 NAME_RULES: dict[str, tuple[str, tuple]] = {
     # ---- where the metric name comes from
     "metric-lexicon": (
-        "A metric name of the vocabulary right before or after the number ('54% F1', 'accuracy of 41%'); the "
+        "A metric name of the vocabulary right before or after the number ('54% F1', 'accuracy of 41%'; after it "
+        "also past a bracketed comparison: '3.6% (48.59% vs 44.98%) improvement in accuracy'); the "
         "name holds no other number of the sentence ('accuracy from 98.1% to 98.5%' names the next pair "
         "'accuracy') and no coordinator before it ('and an EER of 5.25%').",
         (
@@ -25,6 +26,12 @@ NAME_RULES: dict[str, tuple[str, tuple]] = {
             ("Our model achieves 0.91 ROC-AUC and an F2-score of 0.55.", 0.55, {"metric": "F2-score"}),
             ("This gives 0.8mIoU more than the baseline.", 0.8, {"metric": "mIoU"}),
             ("Our tracker gains +5% HOTA.", 5.0, {"metric": "HOTA"}),
+            # past a bracketed comparison right after the number
+            (
+                "Our method leads to 3.6% (48.59% vs 44.98%) overall improvement in EQA accuracy.",
+                3.6,
+                {"metric": "accuracy", "dataset": "EQA"},
+            ),
             # a correlation statistic spelled out; a decimal without its leading zero is a number too
             (
                 "Words are not semantically encoded until layer 8, where they achieve Pearson’s rho of .46.",

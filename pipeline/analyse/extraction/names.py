@@ -448,10 +448,17 @@ def acronym_after(text: str, t: Tok) -> str | None:
     return am["name"]
 
 
+# a bracketed aside with numbers right after a number: its comparison, not the name ("3.6% (48.59% vs 44.98%)")
+_NUMBER_ASIDE = re.compile(r"\s?\([^()]*\d[^()]*\)%?")
+
+
 def metric_after(text: str, t: Tok, hi: int) -> str | None:
     """Metric named right after the number/unit: "54% F1", "10.7× KV memory reduction", "65ms model
-    forwarding time", "14.9% in accuracy", "2.5% increase in storage"."""
-    seg = text[t.span_end : min(hi, t.span_end + 50)]
+    forwarding time", "14.9% in accuracy", "2.5% increase in storage", also past a bracketed comparison
+    ("3.6% (48.59% vs 44.98%) overall improvement in EQA accuracy")."""
+    aside = _NUMBER_ASIDE.match(text, t.span_end, hi)
+    start = aside.end() if aside else t.span_end
+    seg = text[start : min(hi, start + 50)]
     seg = seg[m.end() :] if (m := SPREAD.match(seg)) else seg  # "88.1 ± 0.3 F1", "88.1 +/- 0.3 F1"
     # "72% of the task load"; never a verb after the noun ("45% of FLOPS is removed")
     om = re.match(
