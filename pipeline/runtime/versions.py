@@ -105,6 +105,7 @@ RULE_SETS: dict[str, RuleSet] = {
             "pipeline/analyse/extraction/spelled.py",
             "pipeline/analyse/extraction/coordination.py",
             "pipeline/analyse/extraction/names.py",
+            "pipeline/analyse/extraction/tidy.py",
             "pipeline/analyse/extraction/dataset_names.py",
             "pipeline/analyse/extraction/roles.py",
             "pipeline/analyse/extraction/patterns.py",

@@ -64,7 +64,6 @@ from pipeline.analyse.extraction.names import (
     metric_after,
     metric_before,
     metric_open,
-    tidy_metric,
 )
 from pipeline.analyse.extraction.patterns import (
     LEX,
@@ -93,6 +92,7 @@ from pipeline.analyse.extraction.spelled import (
     spelled_results,
     word_results,
 )
+from pipeline.analyse.extraction.tidy import tidy_metric
 from pipeline.analyse.extraction.tokens import (
     METRIC_POINTS_RULE,
     Tok,
