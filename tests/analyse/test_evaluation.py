@@ -51,7 +51,7 @@ FLOORS = {
         "metric_f1": 0.95,
         "metric_precision": 0.97,
         "metric_kind_acc": 0.94,
-        "metric_name_acc": 0.87,
+        "metric_name_acc": 0.89,
         "metric_dataset_acc": 0.87,
         "url_f1": 0.98,
     },

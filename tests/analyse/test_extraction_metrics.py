@@ -918,6 +918,20 @@ def test_a_list_whose_commas_were_lost_and_a_range_whose_dash_was_lost():
     ]
 
 
+def test_a_qualifier_inside_a_list_leaves_it_one_list():
+    """A dev-corpus sentence: "by over ~11 points on CNN/DM and over ~31 points on XSum" is one list (its
+    second "over" qualifies the second member), so the second change shares the head's metric."""
+    text = (
+        "Our model-FactEdit-improves factuality scores by over ~11 points on CNN/DM and over ~31 points on XSum "
+        "on average across multiple summarization models."
+    )
+    rows = extract_metrics(clean_text(text))
+    assert [(r["value"], r["kind"], r["metric"]) for r in rows] == [
+        (11.0, "delta", "factuality score"),
+        (31.0, "delta", "factuality score"),
+    ]
+
+
 def test_a_metric_named_after_the_number_never_starts_with_without():
     """Dev-corpus sentences: "by 65% without sacrificing performance" names the quantity before the verb (the
     latency), never "without sacrificing performance"."""

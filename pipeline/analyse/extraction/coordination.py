@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from pipeline.analyse.extraction.patterns import NUMBER, SPREAD
+from pipeline.analyse.extraction.patterns import NUMBER, QUAL_WORDS, SPREAD
 from pipeline.analyse.extraction.roles import accept_plain
 from pipeline.analyse.extraction.rows import SET_AT_NUMBER, MetricDraft
 from pipeline.analyse.extraction.tokens import SETUP_UNCERTAINTY, Tok
@@ -18,7 +18,7 @@ from pipeline.analyse.extraction.tokens import SETUP_UNCERTAINTY, Tok
 _LIST_SEP = r"\s*(?:,\s*and|,|and|or|&|/)\s*"
 _LIST_GAP = re.compile(
     r"\s*(?:\([\w@-]+\)\s*)?(?:(?:on|in)\s+(?:the\s+)?[^,;.()%]{1,40}?|(?P<own>(?:[A-Za-z][\w@\-.]*\s+)?[A-Za-z][\w@\-.]*))?"
-    rf"{_LIST_SEP}(?:by\s+)?"
+    rf"{_LIST_SEP}(?:by\s+)?(?:(?:{QUAL_WORDS})\s*)*"
 )
 # two numbers of a list with nothing but a separator between them ("10.0% and 20.0%", "3.1, 2.4")
 _PLAIN_SEP = re.compile(_LIST_SEP)
