@@ -932,6 +932,37 @@ def test_a_qualifier_inside_a_list_leaves_it_one_list():
     ]
 
 
+def test_a_result_in_a_sentence_naming_one_contest_is_a_result_on_it():
+    """Dev-corpus sentences: a rank or a margin in a sentence that names a contest is measured on the contest;
+    a task acronym with "challenge" after "a" or a plural "challenges" names none."""
+    text = (
+        "The methodology is the foundation of our entry to the NeurIPS 2018 Adversarial Vision Challenge in which "
+        "we won the 1st place out of 2,000 submissions, surpassing the runner-up approach by 11.41% in terms of "
+        "mean L_2 perturbation distance."
+    )
+    rows = extract_metrics(clean_text(text))
+    assert [(r["value"], r["dataset"]) for r in rows] == [
+        (1.0, "NeurIPS 2018 Adversarial Vision Challenge"),
+        (11.41, "NeurIPS 2018 Adversarial Vision Challenge"),
+    ]
+    text = (
+        "Demonstrating the broad applicability of our method, we obtained the third place out of 209 teams in the "
+        "2018 Google Landmark Retrieval Challenge."
+    )
+    (row,) = extract_metrics(clean_text(text))
+    assert (row["value"], row["metric"], row["dataset"]) == (
+        3.0,
+        "rank",
+        "2018 Google Landmark Retrieval Challenge",
+    )
+    for text in (
+        "Our method achieves a 5% gain in accuracy, addressing a key NLP challenge.",
+        "LLMs face challenges in reasoning, and our method improves accuracy by 5%.",
+    ):
+        (row,) = extract_metrics(clean_text(text))
+        assert row["dataset"] is None
+
+
 def test_a_metric_named_after_the_number_never_starts_with_without():
     """Dev-corpus sentences: "by 65% without sacrificing performance" names the quantity before the verb (the
     latency), never "without sacrificing performance"."""

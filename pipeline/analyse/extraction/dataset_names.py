@@ -33,6 +33,7 @@ def dataset_like(np_: str) -> bool:
 
 #: A name may begin with digits before a capital ("300-W", "3DMatch", "7-Scenes", "3DPW"), but not a
 #: dimension, a count, a resolution or a factor ("2D datasets", "3-D", "10K images", "1080P", "2MP", "4X").
+_FUNCTION_WORD_ALT = r"(?:than|the|a|an|of|to|for|with|and|or|by|that|which|as|is|are|was|were|on|in|at|from)"
 _DIGIT_START = r"(?<![\w.,])(?!\d+-?(?:D|K|M|B|G|T|P|X|MP|GB|TB)\b)\d+-?(?=[A-Z])"
 
 
@@ -61,6 +62,35 @@ _BENCH_NAME = re.compile(
 _LOWER_SET = re.compile(
     r"\s*(?:On|In)\s+the\s+(?P<name>(?:[a-z][\w-]*\s){0,2}(?:scenes|split|set|subset|tasks?))\b"
 )
+
+
+# A named contest: capitalised words or a year ("NeurIPS 2018 Adversarial Vision", "ImageNet 2013"), up to three
+# lower-case words that are no function words ("detection", "egocentric action anticipation"), a contest head
+# (vocabulary CONTEST_HEADS, singular: "NLP challenges" are difficulties) and an optional edition ("challenge
+# 2019", "Cup 2015").
+_CONTEST = re.compile(
+    r"(?<![\w'’.+-])(?!(?:On|In|For|At|Of|To|By|As|From|With)\s)"
+    r"(?P<name>(?:[A-Z][\w'’+-]*(?:\.\w+)*|\d{4})(?:\s(?:[A-Z0-9][\w'’+-]*(?:\.\w+)*))*"
+    rf"(?:\s(?!(?:{_FUNCTION_WORD_ALT}|our|its|their|this|we)\b)[a-z][\w-]*){{0,3}}\s{V.alternation(V.CONTEST_HEADS)}"
+    r"(?:\s(?:\d{4}|[A-Z]*\d+[\w-]*))?)(?![\w-])"
+)
+# a contest is named after "the" ("the official ImageNet 2013 detection challenge") or dated ("KDD Cup 2015"); "an
+# NLP challenge", "a key ML challenge" are none
+_THE_BEFORE = re.compile(r"\bthe\s+(?:[a-z][\w-]*\s+){0,2}$", re.I)
+
+
+def contest_names(text: str, lo: int, hi: int) -> list[str]:
+    """The named contests of ``text[lo:hi]`` in order (:data:`_CONTEST`): "the NeurIPS 2018 Adversarial Vision
+    Challenge" -> "NeurIPS 2018 Adversarial Vision Challenge". A contest is named after "the" or with a year
+    in its name, and its words before the head hold two capitals or a digit ("the Invariants challenge" is
+    none)."""
+    out = []
+    for m in _CONTEST.finditer(text, lo, hi):
+        words = re.sub(r"\s\S+(?:\s\d{4})?$", "", m["name"])
+        named = _THE_BEFORE.search(text, max(0, m.start() - 40), m.start()) or re.search(r"\d", m["name"])
+        if named and re.search(r"[A-Za-z]", words) and re.search(r"\d|[A-Z][^A-Z]*[A-Z]", words):
+            out.append(m["name"])
+    return out
 
 
 _NOT_DATASET_AFTER = re.compile(rf"\s+{V.alternation(V.NOT_DATASET_HEADS)}\b", re.I)
@@ -114,7 +144,7 @@ def _with_partner(text: str, end: int, name: str) -> str:
     return name
 
 
-_FUNCTION_WORD = r"(?:than|the|a|an|of|to|for|with|and|or|by|that|which|as|is|are|was|were|on|in|at|from)\b"
+_FUNCTION_WORD = rf"{_FUNCTION_WORD_ALT}\b"
 # "on real student behavior dataset", "on the remote sensing benchmark", "on the visual wake words (VWW) dataset":
 # a data set described, not named, or named by an acronym in brackets only (its
 # words are no function words: "accuracy than the benchmark" is no set; "the same dataset" refers back).

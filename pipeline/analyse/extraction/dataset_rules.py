@@ -196,6 +196,25 @@ DATASET_RULES: dict[str, tuple[str, tuple]] = {
             ),
         ),
     ),
+    "contest-dataset": (
+        "A number with no dataset in a sentence that names one contest (a name with two capitals or a digit, after "
+        "'the' or dated, then 'Challenge', 'Competition', 'Cup', 'shared task' or 'leaderboard') is a result on "
+        "that contest: a rank won in it or a margin over its entries (GUIDELINES: the benchmark a number is "
+        "measured on; the gold files label contests so). Corpus: 28 rows in 58,671 abstracts (docs/extraction.md).",
+        (
+            (
+                "Plus, we rank number one in the official ImageNet 2013 detection challenge.",
+                1.0,
+                {"dataset": "ImageNet 2013 detection challenge"},
+            ),
+            (
+                "Our model outperforms the winning method of the OpenImages Relationship Detection Challenge by "
+                "4.7% (16.5% relatively) on the test set.",
+                4.7,
+                {"dataset": "OpenImages Relationship Detection Challenge"},
+            ),
+        ),
+    ),
     "abstract-dataset": (
         "Numbers with no dataset in an abstract that introduces exactly one data set ('We present Cryptonite, a "
         "large-scale dataset ...') and names no other are measured on it; a set only apposed to a data-set word "

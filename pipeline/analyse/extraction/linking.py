@@ -13,11 +13,12 @@ from __future__ import annotations
 import re
 
 from pipeline.analyse.extraction import vocabulary as V
+from pipeline.analyse.extraction.dataset_names import contest_names
 from pipeline.analyse.extraction.names import metric_share_of
 from pipeline.analyse.extraction.patterns import LOWER_PREFIX_NAME
 from pipeline.analyse.extraction.rows import SET_AT_NUMBER, MetricDraft
 
-RULES_VERSION = "8"  # bump when outputs change (docs/execution.md)
+RULES_VERSION = "9"  # bump when outputs change (docs/execution.md)
 
 _LEX_WORDS = V.alternation(V.METRIC_NAMES)
 _LEX = V.words(V.METRIC_NAMES)
@@ -489,6 +490,18 @@ def share_same_dataset(text: str, rows: list[MetricDraft]) -> None:
             if earlier:
                 r["dataset"] = earlier
                 r["rules"].append("same-dataset")
+
+
+def share_contest_dataset(text: str, rows: list[MetricDraft]) -> None:
+    """A row with no dataset in a sentence that names one contest (:func:`.dataset_names.contest_names`: "we won
+    the 1st place in the NeurIPS 2018 Adversarial Vision Challenge", "outperforms the winning method of the
+    OpenImages Relationship Detection Challenge by 4.7%") is a result on that contest."""
+    for r in rows:
+        if r["dataset"] is None:
+            names = set(contest_names(text, r["_s0"], r["_s1"]))
+            if len(names) == 1:
+                r["dataset"] = names.pop()
+                r["rules"].append("contest-dataset")
 
 
 _VS_GAP = re.compile(r"\s*(?:\(\s*)?(?:compared (?:with|to)|vs\.?|versus|against)\s+(?:the\s+)?$", re.I)

@@ -211,6 +211,7 @@ def extract_metrics(text: str) -> list[MetricRow]:
     linking.share_baseline_dataset(text, rows)
     linking.share_sentence_dataset(text, rows)
     linking.share_same_dataset(text, rows)
+    linking.share_contest_dataset(text, rows)
     linking.share_abstract_dataset(text, rows, sents)
     own_scale_points(rows)
     return [_published(r) for r in _level_invariants(rows)]

@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 
 from pipeline.analyse.extraction.vocabulary.dataset_words import (
+    CONTEST_HEADS,
     COUNT_WORDS,
     DATASET_HEADS,
     GENERIC_CAPITALS,
@@ -123,6 +124,7 @@ __all__ = [
     "NOT_DATASET_HEADS",
     "TASK_ACRONYMS",
     "DATASET_HEADS",
+    "CONTEST_HEADS",
     "GENERIC_DATASET_WORDS",
     "COUNT_WORDS",
     "BARE_HOSTS",

