@@ -114,6 +114,7 @@ RULE_SETS: dict[str, RuleSet] = {
             "pipeline/analyse/extraction/sentences.py",
             "pipeline/analyse/extraction/rules.py",
             "pipeline/analyse/extraction/name_rules.py",
+            "pipeline/analyse/extraction/kind_rules.py",
             "pipeline/analyse/extraction/dataset_rules.py",
             "pipeline/analyse/extraction/setup_rules.py",
             "pipeline/analyse/extraction/__init__.py",

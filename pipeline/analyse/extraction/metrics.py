@@ -79,6 +79,7 @@ from pipeline.analyse.extraction.roles import (
     kind_rule,
     margin_bracket,
     qualifier_of,
+    relative_of_error_measure,
     subject_of,
 )
 from pipeline.analyse.extraction.rows import MetricDraft, MetricRow
@@ -101,7 +102,7 @@ from pipeline.analyse.extraction.tokens import (
     pair_structures,
 )
 
-RULES_VERSION = "27"  # with keys, text, rules; bump when outputs change (docs/execution.md)
+RULES_VERSION = "28"  # with keys, text, rules; bump when outputs change (docs/execution.md)
 
 #: Keys of every row returned by :func:`extract_metrics`, in column order.
 METRIC_FIELDS = (
@@ -213,6 +214,7 @@ def extract_metrics(text: str) -> list[MetricRow]:
     linking.share_same_dataset(text, rows)
     linking.share_contest_dataset(text, rows)
     linking.share_abstract_dataset(text, rows, sents)
+    _kind_of_linked_metric(text, kept, rows)
     own_scale_points(rows)
     return [_published(r) for r in _level_invariants(rows)]
 
@@ -400,6 +402,22 @@ def _published(r: MetricDraft) -> MetricRow:
 NEGATIVE_PERCENT_RULE = "negative-percent-change"
 #: Rule name (in code only: its rows are not published) of the guard that refuses a multiplier <= 0.
 POSITIVE_MULTIPLIER_RULE = "positive-multiplier"
+
+
+def _kind_of_linked_metric(text: str, kept: list[_Kept], rows: list[MetricDraft]) -> None:
+    """A % change whose kind was decided before a linking rule named its metric is decided again on that name
+    (rule kind-of-linked-metric): a change of an amount is relative (:func:`.roles.relative_of_error_measure`), so
+    "reduces the joint final displacement error of A, B and C by 3%, 8%, and 12%, respectively" gives three
+    relative changes, not deltas. ``rows`` and ``kept`` are parallel; rows change in place."""
+    for r, k in zip(rows, kept, strict=True):
+        if (
+            r["kind"] == "delta"
+            and k.t.kind is None
+            and not {"kind-difference", "kind-change-named"} & set(r["rules"])
+            and relative_of_error_measure(text, k.t, k.lo, k.hi, r["metric"])
+        ):
+            r["kind"] = "relative_change"
+            r["rules"].append("kind-of-linked-metric")
 
 
 def _level_invariants(rows: list[MetricDraft]) -> list[MetricDraft]:
