@@ -963,6 +963,24 @@ def test_a_result_in_a_sentence_naming_one_contest_is_a_result_on_it():
         assert row["dataset"] is None
 
 
+def test_a_length_is_a_result_only_where_an_error_or_accuracy_names_it():
+    """Dev-corpus sentences: "an estimation error of 1.4 cm" is a result in cm; "360° videos", "a 40m boulder
+    field", "a range of 20-30m in sunlight" and "1.9km loop" are setup, with no row."""
+    text = "Our system achieves an estimation error of 1.4 cm when the ball reaches the coupler."
+    (row,) = extract_metrics(clean_text(text))
+    assert (row["value"], row["unit_text"], row["metric"]) == (1.4, "cm", "estimation error")
+    for text in (
+        "We address the problem of story-based temporal summarization of long 360° videos.",
+        "The device is capable of generating light curtains of various shapes with a range of 20-30m in sunlight.",
+    ):
+        assert extract_metrics(clean_text(text)) == []
+    text = (
+        "In simulation, our model achieves a 91% success rate crossing a 40m boulder field (compared to 73% for "
+        "the baseline)."
+    )
+    assert [r["value"] for r in extract_metrics(clean_text(text))] == [91.0, 73.0]
+
+
 def test_a_metric_named_after_the_number_never_starts_with_without():
     """Dev-corpus sentences: "by 65% without sacrificing performance" names the quantity before the verb (the
     latency), never "without sacrificing performance"."""

@@ -389,6 +389,13 @@ _METRIC_BY = re.compile(rf"(?:{LEX_WORDS})\s+(?:\([^()]{{1,20}}\)\s+)?(?:(?:scor
 _RUNS_AT = re.compile(rf"\b{V.alternation(V.RUN_VERBS)}\s+(?:at|in)\s+(?:only\s+|about\s+|over\s+)?$", re.I)
 
 #: Units of a measure that is a result wherever it is written: times per item, distances, decibels.
+# a length or an angle named as the value of an error or an accuracy, before it ("an average error of 0.90 cm",
+# "a redirection error of only 2deg", "improved the accuracy to 0.53 cm") or after it ("29cm median error")
+_LENGTH_NAMED_BEFORE = re.compile(
+    rf"\b{V.alternation(V.LENGTH_RESULT_WORDS)}\s*(?:\([^()]*\)\s*)?(?:of|is|was|=|:|to|within)\s+(?:only\s+)?$",
+    re.I,
+)
+_LENGTH_NAMED_AFTER = re.compile(rf"\s*(?:[a-z-]+\s+){{0,2}}{V.alternation(V.LENGTH_RESULT_WORDS)}\b")
 _PER_ITEM_UNITS = ("ms", "mm", "dB", "ms/frame", "ms/image", "s/frame", "µs", "μs", "ns")
 #: A plain decimal named as a change: "a 0.06 increase in FID", "2.51 absolute improvement", "a 4.5-point gain"
 #: (after the number); "improvements of 19.22", "outperforms BART by 5.80" (before it). Rule plain-change.
@@ -434,6 +441,9 @@ def accept_plain(text: str, t: Tok, s0: int) -> bool:
         u = (t.unit_text or "").strip()  # a measure always has its unit text
         if u == "s":
             return re.search(r"\b(?:vs\.?|versus)\s*$", pre) is not None
+        if u in V.NAMED_MEASURE_UNITS:
+            named = _LENGTH_NAMED_BEFORE.search(QUAL_TEXT.sub("", pre).rstrip() + " ")
+            return bool(named or _LENGTH_NAMED_AFTER.match(post))
         if u in _PER_ITEM_UNITS or u.startswith("second"):
             return True  # times per item are results wherever they are written ("10 seconds per image")
         # other measures ("12 GB", "30 fps") are results only next to a change, a comparison or a metric word

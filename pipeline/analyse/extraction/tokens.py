@@ -507,12 +507,15 @@ def _pair(text: str, t: Tok, n: Tok, out: list[Tok]) -> bool:
         if re.search(r"\bCI\s*$", text[max(0, t.start - 8) : t.start]) and out:
             out[-1].low, out[-1].high = t.value, n.value  # "(95% CI 0.93–0.97)": bounds of the score
             return True
+        # a range of lengths or angles is a result only where an error or accuracy names it, as one number is
+        # (roles.accept_plain: "a range of 20-30m in sunlight" is setup)
+        named_only = n.measure and (n.unit_text or "").strip() in V.NAMED_MEASURE_UNITS
         n.kind, n.low, n.high, n.span_start, n.accepted, n.why = (
             "range",
             t.value,
             n.value,
             t.start,
-            True,
+            not named_only,
             "range",
         )
         n.text = text[t.start : n.num_end]
