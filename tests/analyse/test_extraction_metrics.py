@@ -72,7 +72,6 @@ _KNOWN_FIXTURE_CONFLICTS = {
     "M27": "GUIDELINES/gold_dev label a × range as kind 'range'; the fixture says 'multiplier'",
     "M25": "unit 'orders of magnitude' is not one of the table's units (%, pp, x, null)",
     "M31": "the case13 input says 'retaining 99.1% of full-cache accuracy' is a score; the fixture calls 97% of X relative",
-    "M32": "metric/dataset in a trailing bracket '(AlpacaEval 2.0, length-controlled)' not read",
 }
 _FX = {f["id"]: f for f in evaluation.fixture_results() if f["group"] == "metric"}
 
@@ -979,6 +978,29 @@ def test_a_length_is_a_result_only_where_an_error_or_accuracy_names_it():
         "the baseline)."
     )
     assert [r["value"] for r in extract_metrics(clean_text(text))] == [91.0, 73.0]
+
+
+def test_a_bracket_after_a_number_names_its_metric_or_set_but_not_a_model_or_unit():
+    """Dev-corpus sentences: "(Waymo)" and "(nuScenes)" are the sets of the numbers before them, not the model
+    named earlier; "(FPR95)" is a metric; "(LLaVA)" names a model, "(FPS)" the unit, "(ConvNet-4)" after a
+    multiplier the setting: no set."""
+    text = (
+        "By employing INT on CenterPoint, we can get around 7% (Waymo) and 15% (nuScenes) performance boost."
+    )
+    assert [(r["value"], r["dataset"]) for r in extract_metrics(clean_text(text))] == [
+        (7.0, "Waymo"),
+        (15.0, "nuScenes"),
+    ]
+    text = "In particular, our method outperforms a competitive baseline by 16.57% (FPR95)."
+    (row,) = extract_metrics(clean_text(text))
+    assert (row["metric"], row["dataset"]) == ("FPR95", None)
+    text = "Our approach achieves average gains of 6.5% (LLaVA), 4.0% (Qwen2VL), and 1.5% (Qwen2.5VL)."
+    assert all(r["dataset"] is None for r in extract_metrics(clean_text(text)))
+    text = "For a 300x300 input, our detector operates at 111 frames per second (FPS) on a Titan X GPU."
+    (row,) = extract_metrics(clean_text(text))
+    assert row["dataset"] is None
+    text = "Our approach also surpasses MTT in terms of speed by approximately 52× (ConvNet-4) and 16× (ResNet-18)."
+    assert all(r["dataset"] is None for r in extract_metrics(clean_text(text)))
 
 
 def test_a_metric_named_after_the_number_never_starts_with_without():

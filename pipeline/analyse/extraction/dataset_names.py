@@ -256,6 +256,44 @@ _KIND_LIST_BEFORE = re.compile(
 )
 
 
+# A bracket right after a number that holds one name (and perhaps a comment after a comma): "7% (Waymo)",
+# "4.6% (DukeMTMC-Market1501)", "62.3% (AlpacaEval 2.0, length-controlled)". Names start with a capital or a
+# lower-case prefix ("nuScenes"), hold at most three words, and no number stands alone in them.
+_BRACKET_NAME = re.compile(
+    rf"\s?\(\s*(?:on\s+)?(?P<name>(?:[A-Z]|{LOWER_PREFIX_NAME})[\w'’.\-+]*(?:\s[A-Z0-9][\w'’.\-+]*){{0,2}})"
+    r"\s*(?:,[^()]{0,40})?\)"
+)
+
+
+#: A vocabulary metric, perhaps with a suffix ("FPR95", "AP50", "ROUGE-L", "R@1").
+_METRIC_WITH_SUFFIX = re.compile(rf"(?:{LEX_WORDS})(?:-\w+|@?\d+)?", re.I)
+
+
+_UNIT_NAME = re.compile(rf"(?-i:{V.alternation(V.MEASURE_UNITS)})")
+
+
+def bracket_after(text: str, end: int, multiplier: bool = False) -> tuple[str | None, str | None]:
+    """``(metric, dataset)`` named by a bracket right after a number ending at ``end`` (:data:`_BRACKET_NAME`):
+    a vocabulary metric ("16.57% (FPR95)", "6.67% (BLEU)") or a data set ("7% (Waymo)"); a model ("6.5%
+    (LLaVA)"), a task acronym, a generic capital or the unit again ("111 frames per second (FPS)") names neither,
+    and after a ``multiplier`` only a metric counts ("52× (ConvNet-4)" names the setting). ``(None, None)`` when
+    there is no such bracket."""
+    m = _BRACKET_NAME.match(text, end)
+    if m is None:
+        return None, None
+    name = m["name"].strip(" .,")
+    if _METRIC_WITH_SUFFIX.fullmatch(name):
+        return name, None
+    if multiplier or _UNIT_NAME.fullmatch(name):
+        return (
+            None,
+            None,
+        )  # "52× (ConvNet-4)": the setting compared in; "111 frames per second (FPS)": the unit
+    if " " in name and not re.search(r"[A-Z]\S*[A-Z0-9]|\d", name):
+        return None, None  # capitalised words, no name ("Best Paper Award")
+    return None, _ok_dataset(name)
+
+
 def dataset_before_bracket(text: str, s0: int, paren: int) -> str | None:
     """The data set a bracketed result is reported for: the capitalised name right before its "(", after "on",
     "in", "for", "and" or a list comma ("on AudioSet (53.3 mAP) and VGGSound (67.1% accuracy)"), unless the

@@ -196,6 +196,31 @@ DATASET_RULES: dict[str, tuple[str, tuple]] = {
             ),
         ),
     ),
+    "bracket-after-number": (
+        "A bracket right after a number that holds one name names its metric when the name is a vocabulary metric "
+        "('6.67% (BLEU)', '16.57% (FPR95)') and else its data set ('7% (Waymo)', '62.3% (AlpacaEval 2.0, "
+        "length-controlled)'), unless it is a model ('6.5% (LLaVA)'), the unit again ('111 frames per second "
+        "(FPS)') or the setting of a multiplier ('52× (ConvNet-4)'). It wins over a set named earlier in the "
+        "sentence. Corpus: 16 metrics and 11 data sets changed in 58,671 abstracts (docs/extraction.md).",
+        (
+            (
+                "By employing INT on CenterPoint, we can get around 7% (Waymo) and 15% (nuScenes) performance "
+                "boost with only 2 4ms latency overhead.",
+                15.0,
+                {"dataset": "nuScenes"},
+            ),
+            (
+                "PBM achieves improvements of 6.67% (BLEU) and 7.47% (ROUGE) on average.",
+                7.47,
+                {"metric": "ROUGE"},
+            ),
+            (
+                "Win rate against GPT-4 is 62.3% (AlpacaEval 2.0, length-controlled).",
+                62.3,
+                {"dataset": "AlpacaEval 2.0"},
+            ),
+        ),
+    ),
     "contest-dataset": (
         "A number with no dataset in a sentence that names one contest (a name with two capitals or a digit, after "
         "'the' or dated, then 'Challenge', 'Competition', 'Cup', 'shared task' or 'leaderboard') is a result on "

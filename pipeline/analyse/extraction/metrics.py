@@ -52,6 +52,7 @@ from pipeline.analyse.extraction.coordination import (
 )
 from pipeline.analyse.extraction.dataset_names import (
     PREP_NAME,
+    bracket_after,
     dataset_after,
     dataset_before,
     dataset_before_bracket,
@@ -102,7 +103,7 @@ from pipeline.analyse.extraction.tokens import (
     pair_structures,
 )
 
-RULES_VERSION = "29"  # with keys, text, rules; bump when outputs change (docs/execution.md)
+RULES_VERSION = "30"  # with keys, text, rules; bump when outputs change (docs/execution.md)
 
 #: Keys of every row returned by :func:`extract_metrics`, in column order.
 METRIC_FIELDS = (
@@ -325,6 +326,10 @@ def _draft_row(text: str, k: _Kept, nxt: int, attached: list[tuple[int, int]]) -
     if not dataset and t.dataset:
         dataset = t.dataset
         row_rules += [] if "slash-datasets" in row_rules else ["slash-datasets"]
+    b_metric, b_set = bracket_after(text, t.span_end, multiplier=t.unit == "x")
+    if (b_metric and not metric) or (b_set and not dataset):
+        metric, dataset = metric or b_metric, dataset or b_set
+        row_rules.append("bracket-after-number")
     po = _in_paren(text, s0, t.span_start)
     # a multiplier in brackets after a name compares with it ("BA libraries: Ceres (41.45×)"), never a set's
     if not dataset and po >= 0 and subject == "ours" and t.unit != "x":

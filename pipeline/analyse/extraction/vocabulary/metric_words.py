@@ -25,6 +25,10 @@ METRIC_NAMES = (
     r"AUROC",
     r"AUPRC",
     r"ROC-AUC",
+    # the FPR at 95% TPR, the usual OOD-detection metric ("FPR95", "FPR@95"); a bare "FPR 0.95" is the
+    # operating point, so the bare rate names are left out
+    r"(?-i:FPR@?95)",
+    r"(?-i:EAO)",  # expected average overlap (VOT tracking)
     r"mAP(?:@[\d.:]+)?",
     r"(?-i:AP(?:@?[\d.:]+)?)",
     r"(?-i:AP_?[SML])",

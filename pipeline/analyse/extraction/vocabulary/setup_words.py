@@ -127,6 +127,8 @@ MODEL_NAMES = (
     r"Phi",
     r"Falcon",
     r"Vicuna",
+    r"LLaVA",
+    r"InternVL",
     r"T5",
     r"BERT",
     r"RoBERTa",
