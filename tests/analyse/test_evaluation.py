@@ -21,7 +21,7 @@ FLOORS = {
     "gold_dev2.jsonl": {
         "metric_f1": 0.965,
         "metric_precision": 0.98,
-        "metric_kind_acc": 0.95,
+        "metric_kind_acc": 0.96,
         # 0.887: "an improvement of 0.32" is found now (rule plain-change) and named "performance", not accuracy
         "metric_name_acc": 0.885,
         "metric_dataset_acc": 0.89,

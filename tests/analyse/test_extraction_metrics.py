@@ -918,8 +918,9 @@ def test_a_list_whose_commas_were_lost_and_a_range_whose_dash_was_lost():
 
 
 def test_a_qualifier_inside_a_list_leaves_it_one_list():
-    """A dev-corpus sentence: "by over ~11 points on CNN/DM and over ~31 points on XSum" is one list (its
-    second "over" qualifies the second member), so the second change shares the head's metric."""
+    """Dev-corpus sentences: "by over ~11 points on CNN/DM and over ~31 points on XSum" is one list (its
+    second "over" qualifies the second member), so the second change shares the head's metric; so is "by 9.2%
+    for defense models and 3.7% for normally trained models"."""
     text = (
         "Our model-FactEdit-improves factuality scores by over ~11 points on CNN/DM and over ~31 points on XSum "
         "on average across multiple summarization models."
@@ -928,6 +929,16 @@ def test_a_qualifier_inside_a_list_leaves_it_one_list():
     assert [(r["value"], r["kind"], r["metric"]) for r in rows] == [
         (11.0, "delta", "factuality score"),
         (31.0, "delta", "factuality score"),
+    ]
+    # "for <what>" between members, as "on <set>" is: the second improvement is a change too
+    text = (
+        "Compared with the current state-of-the-art attacks, we significantly improve the success rate by 9.2% "
+        "for defense models and 3.7% for normally trained models on average."
+    )
+    rows = extract_metrics(clean_text(text))
+    assert [(r["value"], r["kind"], r["metric"]) for r in rows] == [
+        (9.2, "delta", "success rate"),
+        (3.7, "delta", "success rate"),
     ]
 
 

@@ -17,7 +17,7 @@ from pipeline.analyse.extraction.tokens import SETUP_UNCERTAINTY, Tok
 # bracketed metric may close a member ("9.8%/6.3% (AUC), 23.3%/8.8% (EAO) ... relative improvements")
 _LIST_SEP = r"\s*(?:,\s*and|,|and|or|&|/)\s*"
 _LIST_GAP = re.compile(
-    r"\s*(?:\([\w@-]+\)\s*)?(?:(?:on|in)\s+(?:the\s+)?[^,;.()%]{1,40}?|(?P<own>(?:[A-Za-z][\w@\-.]*\s+)?[A-Za-z][\w@\-.]*))?"
+    r"\s*(?:\([\w@-]+\)\s*)?(?:(?:on|in|for)\s+(?:the\s+)?[^,;.()%]{1,40}?|(?P<own>(?:[A-Za-z][\w@\-.]*\s+)?[A-Za-z][\w@\-.]*))?"
     rf"{_LIST_SEP}(?:by\s+)?(?:(?:{QUAL_WORDS})\s*)*"
 )
 # two numbers of a list with nothing but a separator between them ("10.0% and 20.0%", "3.1, 2.4")
