@@ -1014,6 +1014,22 @@ def test_a_bracket_after_a_number_names_its_metric_or_set_but_not_a_model_or_uni
     assert all(r["dataset"] is None for r in extract_metrics(clean_text(text)))
 
 
+def test_a_set_after_a_bracketed_change_is_the_set_of_the_number_before_it():
+    """Dev-corpus sentences: in "62.1% (+1.9%) on ACE05 and 71.9% (+3.0%) on CoNLL04" each level and its change
+    are measured on the set after the bracket, not the first level on none and the second on the set before."""
+    text = (
+        "Experiment results show that the proposed method significantly outperforms baseline models, which "
+        "improves the relation F1 to 62.1% (+1.9%) on ACE05 and 71.9% (+3.0%) on CoNLL04."
+    )
+    rows = extract_metrics(clean_text(text))
+    assert [(r["value"], r["dataset"]) for r in rows] == [
+        (62.1, "ACE05"),
+        (1.9, "ACE05"),
+        (71.9, "CoNLL04"),
+        (3.0, "CoNLL04"),
+    ]
+
+
 def test_a_metric_named_after_the_number_never_starts_with_without():
     """Dev-corpus sentences: "by 65% without sacrificing performance" names the quantity before the verb (the
     latency), never "without sacrificing performance"."""
