@@ -79,7 +79,7 @@ FLOORS = {
         "metric_f1": 0.97,
         "metric_precision": 0.98,
         "metric_kind_acc": 0.98,
-        "metric_name_acc": 0.795,
+        "metric_name_acc": 0.81,
         "metric_dataset_acc": 0.92,
         "url_f1": 0.88,
     },

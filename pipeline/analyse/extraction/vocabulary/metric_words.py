@@ -548,6 +548,7 @@ CHANGE_NOUNS = (
     r"drops?",
     r"decreases?",
     r"reductions?",
+    r"declines?",
     r"degradation",
 )
 #: Nouns and comparatives that make a nearby number a change, not a level ("a 3% gain", "2% lower").
