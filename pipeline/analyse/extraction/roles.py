@@ -384,6 +384,8 @@ def _named_level(pre: str, post: str, change_word: bool) -> bool:
 
 
 #: "reduces FID by", "boosts mIoU scores by": a metric name right before "by" (checked only before a " by").
+# a vocabulary metric right after the number ("2 BLEU", "1 BLEU score", "3 mAP")
+_METRIC_RIGHT_AFTER = re.compile(rf"\s(?-i:{LEX_WORDS})(?![\w-])")
 _METRIC_BY = re.compile(rf"(?:{LEX_WORDS})\s+(?:\([^()]{{1,20}}\)\s+)?(?:(?:score|value)s?\s+)?by\s*$", re.I)
 #: "runs at 30 FPS", "operates in 12 ms": a measure the method runs at is its result (vocabulary RUN_VERBS).
 _RUNS_AT = re.compile(rf"\b{V.alternation(V.RUN_VERBS)}\s+(?:at|in)\s+(?:only\s+|about\s+|over\s+)?$", re.I)
@@ -461,6 +463,10 @@ def accept_plain(text: str, t: Tok, s0: int) -> bool:
         return True  # "reduces FID by 100", "improves BLEU by 2": a change of the metric just named
     if METRIC_THEN_CHANGE.match(post) and not re.search(r"\d\s?[-–]\s?$", pre):
         return True  # "by 6 BLEU points", "(3 mAP higher)": a change of the metric named after the number
+    if _METRIC_RIGHT_AFTER.match(post) and (
+        pre.rstrip().endswith(" by") or _CHANGE_NOUN_BEFORE.search(QUAL_TEXT.sub("", pre).rstrip() + " ")
+    ):
+        return True  # "improves by 2 BLEU", "an improvement of 1 BLEU score": a change in the metric's units
     if not (t.decimal or t.signed):
         return False  # plain integers are counts unless a unit says otherwise
     if re.search(r"\b(?:margins?|gaps?)\s+of\s+$", pre):

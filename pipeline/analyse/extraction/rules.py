@@ -118,10 +118,22 @@ RULES: dict[str, Rule] = {
         "A plain decimal is a result only next to a metric name (also after a capitalised name: '0.949 Pearson "
         "correlation'), a sign, a benchmark after 'on' or a 'vs.' "
         "partner (GUIDELINES: 'BLEU 28.4', 'F1 of 0.91', 'slope -0.38'); plain integers are counts, except a "
-        "change 'by N' of the metric just named ('reduces FID by 100').",
+        "change 'by N' of the metric just named ('reduces FID by 100') or a change in a metric's units named right "
+        "after it ('by 2 F1', 'an improvement of 1 BLEU score').",
         (
             ("We obtain 28.4 BLEU on WMT'14 En-De.", 28.4, {"metric": "BLEU", "dataset": "WMT'14 En-De"}),
             ("Guidance reduces FID by 100 on FFHQ.", 100.0, {"metric": "FID", "kind": "delta"}),
+            (
+                "Our system outperforms comparable state-of-the-art methods by 2 F1 on OntoNotes and 6.8 F1 on the "
+                "CODI-CRAC 2021 corpus.",
+                2.0,
+                {"metric": "F1", "kind": "delta", "dataset": "OntoNotes"},
+            ),
+            (
+                "Our approach gains approximately an improvement of 1 BLEU score on most benchmarks.",
+                1.0,
+                {"metric": "BLEU score", "kind": "delta"},
+            ),
             # the metric's abbreviation in brackets between the name and "by"
             (
                 "It leads the KITTI 3D benchmark by improving the BEV Average Precision (AP) by 2.02.",
