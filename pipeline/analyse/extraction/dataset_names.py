@@ -31,9 +31,10 @@ def dataset_like(np_: str) -> bool:
     return bool(re.search(r"[A-Z][A-Za-z]*-?\d", np_)) and not (LEX.search(np_) or HEAD_WORD.search(np_))
 
 
+# Function words, never part of a lower-case set or contest name.
+_FUNCTION_WORD_ALT = r"(?:than|the|a|an|of|to|for|with|and|or|by|that|which|as|is|are|was|were|on|in|at|from)"
 #: A name may begin with digits before a capital ("300-W", "3DMatch", "7-Scenes", "3DPW"), but not a
 #: dimension, a count, a resolution or a factor ("2D datasets", "3-D", "10K images", "1080P", "2MP", "4X").
-_FUNCTION_WORD_ALT = r"(?:than|the|a|an|of|to|for|with|and|or|by|that|which|as|is|are|was|were|on|in|at|from)"
 _DIGIT_START = r"(?<![\w.,])(?!\d+-?(?:D|K|M|B|G|T|P|X|MP|GB|TB)\b)\d+-?(?=[A-Z])"
 
 
@@ -274,8 +275,6 @@ _BRACKET_NAME = re.compile(
 
 #: A vocabulary metric, perhaps with a suffix ("FPR95", "AP50", "ROUGE-L", "R@1").
 _METRIC_WITH_SUFFIX = re.compile(rf"(?:{LEX_WORDS})(?:-\w+|@?\d+)?", re.I)
-
-
 _UNIT_NAME = re.compile(rf"(?-i:{V.alternation(V.MEASURE_UNITS)})")
 
 
@@ -291,11 +290,9 @@ def bracket_after(text: str, end: int, multiplier: bool = False) -> tuple[str | 
     name = m["name"].strip(" .,")
     if _METRIC_WITH_SUFFIX.fullmatch(name):
         return name, None
+    # "52× (ConvNet-4)": the setting compared in; "111 frames per second (FPS)": the unit again
     if multiplier or _UNIT_NAME.fullmatch(name):
-        return (
-            None,
-            None,
-        )  # "52× (ConvNet-4)": the setting compared in; "111 frames per second (FPS)": the unit
+        return None, None
     if " " in name and not re.search(r"[A-Z]\S*[A-Z0-9]|\d", name):
         return None, None  # capitalised words, no name ("Best Paper Award")
     return None, _ok_dataset(name)

@@ -227,7 +227,8 @@ def relative_of_error_measure(text: str, t: Tok, lo: int, hi: int, metric: str |
     :func:`kind_rule` for a metric a linking rule named after the row's kind was decided ("reduces the joint
     final displacement error of A, B and C by 3%, 8%, and 12%, respectively"). Amounts of resources
     (parameters, FLOPs, time) are left out: named by linking, they are most often the cost side of the
-    sentence, not the changed quantity (dev corpus: 25 of 27 such rows)."""
+    sentence, not the changed quantity (dev corpus: a trial with them changed 33 more rows, most with a wrong
+    linked metric; docs/extraction.md)."""
     if t.unit != "%" or not metric or not _ERROR_MEASURE.search(metric):
         return False
     return not _absolute_at(text, max(lo, t.span_start - 25), min(hi, t.span_end + 25))
