@@ -1030,6 +1030,25 @@ def test_a_set_after_a_bracketed_change_is_the_set_of_the_number_before_it():
     ]
 
 
+def test_math_notation_in_theory_abstracts_gives_no_rows():
+    """Real COLT 2020 abstracts (the Mini-Conf listing) and dev-corpus sentences: a signed number in an interval,
+    before a function or after a definition sign, and "a factor of 1/2", are math, not results; a range of
+    results written as an interval with a % after it stays."""
+    for text in (
+        "We consider the task of reconstructing a linear function: given a linear function f: X ⊆ℝ^d → [-1,1] "
+        "defined on a not-necessarily-convex set X, the goal is to reconstruct f̂.",
+        "Exact recovery holds if lim inf 2α_n/log n>1, where α_n ≜ -2 log∫√(d P_n d Q_n) is the Rényi divergence.",
+        "We show that the tree approximates the general optimal tree solution up to a factor of 1/2 (which is "
+        "tight).",
+    ):
+        assert extract_metrics(clean_text(text)) == []
+    text = (
+        "MIMOFormer can handle 2–4 inputs at once while maintaining a high average accuracy within a "
+        "[-1.07, -3.43]% delta on the long range arena benchmark."
+    )
+    assert [r["value"] for r in extract_metrics(clean_text(text))] == [-1.07, -3.43]
+
+
 def test_a_metric_named_after_the_number_never_starts_with_without():
     """Dev-corpus sentences: "by 65% without sacrificing performance" names the quantity before the verb (the
     latency), never "without sacrificing performance"."""

@@ -387,6 +387,15 @@ def _named_level(pre: str, post: str, change_word: bool) -> bool:
 #: "reduces FID by", "boosts mIoU scores by": a metric name right before "by" (checked only before a " by").
 # a vocabulary metric right after the number ("2 BLEU", "1 BLEU score", "3 mAP")
 _METRIC_RIGHT_AFTER = re.compile(rf"\s(?-i:{LEX_WORDS})(?![\w-])")
+# math notation around a number: an interval with a square bracket ("[-1,1]", "(0, 1]"; "(+2.1, +3.4)" is a list of
+# changes, "within [-1.07, -3.43]%" a range of results), a function or an operator right after it
+# ("-2 log∫", "-1/2"), a definition before it ("≜ -2", ":= -1")
+_MATH_AROUND = re.compile(
+    r"(?:\[\s*[-−+]?\d+(?:\.\d+)?\s*,\s*[-−+]?\d+(?:\.\d+)?\s*[\])]|\(\s*[-−+]?\d+(?:\.\d+)?\s*,\s*[-−+]?\d+(?:\.\d+)?\s*\])"
+    r"(?!\s?%)"
+    r"|[-−+]?\d+(?:\.\d+)?\s*(?:log|exp|ln|sin|cos|∫|√|∑|∏|\^|/\d)"
+    r"|(?:≜|:=|≡|∝)\s*[-−+]?\d"
+)
 _METRIC_BY = re.compile(rf"(?:{LEX_WORDS})\s+(?:\([^()]{{1,20}}\)\s+)?(?:(?:score|value)s?\s+)?by\s*$", re.I)
 #: "runs at 30 FPS", "operates in 12 ms": a measure the method runs at is its result (vocabulary RUN_VERBS).
 _RUNS_AT = re.compile(rf"\b{V.alternation(V.RUN_VERBS)}\s+(?:at|in)\s+(?:only\s+|about\s+|over\s+)?$", re.I)
@@ -493,7 +502,9 @@ def accept_plain(text: str, t: Tok, s0: int) -> bool:
         re.I,
     ):
         return True
-    if t.signed:
+    if t.signed and not _MATH_AROUND.search(
+        text, max(s0, t.span_start - 12), min(len(text), t.span_end + 12)
+    ):
         return True
     if re.match(r"\s(?:on|in)\s+(?:the\s+)?[A-Z]", post) and _RESULT_CUE.search(text[s0 : t.span_start]):
         return True

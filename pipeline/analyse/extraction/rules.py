@@ -119,7 +119,8 @@ RULES: dict[str, Rule] = {
         "correlation'), a sign, a benchmark after 'on' or a 'vs.' "
         "partner (GUIDELINES: 'BLEU 28.4', 'F1 of 0.91', 'slope -0.38'); plain integers are counts, except a "
         "change 'by N' of the metric just named ('reduces FID by 100') or a change in a metric's units named right "
-        "after it ('by 2 F1', 'an improvement of 1 BLEU score').",
+        "after it ('by 2 F1', 'an improvement of 1 BLEU score'). A sign alone makes no result in math notation "
+        "(an interval '[-1,1]', '-2 log', '≜ -2').",
         (
             ("We obtain 28.4 BLEU on WMT'14 En-De.", 28.4, {"metric": "BLEU", "dataset": "WMT'14 En-De"}),
             ("Guidance reduces FID by 100 on FFHQ.", 100.0, {"metric": "FID", "kind": "delta"}),

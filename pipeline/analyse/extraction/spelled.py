@@ -25,7 +25,7 @@ _WORD_NUM = {
 }
 _SPELLED = re.compile(
     r"(?P<q>\b(?:more than|over|about|nearly|almost|roughly|up to|within)\s+)?"
-    r"(?:(?P<twice>\btwice\b)(?=\s+as\b)|\bfactor\s+(?:of\s+)?(?P<factor>\d+(?:\.\d+)?)(?!\w|\.\d)|"
+    r"(?:(?P<twice>\btwice\b)(?=\s+as\b)|\bfactor\s+(?:of\s+)?(?P<factor>\d+(?:\.\d+)?)(?!\w|\.\d|\s?/\s?\d)|"
     # "two orders of magnitude"; "one to two", "2--3", "two or three orders of magnitude": a range
     r"\b(?:(?P<omlo>one|two|three|four|\d)\s*(?:to|or|--?|–)\s*)?(?P<om>one|two|three|four|five|an?|\d+)\s+orders?\s+"
     r"of\s+magnitude\b|"
