@@ -16,6 +16,7 @@ from pipeline.analyse.extraction.patterns import (
     LOWER_PREFIX_NAME,
     MODEL_NAME,
     NUMBER,
+    SUFFIXED_METRIC,
     TASK_NAMES,
 )
 
@@ -273,8 +274,6 @@ _BRACKET_NAME = re.compile(
 )
 
 
-#: A vocabulary metric, perhaps with a suffix ("FPR95", "AP50", "ROUGE-L", "R@1").
-_METRIC_WITH_SUFFIX = re.compile(rf"(?:{LEX_WORDS})(?:-\w+|@?\d+)?", re.I)
 _UNIT_NAME = re.compile(rf"(?-i:{V.alternation(V.MEASURE_UNITS)})")
 
 
@@ -288,7 +287,7 @@ def bracket_after(text: str, end: int, multiplier: bool = False) -> tuple[str | 
     if m is None:
         return None, None
     name = m["name"].strip(" .,")
-    if _METRIC_WITH_SUFFIX.fullmatch(name):
+    if SUFFIXED_METRIC.fullmatch(name):
         return name, None
     # "52× (ConvNet-4)": the setting compared in; "111 frames per second (FPS)": the unit again
     if multiplier or _UNIT_NAME.fullmatch(name):

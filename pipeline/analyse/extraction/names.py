@@ -18,6 +18,7 @@ from pipeline.analyse.extraction.patterns import (
     MODEL_NAME,
     QUAL_TEXT,
     SPREAD,
+    SUFFIXED_METRIC,
     TIME_TAKEN_UNIT,
     correlation_before,
     metric_equals,
@@ -25,8 +26,6 @@ from pipeline.analyse.extraction.patterns import (
 from pipeline.analyse.extraction.tidy import CHANGE_TAIL
 from pipeline.analyse.extraction.tokens import Tok
 
-#: A metric name, or one with a suffix ("BLEU-4", "ROUGE-L"): never the data set inside a metric phrase.
-_SUFFIXED_METRIC = re.compile(rf"(?:{LEX_WORDS})(?:-\w+|\d+)?|F\d+(?:\.\d+)?", re.I)
 #: A name holding a metric name as one of its parts ("Ign_F1", "Novel-AP50") is a metric, never a data set.
 _HOLDS_METRIC = re.compile(rf"(?<![A-Za-z])(?:{LEX_WORDS})(?![a-z])")
 
@@ -485,7 +484,7 @@ def dataset_in_metric(metric: str | None) -> tuple[str | None, str | None]:
     if (
         bm
         and not MODEL_NAME.search(bm[1])
-        and not _SUFFIXED_METRIC.fullmatch(bm[1])
+        and not SUFFIXED_METRIC.fullmatch(bm[1])
         and not _HOLDS_METRIC.search(bm[1])
     ):
         return bm[1], bm[2]

@@ -12,6 +12,8 @@ from pipeline.analyse.extraction import vocabulary as V
 LEX_WORDS = V.alternation(V.METRIC_NAMES)
 LEX = V.words(V.METRIC_NAMES)
 LEX_GLUED = re.compile(rf"(?:{LEX_WORDS})(?![\w-])", re.I)
+#: A vocabulary metric as a whole name, perhaps with a suffix ("BLEU-4", "ROUGE-L", "FPR95", "R@1", "F0.5").
+SUFFIXED_METRIC = re.compile(rf"(?:{LEX_WORDS})(?:-\w+|@?\d+)?|F\d+(?:\.\d+)?", re.I)
 LEX_AT_END = re.compile(rf"(?<![\w-])(?:{LEX_WORDS})\s*(?:\([^()]*\))?\s*$", re.I)
 AMOUNT = V.words(V.AMOUNT_WORDS)
 UP = V.words(V.UP_WORDS)

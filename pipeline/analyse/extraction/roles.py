@@ -448,14 +448,14 @@ def accept_plain(text: str, t: Tok, s0: int) -> bool:
     if t.setup:
         return False
     pre = text[max(s0, t.span_start - 40) : t.span_start]
+    pre_q = QUAL_TEXT.sub("", pre).rstrip() + " "  # the text before, without its qualifiers
     post = text[t.span_end : t.span_end + 30]
     if t.measure:
         u = (t.unit_text or "").strip()  # a measure always has its unit text
         if u == "s":
             return re.search(r"\b(?:vs\.?|versus)\s*$", pre) is not None
         if u in V.NAMED_MEASURE_UNITS:
-            named = _LENGTH_NAMED_BEFORE.search(QUAL_TEXT.sub("", pre).rstrip() + " ")
-            return bool(named or _LENGTH_NAMED_AFTER.match(post))
+            return bool(_LENGTH_NAMED_BEFORE.search(pre_q) or _LENGTH_NAMED_AFTER.match(post))
         if u in _PER_ITEM_UNITS or u.startswith("second"):
             return True  # times per item are results wherever they are written ("10 seconds per image")
         # other measures ("12 GB", "30 fps") are results only next to a change, a comparison or a metric word
@@ -474,7 +474,7 @@ def accept_plain(text: str, t: Tok, s0: int) -> bool:
     if METRIC_THEN_CHANGE.match(post) and not re.search(r"\d\s?[-–]\s?$", pre):
         return True  # "by 6 BLEU points", "(3 mAP higher)": a change of the metric named after the number
     if _METRIC_RIGHT_AFTER.match(post) and (
-        pre.rstrip().endswith(" by") or _CHANGE_NOUN_BEFORE.search(QUAL_TEXT.sub("", pre).rstrip() + " ")
+        pre.rstrip().endswith(" by") or _CHANGE_NOUN_BEFORE.search(pre_q)
     ):
         return True  # "improves by 2 BLEU", "an improvement of 1 BLEU score": a change in the metric's units
     if not (t.decimal or t.signed):
@@ -486,7 +486,6 @@ def accept_plain(text: str, t: Tok, s0: int) -> bool:
     # plain-change: "a 0.06 increase in FID", "improvements of 19.22", "outperforms X by 5.80"
     if _CHANGE_NOUN_AFTER.match(post) or _CHANGE_NOUN_BEFORE.search(QUAL_TEXT.sub("", pre)):
         return True
-    pre_q = QUAL_TEXT.sub("", pre).rstrip() + " "
     if re.search(
         rf"(?:{LEX_WORDS})\s*(?:\([^()]*\)\s*)?(?:(?:scores?|measures?|values?)\s+)?"
         rf"(?:of|is|was|=|:|at|reaches|reaching|to|"
