@@ -137,6 +137,11 @@ METRIC_NAMES = (
     r"query count",
     r"search steps",
 )
+#: Measure units that are a setup quantity far more often than a result ("360deg video", "a 40m boulder field",
+#: "a resolution of 30cm", "2.4m by 6.6m" for millions): a number in them is a result only where an error or
+#: accuracy names it as its value ("an average error of 0.90 cm", "29cm median error"; dev corpus: about half
+#: of the 80 such numbers are setup). Part of MEASURE_UNITS.
+NAMED_MEASURE_UNITS = ("km", "cm", "m", "deg", "°")
 #: Units of measures the design has no unit class for: the row keeps the unit as written in ``unit_text`` and
 #: ``unit`` stays null ("35 ms", "12 GB", "30 fps"). Matched case-sensitively, right after the number.
 MEASURE_UNITS = (
@@ -160,18 +165,9 @@ MEASURE_UNITS = (
     r"frames per second",
     r"frames/s(?:ec(?:ond)?)?",
     r"seconds? per (?:image|frame|sample|query|video|sentence|step)",
-    # lengths and angles: results only where an error or accuracy names them (NAMED_MEASURE_UNITS)
-    r"km",
-    r"cm",
-    r"m",
-    r"deg",
-    r"°",
+    # lengths and angles: results only where an error or accuracy names them
+    *NAMED_MEASURE_UNITS,
 )
-#: Measure units that are a setup quantity far more often than a result ("360deg video", "a 40m boulder field",
-#: "a resolution of 30cm", "2.4m by 6.6m" for millions): a number in them is a result only where an error or
-#: accuracy names it as its value ("an average error of 0.90 cm", "29cm median error"; dev corpus: about half
-#: of the 80 such numbers are setup).
-NAMED_MEASURE_UNITS = ("km", "cm", "m", "deg", "°")
 #: The measures that name a length or an angle as a result (NAMED_MEASURE_UNITS).
 LENGTH_RESULT_WORDS = (
     r"errors?",
