@@ -18,7 +18,7 @@ from pipeline.analyse.extraction.names import metric_share_of
 from pipeline.analyse.extraction.patterns import LOWER_PREFIX_NAME
 from pipeline.analyse.extraction.rows import SET_AT_NUMBER, MetricDraft
 
-RULES_VERSION = "9"  # bump when outputs change (docs/execution.md)
+RULES_VERSION = "10"  # bump when outputs change (docs/execution.md)
 
 _LEX_WORDS = V.alternation(V.METRIC_NAMES)
 _LEX = V.words(V.METRIC_NAMES)
@@ -39,6 +39,12 @@ _NAME_LIST = re.compile(
     rf"(?:\b(?i:on|in|for|across|using|of|from)\s+(?i:the\s+|both\s+)?|"
     rf"\b(?:datasets?|benchmarks?|corpora)\s*(?::|,)?\s+(?:the\s+|both\s+)?)"
     rf"(?P<list>{_NAME}{_HEAD}(?:{_SEP}(?:the\s+)?{_NAME}{_HEAD})+)(?![\w-])"
+)
+# A list after a preposition and lowercase modifiers, closed by a plural set head: "on the widely used WMT'14
+# English-French, WMT'16 English-German and NIST Chinese-to-English benchmarks".
+_HEADED_LIST = re.compile(
+    rf"\b(?i:on|in|for|across|using|of|from)\s+(?:the\s+)?(?:[a-z][\w-]*\s+){{1,3}}"
+    rf"(?P<list>{_NAME}(?:{_SEP}(?:the\s+)?{_NAME})+)(?=\s+(?:datasets|benchmarks|corpora)\b)"
 )
 _METRIC_ITEM = rf"(?:[\w@-]+\s)?{_LEX_WORDS}(?:\s\([\w@-]+\))?"
 _METRIC_LIST = re.compile(rf"(?<![\w-]){_METRIC_ITEM}(?:{_SEP}{_METRIC_ITEM})+(?![\w-])", re.I)
@@ -114,7 +120,7 @@ def _lists(text: str, lo: int, hi: int, avoid: list[tuple[int, int]]) -> tuple[l
     for m in _NAMED_METRICS.finditer(text, lo, hi):
         if free(m):
             metrics.append([m["a"].strip(), m["b"].strip()])
-    for m in _NAME_LIST.finditer(text, lo, hi):
+    for m in [*_NAME_LIST.finditer(text, lo, hi), *_HEADED_LIST.finditer(text, lo, hi)]:
         if not free(m) or _NOT_DATASET_AFTER.match(text, m.end()):
             continue
         items = [_dataset_item(p) for p in _SPLIT.split(m["list"]) if p.strip()]
@@ -149,7 +155,13 @@ def link_respectively(text: str, rows: list[MetricDraft], sentences: list[tuple[
             continue
         s0, s1 = g[0]["_s0"], g[0]["_s1"]
         tail = text[g[-1]["end"] : s1]
-        if not _RESPECTIVELY.search(tail[:200]) and not _ON_THESE.match(tail):
+        # "respectively" after the numbers, or just before them ("our models respectively obtain 27.59, ...")
+        before = text[max(s0, g[0]["start"] - 40) : g[0]["start"]]
+        if (
+            not _RESPECTIVELY.search(tail[:200])
+            and not _RESPECTIVELY.search(before)
+            and not _ON_THESE.match(tail)
+        ):
             # "41.2% and 37.9% on COCO and LVIS": a list of as many names right after the numbers
             m = _NAME_LIST.match(text, g[-1]["end"] + (len(tail) - len(tail.lstrip())))
             items = [_dataset_item(p) for p in _SPLIT.split(m["list"]) if p.strip()] if m else []
@@ -173,6 +185,16 @@ def link_respectively(text: str, rows: list[MetricDraft], sentences: list[tuple[
                     r["rules"].append("respectively-metrics")
                 break
         chosen = next((items for items in names if len(items) == n), None)
+        # a slash pair is one item of the list ("obtain 27.59/27.15, 19.65/23.42 and 22.40 BLEU" on three sets)
+        units = _slash_units(text, g)
+        if chosen is None and len(units) < n:
+            per_unit = next((items for items in names if len(items) == len(units)), None)
+            if per_unit is not None:
+                for unit, name in zip(units, per_unit):
+                    for r in unit:
+                        r["dataset"] = name
+                        r["rules"].append("respectively-datasets")
+                continue
         if chosen is None:
             chosen = next((items for items in names if 1 < len(items) < n and n % len(items) == 0), None)
         if chosen is None and (_ANAPHOR.search(text[s0:s1]) or _ON_THESE.match(tail)):
@@ -186,6 +208,17 @@ def link_respectively(text: str, rows: list[MetricDraft], sentences: list[tuple[
             for i, r in enumerate(g):
                 r["dataset"] = chosen[i // k]
                 r["rules"].append("respectively-datasets")
+
+
+def _slash_units(text: str, g: list[MetricDraft]) -> list[list[MetricDraft]]:
+    """The rows of one coordinated group split into list items: a slash binds its numbers into one item."""
+    units = [[g[0]]]
+    for a, b in zip(g, g[1:]):
+        if re.fullmatch(r"\s*/\s*", text[a["end"] : b["start"]]):
+            units[-1].append(b)
+        else:
+            units.append([b])
+    return units
 
 
 # Two or more numbers of one list: separators only ("5.5% and 9.8%", "2%, 4%, and 3%", "25%/13.8%").

@@ -468,7 +468,10 @@ NAME_RULES: dict[str, tuple[str, tuple]] = {
         "nor does a bare list of numbers that shares one set after a coordinated list of as many names in its "
         "sentence ('on both V-COCO and HICO-DET benchmarks and improves the baseline about 5.5% and 9.8%'; "
         "a comma-only pair is an apposition, a set read at the number is kept); an item may have its own "
-        "article and singular head ('on the Flickr 30k Entities and the ReferItGame dataset').",
+        "article and singular head ('on the Flickr 30k Entities and the ReferItGame dataset'). A slash pair "
+        "of numbers is one item ('27.59/27.15, 19.65/23.42 and 22.40' on three sets); 'respectively' may "
+        "stand just before the numbers; a list closed by a plural set head may follow lowercase modifiers "
+        "('on the widely used A, B and C benchmarks').",
         (
             (
                 "Our RR-Net sets a new state-of-the-art on both V-COCO and HICO-DET benchmarks and improves the "
@@ -487,6 +490,18 @@ NAME_RULES: dict[str, tuple[str, tuple]] = {
                 "respectively.",
                 9.3,
                 {"dataset": "CMU Mocap"},
+            ),
+            (
+                "On the widely used WMT’14 English-French, WMT’16 English-German and NIST Chinese-to-English "
+                "benchmarks, our models respectively obtain 27.59/27.15, 19.65/23.42 and 22.40 BLEU points.",
+                23.42,
+                {"dataset": "WMT’16 English-German"},
+            ),
+            (
+                "In terms of the heavily benchmarked MIT67 and Scene15 datasets, our results reduce the lowest "
+                "previously-reported error by 23.9% and 9.5%, respectively.",
+                23.9,
+                {"dataset": "MIT67"},
             ),
             (
                 "On OTB-2013 and OTB-2015, we obtain an absolute gain of 8.0% and 8.2% respectively, in mean overlap "
