@@ -1246,13 +1246,13 @@ def test_a_set_named_by_a_bracketed_acronym_before_its_head_word():
         (
             "Our implementation recovers the sparsity pattern of 25,000 vertex random graphs with 87% accuracy in "
             "≤ 5 minutes using ≤ 10GB of memory on a single 8-core machine.",
-            [(87.0, "accuracy"), (5.0, "time"), (10.0, None)],
+            [(87.0, "accuracy"), (5.0, "time"), (10.0, "memory")],
         ),
     ],
 )
 def test_the_time_a_task_takes_is_a_result_never_shared(text, rows):
     """Dev-corpus sentences: "in under 5 minutes", "in only 315 GPU hours" are results; an amount of data or
-    a budget stays setup; the time's name reaches no other number ("≤ 10GB" of memory)."""
+    a budget stays setup; the time's name reaches no other number ("≤ 10GB of memory" is memory)."""
     assert [(r["value"], r["metric"]) for r in extract_metrics(clean_text(text))] == rows
 
 

@@ -13,9 +13,16 @@ NAME_RULES: dict[str, tuple[str, tuple]] = {
         "A metric name of the vocabulary right before or after the number ('54% F1', 'accuracy of 41%'; after it "
         "also past a bracketed comparison: '3.6% (48.59% vs 44.98%) improvement in accuracy'); the "
         "name holds no other number of the sentence ('accuracy from 98.1% to 98.5%' names the next pair "
-        "'accuracy') and no coordinator before it ('and an EER of 5.25%').",
+        "'accuracy') and no coordinator before it ('and an EER of 5.25%'); right after 'of' past the unit "
+        "too ('by 1.0% point of accuracy', '66% of MOTA', 'a third of the memory').",
         (
             ("The mIoU drops by 3% on Cityscapes.", 3.0, {"metric": "mIoU"}),
+            (
+                "The models outperform the prior system by 1.0% point of accuracy (8.7% error reduction).",
+                1.0,
+                {"metric": "accuracy"},
+            ),
+            ("The tracker reaches 66% of MOTA and 67% of IDF1 on MOT2020.", 66.0, {"metric": "MOTA"}),
             # a past form of the verb too, and the owner before "'s" is no part of the name
             (
                 "In our experiments, MINOS's detection accuracy dropped to 49.90% under adversarial attacks.",

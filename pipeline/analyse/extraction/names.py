@@ -364,6 +364,9 @@ def metric_after(text: str, t: Tok, hi: int) -> str | None:
     )
     if t.unit == "%" and om and AMOUNT.search(om[1]):
         return om[1]  # "72% of the task load"
+    if om and (lm := LEX.match(seg, om.start(1))) and (stop := _STOP_AFTER.search(seg, lm.end())):
+        if not seg[lm.end() : stop.start()].strip():
+            return lm[0]  # "by 1.0% point of accuracy (8.7% error reduction)": the metric word after "of"
     stop = _STOP_AFTER.search(seg)
     head = seg[: stop.start()] if stop else seg
     lm = None
