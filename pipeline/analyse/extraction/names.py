@@ -315,9 +315,20 @@ _SHARE_OF = re.compile(
 )
 
 
+_LONE_ADJECTIVE = re.compile(r"(?i)original|full|entire|whole|total|same|initial|overall|average|standard")
+
+
 def metric_share_of(text: str, end: int, hi: int) -> str | None:
     """The things a percentage ending at ``end`` is a share of ("1% of the summaries" -> "summaries"), or None."""
     so = _SHARE_OF.match(text, end, hi)
+    if so and _LONE_ADJECTIVE.fullmatch(so["np"]):
+        # "35% of the original training time": the phrase was cut after its adjective; its nouns follow
+        more = re.match(
+            r"(?:\s(?!(?:on|in|of|for|by|than|over|and|or|with|while|to|at|from|is|are|was|were)\b)"
+            r"[a-z][\w-]*){1,3}",
+            text[so.end() : hi],
+        )
+        return so["np"] + more[0] if more else None
     return so["np"] if so and not MODEL_NAME.search(so["np"]) else None
 
 

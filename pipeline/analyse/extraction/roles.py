@@ -294,7 +294,7 @@ def kind_rule(text: str, t: Tok, lo: int, hi: int, metric: str | None) -> tuple[
     of_change = re.search(
         r"(?:\b(?P<rel>relative)\s+)?\b(?:gains?|improvements?|increases?|reductions?|drops?|decreases?|gaps?)\s+"
         # what changed may be named between ("a drop in performance of only 1.35%")
-        r"(?:\([^()]*\)\s+|(?P<what>in\s+(?:[\w@-]+\s+){1,3}))?of\s+(?:\w+\s+){0,2}$",
+        r"(?:\([^()]*\)\s+|(?P<what>in\s+(?:the\s+)?(?:(?!(?:at|on|for|with|over|by|to|from|and)\s)[\w@-]+\s+){1,4}))?of\s+(?:\w+\s+){0,2}$",
         pre,
         re.I,
     )
