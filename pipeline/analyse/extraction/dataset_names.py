@@ -320,6 +320,13 @@ _COORD_SET = re.compile(
     r"(?=\s*(?:,|\(|(?:(?:val|validation|test|dev)\s+)?(?:set|split|dataset|benchmark)s?\b|with\b))"
 )
 
+#: The data a model was trained on, named before a later number: not the set the number is reported on.
+_TRAINED_ON = re.compile(r"(?i)\b(?:pre-?)?(?:trained|fine-?tuned|distilled)\s+(?:only\s+)?on$")
+
+_TRAINED_LIST_TAIL = re.compile(
+    r"(?:(?:\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+)(?:the\s+)?[A-Z][\w'’.\-+]*(?:\s[A-Z0-9][\w'’.\-+]*)*)+"
+)
+
 #: A list of names going on after a name: "on Human3.6M and MPI-INF-3DHP", "on A, B".
 _LIST_GOES_ON = re.compile(r"\s*(?:,\s*(?:and\s+|or\s+)?|\s(?:and|or)\s+)(?:the\s+)?[A-Z]")
 _OWN_NUMBER = re.compile(rf"(?<![\w.-]){NUMBER}(?![\w-])")
@@ -330,8 +337,16 @@ def dataset_before(text: str, s0: int, end: int, attached: list[tuple[int, int]]
     after ", and" with one named before it that has its own number in between (:data:`_COORD_SET`) takes over."""
     found = []
     taken = set()
+    # the data a model was trained on (its whole list) yields to a set named apart from it; alone, it stays
+    trained: list[str] = []
+    trained_spans: list[tuple[int, int]] = []
     for m in PREP_NAME.finditer(text, s0, end):
         name = None if _generic_mention(text, m) or _metric_named(text, m) else _ok_dataset(m["name"])
+        if name and _TRAINED_ON.search(text, max(s0, m.start() - 30), m.start() + 2):
+            trained.append(name)
+            tail = _TRAINED_LIST_TAIL.match(text, m.end())
+            trained_spans.append((m.start(), tail.end() if tail else m.end()))
+            continue
         if any(a <= m.start() <= b for a, b in attached):
             if name:
                 taken.add(name)
@@ -360,8 +375,10 @@ def dataset_before(text: str, s0: int, end: int, attached: list[tuple[int, int]]
                 None if _COUNT_BEFORE.search(text, max(0, m.start(g) - 30), m.start(g)) else _ok_dataset(m[g])
             )
             name = _with_partner(text, m.end(g), name) if name and g == "name" else name
-            if name:
+            if name and not any(a <= m.start(g) < b for a, b in trained_spans):
                 found.append(name)
+    if not found:
+        found = trained  # "trained on COCO data alone, our system achieves COCO test-dev AP of 0.665"
     if not found:
         lower = _LOWER_SET.match(text, s0)
         if lower and lower.end() <= end:

@@ -88,9 +88,22 @@ DATASET_RULES: dict[str, tuple[str, tuple]] = {
         "58.0% PQ, and Cityscapes val set with 68.4% PQ'; never a plain list 'on CIFAR-10, CIFAR-100, and SVHN'). "
         "A name after '<change noun> in' is what changed ('improvements in MR', 'a 15% reduction in ASR'), unless "
         "the change names its metric first ('accuracy degradation in ImageNet classification') or the name is a "
-        "data set's ('gain in VOT2016 dataset', 'degradation in Cifar10').",
+        "data set's ('gain in VOT2016 dataset', 'degradation in Cifar10'). The data a model was trained on "
+        "('pre-trained on CiteSum', 'trained on A, B and C') yields to a set named apart from it; alone, it stays "
+        "('Trained on COCO data alone, our system achieves ... 0.665').",
         (
             ("On HumanEval, our model reaches 61.0% pass@1.", 61.0, {"dataset": "HumanEval"}),
+            (
+                "CITES achieves significant gains on XSum over its base model (not pre-trained on CiteSum), e.g., "
+                "+7.2 ROUGE-1 zero-shot performance.",
+                7.2,
+                {"dataset": "XSum"},
+            ),
+            (
+                "Trained on COCO data alone, our system achieves a keypoint average precision of 0.665.",
+                0.665,
+                {"dataset": "COCO"},
+            ),
             (
                 "GAV outperformed the state-of-the-art on the ogbl-vessel benchmark by 12% (98.38 vs. 87.98 AUC).",
                 12.0,
