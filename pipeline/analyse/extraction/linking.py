@@ -18,7 +18,7 @@ from pipeline.analyse.extraction.names import metric_share_of
 from pipeline.analyse.extraction.patterns import LOWER_PREFIX_NAME
 from pipeline.analyse.extraction.rows import SET_AT_NUMBER, MetricDraft
 
-RULES_VERSION = "10"  # bump when outputs change (docs/execution.md)
+RULES_VERSION = "11"  # bump when outputs change (docs/execution.md)
 
 _LEX_WORDS = V.alternation(V.METRIC_NAMES)
 _LEX = V.words(V.METRIC_NAMES)
@@ -392,6 +392,16 @@ _INTRODUCED = re.compile(
     rf"\b(?:introduce|present|propose|release|construct|build|create|collect)\w*\s+(?P<n>{_NAME}),?\s+"
     rf"(?:a|an|the)\s+(?:[\w()-]+\s+){{0,6}}?{_SET_WORD}\b"
 )
+_INTRODUCE_VERB = r"\b(?:introduce|present|propose|release|construct|build|create|collect|annotate|curate)\w*"
+# ... or named inside the introducing phrase: "we also introduce the EDGAR10-Q dataset", "we annotate a large
+# dataset FinReason for evaluation"
+_INTRODUCED_INSIDE = (
+    re.compile(rf"{_INTRODUCE_VERB}\s+(?:the|a|an|our)\s+(?:new\s+)?(?P<n>{_NAME})\s+{_ONE_SET}\b"),
+    re.compile(
+        rf"{_INTRODUCE_VERB}\s+(?:a|an|our)\s+(?:[\w-]+\s+){{0,3}}?{_ONE_SET}\s+(?:called\s+|named\s+|dubbed\s+)?"
+        rf"(?P<n>{_NAME})"
+    ),
+)
 _APPOSED = (
     re.compile(
         rf"\b(?i:a|an|our|this|the resulting|the new)\s+(?:[\w-]+\s+){{0,4}}?{_ONE_SET}"
@@ -411,9 +421,10 @@ _APPOSED = (
 
 
 def abstract_datasets(
-    text: str, shapes: tuple[re.Pattern, ...] = (_INTRODUCED,)
+    text: str, shapes: tuple[re.Pattern, ...] = (_INTRODUCED, *_INTRODUCED_INSIDE)
 ) -> dict[str | None, tuple[str, int]]:
-    """Data sets the abstract introduces in one of ``shapes`` (default: named first, :data:`_INTRODUCED`):
+    """Data sets the abstract introduces in one of ``shapes`` (default: named by the introducing verb,
+    :data:`_INTRODUCED` and :data:`_INTRODUCED_INSIDE`):
     {:func:`pipeline.analyse.extraction.keys.dataset_key` (None for a name with an empty key): (the name as first
     written, its offset)}."""
     from pipeline.analyse.extraction.keys import dataset_key
@@ -444,7 +455,7 @@ def share_abstract_dataset(text: str, rows: list[MetricDraft], sentences: list[t
     names another. Named first ("We present Cryptonite, a large-scale dataset ...") it is shared with every such
     row; apposed to a data-set word (:data:`_APPOSED`, looked for only when no set is named first) only with
     the rows of the introducing sentence, the next one, or a sentence that names the set again or speaks of the
-    abstract's own data (:data:`_OWN_DATA`) and counts no sets (:data:`_MANY_SETS`): "We introduce a dataset for our task, EMU, ... Our model obtains
+    abstract's own data (:data:`_OWN_DATA`); never a sentence that counts its sets (:data:`_MANY_SETS`): "We introduce a dataset for our task, EMU, ... Our model obtains
     promising results on our dataset, with ... 48.2% of the time", never a result four sentences on."""
 
     if not rows or any(r["dataset"] for r in rows):
@@ -460,7 +471,7 @@ def share_abstract_dataset(text: str, rows: list[MetricDraft], sentences: list[t
     for r in rows:
         near = r["_s0"] in starts and 0 <= starts.index(r["_s0"]) - intro <= 1
         own = _OWN_DATA.search(text, r["_s0"], r["_s1"]) or name in text[r["_s0"] : r["_s1"]]
-        if anywhere or ((near or own) and not _MANY_SETS.search(text, r["_s0"], r["_s1"])):
+        if (anywhere or near or own) and not _MANY_SETS.search(text, r["_s0"], r["_s1"]):
             r["dataset"] = name
             r["rules"].append("abstract-dataset")
 
