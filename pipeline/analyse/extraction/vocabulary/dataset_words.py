@@ -76,6 +76,13 @@ TASK_ACRONYMS = (
     "OCR",
     "DST",
     "SLU",
+    # fields, not sets: "on NLP and vision tasks"
+    "NLP",
+    "CV",
+    "RL",
+    "ML",
+    "AI",
+    "IR",
 )
 #: Words after a capitalised name that make it something other than a dataset: "KGE models", "FLAD methods",
 #: "the CSRL task", "E-Commerce specific NER tasks", "Hindi Wikipedia articles".
