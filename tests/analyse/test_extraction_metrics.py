@@ -1511,3 +1511,15 @@ def test_a_data_set_named_inside_its_introduction_is_the_abstracts_one_set():
         "3.0% absolute improvement in diagnosis accuracy respectively on three datasets."
     )
     assert [r["dataset"] for r in extract_metrics(clean_text(text))] == [None, None, None]
+
+
+def test_a_change_by_an_additional_amount_is_a_delta():
+    """Real sentence (a real2 listing): "by an additional 37.6%" is a change as "by 31%" is."""
+    text = (
+        "General purpose MTL improves performance by 31% on average, with further in-domain MTL improving "
+        "performance by an additional 37.6% on average."
+    )
+    assert [(r["value"], r["kind"]) for r in extract_metrics(clean_text(text))] == [
+        (31.0, "delta"),
+        (37.6, "delta"),
+    ]

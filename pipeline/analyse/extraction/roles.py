@@ -248,6 +248,13 @@ def _relative_nearer(text: str, a: int, b: int, t: Tok) -> bool:
     return bool(rel) and (not ab or min(rel) < min(ab))
 
 
+#: "by" right before the number: "by 3%", "by an average of 3%", "by a margin of", "by an additional 37.6%".
+_BY_END = re.compile(
+    r"\bby\s+(?:(?:an?\s+)?(?:\w+\s+)?(?:average|mean|margins?)\s+of\s+|an\s+additional\s+|a\s+further\s+|"
+    r"another\s+)?$"
+)
+
+
 def kind_rule(text: str, t: Tok, lo: int, hi: int, metric: str | None) -> tuple[str, str | None]:
     """GUIDELINES kinds. ``x`` → multiplier; ``pp`` → delta; ``%``/plain: relative_change when the text says
     "relative", when N% is "fewer/less/shorter/smaller", or when the changed quantity is an amount (FLOPs,
@@ -278,7 +285,7 @@ def kind_rule(text: str, t: Tok, lo: int, hi: int, metric: str | None) -> tuple[
         return "relative_change", "kind-saving-speedup"
     if _DIFFERENCE_BEFORE.search(pre) or _DIFFERENCE_AFTER.match(post):
         return "delta", "kind-difference"
-    by = re.search(r"\bby\s+(?:(?:an?\s+)?(?:\w+\s+)?(?:average|mean|margins?)\s+of\s+)?$", pre) is not None
+    by = _BY_END.search(pre) is not None
     # a change noun that ends a metric name is none ("57.88% normalized discounted cumulative gain")
     near_change = _DELTA_NEAR.match(post)
     named = "kind-change-named" if near_change and near_change["far"] else None
@@ -292,7 +299,7 @@ def kind_rule(text: str, t: Tok, lo: int, hi: int, metric: str | None) -> tuple[
     if not (t.signed or by) and re.match(r"\s*(?:vs\.?|versus)\s", post):
         return "score", None  # "(26mm vs 52mm)": the first of two compared levels
     of_change = re.search(
-        r"(?:\b(?P<rel>relative)\s+)?\b(?:gains?|improvements?|increases?|reductions?|drops?|decreases?|gaps?)\s+"
+        r"(?:\b(?P<rel>relative)\s+(?:[\w-]+\s+)?)?\b(?:gains?|improvements?|increases?|reductions?|drops?|decreases?|gaps?)\s+"
         # what changed may be named between ("a drop in performance of only 1.35%")
         r"(?:\([^()]*\)\s+|(?P<what>in\s+(?:the\s+)?(?:(?!(?:at|on|for|with|over|by|to|from|and)\s)[\w@-]+\s+){1,4}))?of\s+(?:\w+\s+){0,2}$",
         pre,
