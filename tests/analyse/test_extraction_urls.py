@@ -243,3 +243,21 @@ def test_sentence_cue_beats_host(text, kind):
 )
 def test_named_fragment_kept_tracking_hash_dropped(text, url):
     assert [r["url"] for r in extract_urls(text)] == [url]
+
+
+def test_a_repository_cut_from_its_owner_by_a_space_is_joined():
+    """Real abstracts (a real2 listing, the dev corpus) whose PDF extraction put a space after the owner:
+    "https://github.com/YujiaBao/ Predict-then-Interpolate." is the repository; a sentence word after the owner
+    ("…/owner/ and data") is not."""
+    rows = extract_urls("Our code is at https://github.com/YujiaBao/ Predict-then-Interpolate.")
+    assert [(r["url"], r["url_raw"]) for r in rows] == [
+        (
+            "https://github.com/YujiaBao/Predict-then-Interpolate",
+            "https://github.com/YujiaBao/ Predict-then-Interpolate",
+        )
+    ]
+    rows = extract_urls("Code: https://github.com/SSTDVProject/ VCM.git and more.")
+    assert [r["url"] for r in rows] == ["https://github.com/SSTDVProject/VCM"]
+    assert [r["url"] for r in extract_urls("See https://github.com/owner/ and the data.")] == [
+        "https://github.com/owner"
+    ]

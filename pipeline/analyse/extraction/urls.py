@@ -34,7 +34,7 @@ from url_normalize import url_normalize
 from pipeline.analyse.extraction import vocabulary as V
 from pipeline.analyse.extraction.rows import UrlRow
 
-RULES_VERSION = "2"  # bump when outputs change (docs/execution.md)
+RULES_VERSION = "3"  # bump when outputs change (docs/execution.md)
 
 #: Keys of every row returned by :func:`extract_urls`, in column order.
 URL_FIELDS = ("url", "url_raw", "kind", "host", "repo", "start", "end")
@@ -94,6 +94,10 @@ _JOIN_NEXT = re.compile(rf"{_UCH_NOCOMMA_HTTP}+")
 _CODE_OWNER = re.compile(
     r"(?:github\.com|gitlab\.com|bitbucket\.org|codeberg\.org|huggingface\.co)/[\w.-]+/$", re.I
 )
+
+
+#: Words after "<code host>/<owner>/ " that continue the sentence, not the URL.
+_NOT_A_REPO = re.compile(r"(?i)and|or|for|which|that|with|to|in|on|the|is|are|as|by|we|our|at|from|where")
 
 
 def _continues(prefix: str, nxt: str) -> bool:
@@ -386,14 +390,20 @@ def _bare_urls(
         a, b = m.start(), m.end()
         if not _free(taken, a, b):
             continue
-        # join a URL broken across one line end
+        # join a URL broken across one line end, or a code host's owner path cut by a space from the
+        # repository ("https://github.com/YujiaBao/ Predict-then-Interpolate.", a PDF extraction's break)
+        gap = ""
         if b < len(raw) and raw[b] == "\n":
             nm = _JOIN_NEXT.match(raw, b + 1)
             if nm and _continues(m[0], nm[0]):
                 b = nm.end()
-        trimmed = _trim(raw[a:b])
+        elif b < len(raw) and raw[b] == " " and _CODE_OWNER.search(m[0]):
+            nm = _JOIN_NEXT.match(raw, b + 1)
+            if nm and not _NOT_A_REPO.fullmatch(_trim(nm[0])):
+                gap, b = " ", nm.end()
+        trimmed = _trim(raw[a:b].replace(gap, "", 1) if gap else raw[a:b])
         if trimmed:
-            found.append((a, a + len(trimmed), trimmed, ""))
+            found.append((a, a + len(trimmed) + len(gap), trimmed, ""))
             taken.append((a, b))
 
 
