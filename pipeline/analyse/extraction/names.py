@@ -15,6 +15,7 @@ from pipeline.analyse.extraction.patterns import (
     LEX,
     LEX_AT_END,
     LEX_WORDS,
+    METRIC_POINTS,
     MODEL_NAME,
     QUAL_TEXT,
     SPREAD,
@@ -364,6 +365,8 @@ def metric_after(text: str, t: Tok, hi: int) -> str | None:
     """Metric named right after the number/unit: "54% F1", "10.7× KV memory reduction", "65ms model
     forwarding time", "14.9% in accuracy", "2.5% increase in storage", also past a bracketed comparison
     ("3.6% (48.59% vs 44.98%) overall improvement in EQA accuracy")."""
+    if t.unit == "pp" and (mp := METRIC_POINTS.match(text, t.span_end, hi)):
+        return mp["metric"]  # "by 2 claim-F1 points": the metric its points are of
     aside = _NUMBER_ASIDE.match(text, t.span_end, hi)
     start = aside.end() if aside else t.span_end
     seg = text[start : min(hi, start + 50)]

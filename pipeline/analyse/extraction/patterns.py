@@ -67,12 +67,13 @@ CORRELATION = re.compile(rf"(?<![\w'’])(?P<sym>{V.alternation(V.CORRELATION_SY
 HEADS = V.alternation(V.METRIC_HEADS)
 
 LIST_SEP = re.compile(r"\s*(?:,|,?\s*(?:and|or|/))\s*")
-#: "N <metric> points" right after a number ("52.7 accuracy points", "6 BLEU points"): the metric and the word.
-METRIC_POINTS = re.compile(rf"\s(?P<metric>(?:{LEX_WORDS}))\s+(?P<points>points?|pts)\b", re.I)
+#: "N <metric> points" right after a number ("52.7 accuracy points", "6 BLEU points", "3 claim-F1 points"): the
+#: metric and the word.
+METRIC_POINTS = re.compile(rf"\s(?P<metric>(?:[a-z]+-)?(?:{LEX_WORDS}))\s+(?P<points>points?|pts)\b", re.I)
 #: A metric name then points or a comparative right after a number: "6 BLEU points", "3 mAP higher" (rule
 #: metric-points: a change of that metric).
 METRIC_THEN_CHANGE = re.compile(
-    rf"\s(?:{LEX_WORDS})\s+(?:points?|pts|higher|lower|better|worse|gains?|improvements?|increases?|drops?|"
+    rf"\s(?:[a-z]+-)?(?:{LEX_WORDS})\s+(?:points?|pts|higher|lower|better|worse|gains?|improvements?|increases?|drops?|"
     r"decreases?|reductions?)\b",
     re.I,
 )

@@ -230,6 +230,12 @@ RULES: dict[str, Rule] = {
                 1.0,
                 {"unit": "pp", "kind": "range", "value_high": 5.0, "metric": "F1"},
             ),
+            # a prefix joined to the metric by a hyphen is part of its name
+            (
+                "LESA outperforms existing baselines by 1 claim-F1 point on the in-domain experiments.",
+                1.0,
+                {"unit": "pp", "kind": "delta", "metric": "claim-F1"},
+            ),
             (
                 "We improve the translation quality by 6 BLEU points with limited training data.",
                 6.0,
