@@ -1523,3 +1523,16 @@ def test_a_change_by_an_additional_amount_is_a_delta():
         (31.0, "delta"),
         (37.6, "delta"),
     ]
+
+
+def test_the_extent_of_several_changes_is_a_range():
+    """Real sentence (a real2 listing): "Improvements over baselines are from 6% to 18%" is the range of the
+    improvements, where "improves accuracy from 6% to 18%" is a before/after pair."""
+    text = "Our model outperforms seven baselines. Improvements over baselines are from 6% to 18%."
+    assert [(r["kind"], r["value_low"], r["value_high"]) for r in extract_metrics(clean_text(text))] == [
+        ("range", 6.0, 18.0)
+    ]
+    text = "Our method improves accuracy from 6% to 18%."
+    assert [(r["kind"], r["value_from"], r["value"]) for r in extract_metrics(clean_text(text))] == [
+        ("before_after", 6.0, 18.0)
+    ]

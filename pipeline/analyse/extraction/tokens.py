@@ -429,7 +429,8 @@ _TO_GAP = re.compile(r"\s?(?P<w>(?:[^\s\d(),;]+\s){1,2})?to\s")
 
 def _before_after(text: str, t: Tok, n: Tok) -> bool:
     """Whether ``t`` then ``n`` read "from A to B", "from A mAP to B mAP" or "A → B" (rule before-after);
-    ``n`` becomes the pair's token."""
+    ``n`` becomes the pair's token. The extent of thresholds, sizes or several changes is a range, not a
+    before/after ("ranging from", "Improvements over baselines are from 6% to 18%")."""
     gap = text[t.end : n.start]
     arrow = _ARROW.fullmatch(gap) is not None and t.unit == n.unit
     tm = _TO_GAP.fullmatch(gap)
@@ -439,7 +440,8 @@ def _before_after(text: str, t: Tok, n: Tok) -> bool:
         and (not words or text.startswith(words.strip(), n.end + (text[n.end : n.end + 1] == " ")))
         and _FROM.search(text[max(0, t.start - 40) : t.start])
         and not re.search(
-            r"\b(?:thresholds?|rang\w*|vary\w*|varie\w*|sizes?|scal\w*|lengths?)\s+(?:\w+\s+)?from\s+$",
+            r"\b(?:thresholds?|rang\w*|vary\w*|varie\w*|sizes?|scal\w*|lengths?)\s+(?:\w+\s+)?from\s+$|"
+            r"(?i:\b(?:improvements|gains|reductions)\b[^.;%\d]{0,30}?\b(?:are|were)\s+from\s+$)",
             text[max(0, t.start - 40) : t.start],
         )
         and (t.unit == n.unit or t.unit is None)
