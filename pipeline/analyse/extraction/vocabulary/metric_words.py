@@ -569,12 +569,13 @@ CHANGE_WORDS = (
 )
 #: Qualifiers written before a number: (pattern ending right before the number, qualifier stored).
 QUALIFIERS = (
-    (r"\bup to", "up to"),
+    (r"\b(?:up to|as (?:much|large|high|many) as)", "up to"),  # "by as much as 10%" is "up to 10%"
     (r"\b(?:over|more than|above|greater than)", "over"),
     (r"\bat least", "at least"),
     (r"\b(?:exceed\w*|surpass\w* the|beyond)", "at least"),
     (r"(?:\bapproximately|\bapprox\.|≈)", "approximately"),
-    (r"(?:\babout|\baround|\broughly|~|∼)", "about"),
+    # ˷ (U+02F7): a tilde as PDF text extraction writes it
+    (r"(?:\babout|\baround|\broughly|~|∼|˷)", "about"),
     (r"\b(?:nearly|almost|close to|nearing|approaching)", "nearly"),
     (r"(?:<|≤|\bless than|\bbelow|\bunder|\bwithin)", "<"),
     (r"(?:>|≥)", ">"),
