@@ -106,7 +106,7 @@ FLOORS = {
     "gold_blind10.jsonl": {
         "metric_f1": 0.87,
         "metric_precision": 0.82,
-        "metric_kind_acc": 0.83,
+        "metric_kind_acc": 0.87,
         "metric_name_acc": 0.87,
         "metric_dataset_acc": 0.83,
         "url_f1": 0.99,

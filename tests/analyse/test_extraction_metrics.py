@@ -1536,3 +1536,17 @@ def test_the_extent_of_several_changes_is_a_range():
     assert [(r["kind"], r["value_from"], r["value"]) for r in extract_metrics(clean_text(text))] == [
         ("before_after", 6.0, 18.0)
     ]
+
+
+def test_a_percentage_more_of_a_count_is_a_relative_change():
+    """Real sentences (a real2 listing, the dev corpus): "82% more users" is a relative change of a count, as
+    "70% fewer tokens" is (GUIDELINES); "5% more accurate" stays a change of the metric."""
+    rows = extract_metrics(
+        clean_text("Compared to the rule-based system, it assists 82% more users in composing formulas.")
+    )
+    assert [(r["value"], r["kind"]) for r in rows] == [(82.0, "relative_change")]
+    rows = extract_metrics(
+        clean_text("RoadTracer correctly captures 45% more junctions across these cities.")
+    )
+    assert [(r["value"], r["kind"]) for r in rows] == [(45.0, "relative_change")]
+    assert [r["kind"] for r in extract_metrics(clean_text("Our model is 5% more accurate."))] == ["delta"]

@@ -198,7 +198,9 @@ def kind_of(text: str, t: Tok, lo: int, hi: int, metric: str | None) -> str:
 
 #: "N% fewer/less/smaller ..." (not "less than"): the number is a relative change of what follows.
 _SMALLER_AFTER = re.compile(
-    r"\s*(?:fewer|less|smaller|shorter|cheaper|faster|slower|larger|more compact)\b(?!\s+than\b)", re.I
+    r"\s*(?:fewer|less|smaller|shorter|cheaper|faster|slower|larger|more compact|"
+    r"more\s+(?:[a-z-]+\s+)?[a-z]{3,}(?<!ss)(?<!us)(?<!is)s)\b(?!\s+than\b)",  # "82% more users": a count's change
+    re.I,
 )
 #: "N% of the load/cost/time ...": a share of an amount, a relative change.
 _OF_AMOUNT_AFTER = re.compile(
