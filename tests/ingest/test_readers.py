@@ -417,6 +417,15 @@ def test_xml_records_one_per_element_holding_an_abstract():
         read_listing(b"<?xml version='1.0'?><list><paper><title>T</title></paper></list>", "x.xml")
 
 
+def test_an_anthology_code_link_is_a_source_url():
+    """Real ACL Anthology XML (CoNLL 2019 excerpt): ``<pwccode url="https://github.com/...">owner/repo</pwccode>``
+    gives the paper's code link (the target, not the label); a paper without one has none."""
+    got = _read("acl_K19_excerpt.xml")
+    linked = [r.source_urls for r in got.records if r.source_urls]
+    assert linked == [["https://github.com/i-machine-think/diagnnose"]]
+    assert len(got.records) > len(linked)
+
+
 def test_markdown_list_of_papers_with_nested_fields_and_an_item_without_abstract():
     """``- **Title** [[paper](..)] [[code](..)]`` items with ``  - Authors:`` / ``  - Abstract:`` sub-items:
     one record each, the code link a source URL; an item with no abstract is a record with an empty

@@ -86,6 +86,7 @@ FIELD_NAMES: dict[str, tuple[str, ...]] = {
         "github_link",
         "source_code",
         "implementation",
+        "pwccode",  # ACL Anthology XML: the Papers with Code repository link
     ),
     "project": (
         "project",

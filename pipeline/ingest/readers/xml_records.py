@@ -55,13 +55,16 @@ def _text(el) -> str:
 
 def _fields(el) -> dict:
     """A record element's attributes (``<paper id="3">``) and children: name → text, or list of texts when a
-    child repeats; a child wins over an attribute of the same name."""
+    child repeats; a child wins over an attribute of the same name. A child with a ``url`` or ``href``
+    attribute (a link: ACL Anthology's ``<pwccode url=...>``) gives that target, not its label."""
     out: dict = {_local(k): v for k, v in el.attrib.items()}
     own = set()
     for c in el:
         key = _local(c.tag)
         value = _text(c) if len(c) and key.lower().startswith(("author", "creator", "editor")) else None
         value = value if value is not None else "".join(c.itertext())
+        # a link element gives its target in an attribute: <pwccode url="https://github.com/a/b">a/b</pwccode>
+        value = c.attrib.get("url") or c.attrib.get("href") or value
         if key in own:
             out[key] = (out[key] if isinstance(out[key], list) else [out[key]]) + [value]
         else:
