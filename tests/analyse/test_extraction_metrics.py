@@ -1550,3 +1550,13 @@ def test_a_percentage_more_of_a_count_is_a_relative_change():
     )
     assert [(r["value"], r["kind"]) for r in rows] == [(45.0, "relative_change")]
     assert [r["kind"] for r in extract_metrics(clean_text("Our model is 5% more accurate."))] == ["delta"]
+
+
+def test_a_qualifier_before_a_correlation_symbol_is_the_numbers():
+    """Real sentence (a SIGDIAL 2023 listing): "(up to Pearson r=0.95 on a system level)" is an upper bound."""
+    text = (
+        "It achieves an impressive correlation with human judgment (up to Pearson r=0.95 on a system level)."
+    )
+    assert [(r["value"], r["qualifier"], r["span"]) for r in extract_metrics(clean_text(text))] == [
+        (0.95, "up to", "up to Pearson r=0.95")
+    ]

@@ -9,6 +9,7 @@ from pipeline.analyse.extraction import vocabulary as V
 from pipeline.analyse.extraction.keys import metric_key
 from pipeline.analyse.extraction.patterns import (
     AMOUNT,
+    CORRELATION,
     DOWN,
     HEADS,
     LEX,
@@ -103,7 +104,14 @@ def clause_bounds(text: str, s0: int, s1: int, pos: int) -> tuple[int, int]:
 
 
 def qualifier_of(text: str, t: Tok, s0: int) -> tuple[str | None, int]:
-    """Qualifier written before the number (GUIDELINES values) and the span start including it."""
+    """Qualifier written before the number (GUIDELINES values) and the span start including it; before a
+    correlation symbol written before the number too ("up to Pearson r=0.95")."""
+    # "up to Pearson r=0.95": the qualifier stands before the statistic's symbol
+    if cm := CORRELATION.search(text, max(s0, t.span_start - 40), t.span_start):
+        before = text[max(s0, cm.start() - 25) : cm.start()]
+        for rx, q in QUALIFIERS:
+            if m := rx.search(before):
+                return q, cm.start() - (len(before) - m.start())
     pre = text[max(s0, t.span_start - 25) : t.span_start]
     for rx, q in QUALIFIERS:
         m = rx.search(pre)
