@@ -321,7 +321,7 @@ _COORD_SET = re.compile(
 )
 
 #: The data a model was trained on, named before a later number: not the set the number is reported on.
-_TRAINED_ON = re.compile(r"(?i)\b(?:pre-?)?(?:trained|fine-?tuned|distilled)\s+(?:only\s+)?on$")
+_TRAINED_BEFORE = re.compile(r"(?i)\b(?:pre-?)?(?:trained|fine-?tuned|distilled)\s+(?:only\s+)?$")
 
 _TRAINED_LIST_TAIL = re.compile(
     r"(?:(?:\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+)(?:the\s+)?[A-Z][\w'’.\-+]*(?:\s[A-Z0-9][\w'’.\-+]*)*)+"
@@ -342,7 +342,11 @@ def dataset_before(text: str, s0: int, end: int, attached: list[tuple[int, int]]
     trained_spans: list[tuple[int, int]] = []
     for m in PREP_NAME.finditer(text, s0, end):
         name = None if _generic_mention(text, m) or _metric_named(text, m) else _ok_dataset(m["name"])
-        if name and _TRAINED_ON.search(text, max(s0, m.start() - 30), m.start() + 2):
+        if (
+            name
+            and text.startswith("on", m.start())
+            and _TRAINED_BEFORE.search(text, max(s0, m.start() - 30), m.start())
+        ):
             trained.append(name)
             tail = _TRAINED_LIST_TAIL.match(text, m.end())
             trained_spans.append((m.start(), tail.end() if tail else m.end()))

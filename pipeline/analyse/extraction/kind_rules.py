@@ -47,8 +47,9 @@ KIND_RULES: dict[str, tuple[str, tuple]] = {
         "short bracketed label after the number ('0.6% absolute character error rates (CER) reduction', '55% "
         "(UAE) reduction'; never across a function word: '70% accuracy with noise reduction' is a level, nor "
         "when the noun ends a metric name: 'discounted cumulative gain'), or 'in <what>' before 'of' (up to four "
-        "words, no preposition: 'an improvement in F1 of 3.5%'). 'relative' (also one word before the noun: 'relative rating "
-        "improvement of') or 'absolute', whichever is nearer the number, decides relative change or delta ('3.4% absolute reduction (26% relative)'); 'absolute' keeps a reduction a delta; "
+        "words, no preposition: 'an improvement in F1 of 3.5%'). 'relative' (also one word before the noun: "
+        "'relative rating improvement of') or 'absolute', whichever is nearer the number, decides relative change "
+        "or delta ('3.4% absolute reduction (26% relative)'); 'absolute' keeps a reduction a delta; "
         "a 'relative' after a bracketed number that follows is that number's ('by 4.7% (16.5% relatively)', 'WER "
         "of 9.0% (19% relative improvement)'), a list's is shared ('by 13% and 16% relative to').",
         (
