@@ -18,7 +18,7 @@ from pipeline.analyse.extraction.names import metric_share_of
 from pipeline.analyse.extraction.patterns import LOWER_PREFIX_NAME
 from pipeline.analyse.extraction.rows import SET_AT_NUMBER, MetricDraft
 
-RULES_VERSION = "12"  # bump when outputs change (docs/execution.md)
+RULES_VERSION = "13"  # bump when outputs change (docs/execution.md)
 
 _LEX_WORDS = V.alternation(V.METRIC_NAMES)
 _LEX = V.words(V.METRIC_NAMES)
@@ -388,11 +388,11 @@ _ONE_SET = (
 # word: "we introduce ESTER, a ... dataset"; "we introduce a dataset for our task, EMU, with ...", "our
 # resulting dataset, Possible Stories, consists ...", "a dataset, called PaCo, consisting ...", "a new corpus
 # WLP-MSTG", "a new ... dataset ... which we call CCSum".
+_INTRODUCE_VERB = r"\b(?:introduce|present|propose|release|construct|build|create|collect|annotate|curate)\w*"
 _INTRODUCED = re.compile(
-    rf"\b(?:introduce|present|propose|release|construct|build|create|collect)\w*\s+(?P<n>{_NAME}),?\s+"
+    rf"{_INTRODUCE_VERB}\s+(?P<n>{_NAME}),?\s+"
     rf"(?:a|an|the)\s+(?:[\w()-]+\s+){{0,6}}?{_SET_WORD}\b"
 )
-_INTRODUCE_VERB = r"\b(?:introduce|present|propose|release|construct|build|create|collect|annotate|curate)\w*"
 # ... or named inside the introducing phrase: "we also introduce the EDGAR10-Q dataset", "we annotate a large
 # dataset FinReason for evaluation"
 _INTRODUCED_INSIDE = (
