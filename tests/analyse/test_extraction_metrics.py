@@ -1566,3 +1566,77 @@ def test_sentences_of_the_real_listing_families(text, fields, rows):
     """Real sentences of the real2 listings (ACL Anthology, SIGDIAL) and the dev corpus, one per kind of error
     the blind gold files of those listings showed: the named fields of every row, in order."""
     assert [tuple(r[f] for f in fields) for r in extract_metrics(clean_text(text))] == rows
+
+
+@pytest.mark.parametrize(
+    ("text", "fields", "rows"),
+    [
+        # an integer level a metric names before it, with no noun after it; a count after it stays setup
+        pytest.param(
+            "HealTech achieves a recall of 83 and a precision of 92 for wounds with the risk of hospitalization.",
+            ("value", "metric", "unit"),
+            [(83.0, "recall", None), (92.0, "precision", None)],
+            id="integer-levels",
+        ),
+        pytest.param(
+            "We compare the accuracy of 16 classifiers on 12 tasks.", ("value",), [], id="integer-count"
+        ),
+        pytest.param(
+            "It is an NFE-free sampler with a power of 2 steps.", ("value",), [], id="one-digit-level"
+        ),
+        # significance levels and effect sizes of the paper's own test; a larger p is a parameter
+        pytest.param(
+            "Their topic distributions differed on emotions (p = .0035, partial eta squared = .20) and friends "
+            "(p &lt; .001, partial eta squared = .30).",
+            ("value", "metric", "qualifier"),
+            [
+                (0.0035, "p", None),
+                (0.2, "partial eta squared", None),
+                (0.001, "p", "<"),
+                (0.3, "partial eta squared", None),
+            ],
+            id="significance-levels",
+        ),
+        pytest.param("Each edge is kept with probability p = 0.5.", ("value",), [], id="p-parameter"),
+        # the next pair of a list of from-to pairs, its "from" left out
+        pytest.param(
+            "FLiText improves the accuracy of TextCNN from 51.00% to 90.49% on IMDb, 39.8% to 58.06% on Yelp-5, "
+            "and from 55.3% to 65.08% on Yahoo! Answer.",
+            ("kind", "value_from", "value"),
+            [("before_after", 51.0, 90.49), ("before_after", 39.8, 58.06), ("before_after", 55.3, 65.08)],
+            id="from-to-list",
+        ),
+        # a percentage with the metric and "points" after it is in points, and so is its list and range
+        pytest.param(
+            "It outperforms ASL and MPVAE by on average 12.5% and 26.3% mean average precision (mAP) points, "
+            "respectively.",
+            ("value", "unit", "kind"),
+            [(12.5, "pp", "delta"), (26.3, "pp", "delta")],
+            id="percent-metric-points",
+        ),
+        pytest.param(
+            "CONTaiNER outperforms previous methods by 3%-13% absolute F1 points.",
+            ("unit", "kind", "value_low", "value_high"),
+            [("pp", "range", 3.0, 13.0)],
+            id="percent-range-metric-points",
+        ),
+        # "mAP50" is the metric written after the number; a reporting verb is no part of a name
+        pytest.param(
+            "Result highlights include +6.1 mAP50 for BDD100K Clear to DENSE Foggy and +6.3 mIoU for Cityscapes.",
+            ("value", "metric"),
+            [(6.1, "mAP50"), (6.3, "mIoU")],
+            id="map50",
+        ),
+        pytest.param(
+            "We demonstrate our model on two language pairs, reporting BLEU scores of 32.8 and 15.1 on the Multi30k "
+            "and WMT English-French datasets.",
+            ("value", "metric"),
+            [(32.8, "BLEU score"), (15.1, "BLEU score")],
+            id="reporting-verb",
+        ),
+    ],
+)
+def test_sentences_of_the_mixed_blind_file(text, fields, rows):
+    """Real sentences (the blind11 gold file's, and dev-corpus ones its mechanisms changed), one per kind of
+    error that file showed, with the counter-cases each mechanism must leave alone."""
+    assert [tuple(r[f] for f in fields) for r in extract_metrics(clean_text(text))] == rows

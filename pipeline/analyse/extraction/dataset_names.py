@@ -5,6 +5,7 @@ rule of :data:`pipeline.analyse.extraction.rules.RULES`). Metric names: pipeline
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 from pipeline.analyse.extraction import vocabulary as V
 from pipeline.analyse.extraction.patterns import (
@@ -19,6 +20,9 @@ from pipeline.analyse.extraction.patterns import (
     SUFFIXED_METRIC,
     TASK_NAMES,
 )
+
+if TYPE_CHECKING:
+    from pipeline.analyse.extraction.tokens import Tok
 
 #: A data-set head word ("dataset", "benchmark", "corpus" ...: vocabulary DATASET_HEADS).
 DATASET_WORD = V.words(V.DATASET_HEADS)
@@ -388,3 +392,20 @@ def dataset_before(text: str, s0: int, end: int, attached: list[tuple[int, int]]
         if lower and lower.end() <= end:
             found.append(lower["name"])
     return found[-1] if found else None
+
+
+def accept_slash_sets(text: str, toks: list[Tok]) -> None:
+    """A slash list of numbers followed by a slash list of as many data sets is that many results, each on its
+    set in order (rule slash-datasets, :func:`pipeline.analyse.extraction.dataset_names.slash_sets`): the
+    numbers are accepted and carry their set in ``dataset``."""
+    i = 0
+    while i < len(toks):
+        j = i
+        while j + 1 < len(toks) and re.fullmatch(r"\s?/\s?", text[toks[j].end : toks[j + 1].start]):
+            j += 1
+        run = toks[i : j + 1]
+        if j > i and not any(t.setup for t in run) and any(t.decimal or t.unit == "%" for t in run):
+            names = slash_sets(text, run[-1].end, len(run))
+            for t, name in zip(run, names or [], strict=False):
+                t.accepted, t.why, t.dataset = True, t.why or "slash-datasets", name
+        i = j + 1

@@ -18,7 +18,7 @@ from pipeline.analyse.extraction.names import metric_share_of
 from pipeline.analyse.extraction.patterns import LOWER_PREFIX_NAME
 from pipeline.analyse.extraction.rows import SET_AT_NUMBER, MetricDraft
 
-RULES_VERSION = "13"  # bump when outputs change (docs/execution.md)
+RULES_VERSION = "14"  # bump when outputs change (docs/execution.md)
 
 _LEX_WORDS = V.alternation(V.METRIC_NAMES)
 _LEX = V.words(V.METRIC_NAMES)
@@ -267,7 +267,9 @@ def lends_metric(row: MetricDraft) -> bool:
     bracket or a comparison after it): not the time a task takes (rule metric-time-taken), which names that
     time only ("in <= 5 minutes using <= 10GB", "requires 2 minutes and ... by a large margin (10%)"), nor a rate
     read from the words after a percentage alone (rule metric-rate-after: "96% accurate ..., with 7% false alarm
-    rate")."""
+    rate"), nor a significance level ("r(44) = -0.82, p < 0.0001": the p is of the test, not of the score)."""
+    if row["metric"] in ("p", "P") and "correlation-symbol" in row["rules"]:
+        return False
     return not {"metric-time-taken", "metric-rate-after"} & set(row["rules"])
 
 

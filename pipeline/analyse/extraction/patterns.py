@@ -38,7 +38,7 @@ TASK_NAMES = set(V.TASK_ACRONYMS)  # a name that is only a task acronym is no da
 # "tieredImageNet", "iNaturalist", "bAbI"): a capital and a later small letter follow, so a prefixed acronym
 # ("fMRI", "kNN", "mBERT") is no such name. Case-sensitive inside any pattern.
 LOWER_PREFIX_NAME = r"(?-i:[a-z]{1,8}(?=[A-Z][\w+]*[a-z]))"
-CORR_END = re.compile(r"(?:=|≈|of|:)\s*$")
+CORR_END = re.compile(r"(?:=|≈|of|:|<|≤)\s*$")
 # "<metric>=N" ("F1 = 0.71", "FID=9.91", "macro-F1=54%"): a metric of the vocabulary given its value, never a
 # cut-off after "at"/"@" ("a 4.1% AP gain at IoU=0.8")
 _METRIC_EQUALS = re.compile(
@@ -60,16 +60,30 @@ def correlation_before(text: str, lo: int, pos: int):
     end check first: most numbers have no "=", "of" or ":" before them)."""
     if not CORR_END.search(text, max(lo, pos - 5), pos):
         return None
-    return CORRELATION.search(text, max(lo, pos - 30), pos)
+    m = CORRELATION.search(text, max(lo, pos - 30), pos)
+    if m and m["sym"] in ("p", "P"):
+        # a significance level: a decimal up to vocabulary.SIGNIFICANCE_MAX ("p = .0083", "p < 0.001"), not a
+        # parameter ("p = 0.5", "p=3")
+        num = re.match(r"0?\.\d+(?![\d.])", text[pos : pos + 12])
+        return m if num and float(num[0]) <= V.SIGNIFICANCE_MAX else None
+    if m and m["rel"] in ("<", "≤"):
+        return None  # a bound is a result only for a significance level ("p < .001"), not "r < 0.3"
+    return m
 
 
-CORRELATION = re.compile(rf"(?<![\w'’])(?P<sym>{V.alternation(V.CORRELATION_SYMBOLS)})\s*(?:=|≈|of|:)\s*$")
+CORRELATION = re.compile(
+    rf"(?<![\w'’])(?P<sym>{V.alternation(V.CORRELATION_SYMBOLS)})\s*(?P<rel>=|≈|of|:|<|≤)\s*$"
+)
 HEADS = V.alternation(V.METRIC_HEADS)
 
 LIST_SEP = re.compile(r"\s*(?:,|,?\s*(?:and|or|/))\s*")
 #: "N <metric> points" right after a number ("52.7 accuracy points", "6 BLEU points", "3 claim-F1 points"): the
 #: metric and the word.
-METRIC_POINTS = re.compile(rf"\s(?P<metric>(?:[a-z]+-)?(?:{LEX_WORDS}))\s+(?P<points>points?|pts)\b", re.I)
+METRIC_POINTS = re.compile(
+    rf"\s(?P<metric>(?:(?!(?:on|of|in|the|an?|and|or|for|to|by|with|at)\s)[a-z]+\s){{0,2}}(?:[a-z]+-)?"
+    rf"(?:{LEX_WORDS}))(?:\s*\([^()]{{1,12}}\))?\s+(?P<points>points?|pts)\b",
+    re.I,
+)
 #: A metric name then points or a comparative right after a number: "6 BLEU points", "3 mAP higher" (rule
 #: metric-points: a change of that metric).
 METRIC_THEN_CHANGE = re.compile(

@@ -452,6 +452,23 @@ _IN_METRIC_AFTER = re.compile(
     rf"\s+in\s+(?:terms\s+of\s+)?(?:the\s+)?(?:[\w-]+\s+)?(?:{LEX_WORDS})(?![\w-])",
     re.I,
 )
+#: A metric named right before a number as its level ("F1 of", "BLEU score is", "mAP:", "accuracy drops to").
+_LEVEL_NAMED_BEFORE = re.compile(
+    rf"(?:{LEX_WORDS})\s*(?:\([^()]*\)\s*)?(?:(?:scores?|measures?|values?)\s+)?"
+    rf"(?:of|is|was|=|:|at|reaches|reaching|to|"
+    rf"(?:drops?|falls?|rises?|improves?|increases?|decreases?)\s+(?:to|from))?\s*$",
+    re.I,
+)
+#: A metric named before an integer as its level ("recall of", "F1 scores of", "precision and recall are").
+_LEVEL_OF_BEFORE = re.compile(
+    rf"(?:{LEX_WORDS})\s*(?:\([^()]*\)\s*)?(?:(?:scores?|measures?|values?)\s+)?(?:of|are|were|=)\s*$",
+    re.I,
+)
+#: What may follow an integer that is a level and not a count: punctuation or a function word, no noun.
+_NO_NOUN_AFTER = re.compile(
+    r"\s*(?:[,.;]|$|(?:and|or|for|on|in|with|at|across|compared|vs|versus|while|which|when|than|"
+    r"respectively)\b)"
+)
 _RESULT_CUE = re.compile(
     r"\b(achiev\w*|attain\w*|reach\w*|obtain\w*|scor\w*|yield\w*|outperform\w*|surpass\w*|improv\w*|"
     r"record\w*|report\w*|deliver\w*|get|gets|sets?|establish\w*|results?|accurac\w*|rate|performance)\b",
@@ -495,7 +512,14 @@ def accept_plain(text: str, t: Tok, s0: int) -> bool:
     ):
         return True  # "improves by 2 BLEU", "an improvement of 1 BLEU score": a change in the metric's units
     if not (t.decimal or t.signed):
-        return False  # plain integers are counts unless a unit says otherwise
+        # plain integers are counts unless a unit says otherwise, or a metric names a number of two digits or
+        # more as its level and no noun follows ("a recall of 83 and a precision of 92 for", not "the
+        # accuracy of 16 classifiers", "a power of 2", "error: 1)")
+        return bool(
+            re.fullmatch(r"\d{2,3}", text[t.num_start : t.num_end])
+            and _LEVEL_OF_BEFORE.search(pre_q)
+            and _NO_NOUN_AFTER.match(post)
+        )
     if re.search(r"\b(?:margins?|gaps?)\s+of\s+$", pre):
         return True  # "outperforms X by a huge margin of 9.3"
     if pre.rstrip().endswith(" by") and _IN_METRIC_AFTER.match(post):
@@ -503,13 +527,7 @@ def accept_plain(text: str, t: Tok, s0: int) -> bool:
     # plain-change: "a 0.06 increase in FID", "improvements of 19.22", "outperforms X by 5.80"
     if _CHANGE_NOUN_AFTER.match(post) or _CHANGE_NOUN_BEFORE.search(QUAL_TEXT.sub("", pre)):
         return True
-    if re.search(
-        rf"(?:{LEX_WORDS})\s*(?:\([^()]*\)\s*)?(?:(?:scores?|measures?|values?)\s+)?"
-        rf"(?:of|is|was|=|:|at|reaches|reaching|to|"
-        rf"(?:drops?|falls?|rises?|improves?|increases?|decreases?)\s+(?:to|from))?\s*$",
-        pre_q,
-        re.I,
-    ):
+    if _LEVEL_NAMED_BEFORE.search(pre_q):
         return True
     # "28.4 BLEU", "88.1 ± 0.3 F1", "0.949 Pearson correlation" (a capitalised name before the metric word)
     if re.match(

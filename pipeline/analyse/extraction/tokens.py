@@ -7,7 +7,7 @@ import re
 from dataclasses import dataclass, replace
 
 from pipeline.analyse.extraction import vocabulary as V
-from pipeline.analyse.extraction.dataset_names import slash_sets
+from pipeline.analyse.extraction.dataset_names import accept_slash_sets
 from pipeline.analyse.extraction.patterns import (
     LEX,
     LEX_GLUED,
@@ -280,6 +280,8 @@ def _read_number(text: str, m: re.Match, sign: str, a: int) -> _Number:
         s_unit, s_text, s_measure, s_end, s_u = _unit_at(text, spread.end(), value, None)
         if s_unit or s_measure:
             unit, unit_text, measure, ue, u = s_unit, s_text, s_measure, s_end, s_u
+    if unit == "%" and METRIC_POINTS.match(text, ue):
+        unit = "pp"  # "12.5% mean average precision (mAP) points": percentage points of the metric between
     if unit is None and not measure and not suf:
         # rule metric-points: "52.7 accuracy points", "1–5 F1 points" are percentage points of the metric
         # named between; points of a metric on its own scale ("6 BLEU points") are that metric's units
@@ -425,20 +427,27 @@ _FROM = re.compile(r"\bfrom\s+(?:an?\s+|the\s+)?(?:[\w-]+\s+){0,2}(?:[\w@.-]+\s?
 _ARROW = re.compile(r"\s?(?:→|->|⟶|⇒|=>)\s?")
 # "from 35.7 mAP to 37.9 mAP": the words after the first number, repeated after the second
 _TO_GAP = re.compile(r"\s?(?P<w>(?:[^\s\d(),;]+\s){1,2})?to\s")
+_PAIR_LIST_GAP = re.compile(r"[^.;()\d%]{0,50}?,\s*(?:and\s+)?")  # " on IMDb, " between two pairs of a list
 
 
-def _before_after(text: str, t: Tok, n: Tok) -> bool:
-    """Whether ``t`` then ``n`` read "from A to B", "from A mAP to B mAP" or "A → B" (rule before-after);
-    ``n`` becomes the pair's token. The extent of thresholds, sizes or several changes is a range, not a
-    before/after ("ranging from", "Improvements over baselines are from 6% to 18%")."""
+def _before_after(text: str, t: Tok, n: Tok, prev: Tok | None) -> bool:
+    """Whether ``t`` then ``n`` read "from A to B", "from A mAP to B mAP" or "A → B" (rule before-after), also
+    as the next item of a list of such pairs after ``prev`` ("from 51.00% to 90.49% on IMDb, 39.8% to 58.06% on
+    Yelp-5"); ``n`` becomes the pair's token. The extent of thresholds, sizes or several changes is a range,
+    not a before/after ("ranging from", "Improvements over baselines are from 6% to 18%")."""
     gap = text[t.end : n.start]
     arrow = _ARROW.fullmatch(gap) is not None and t.unit == n.unit
     tm = _TO_GAP.fullmatch(gap)
     words = (tm["w"] or "") if tm else ""
+    listed = (
+        prev is not None
+        and prev.kind == "before_after"
+        and _PAIR_LIST_GAP.fullmatch(text[prev.end : t.start])
+    )
     if not arrow and not (
         tm
         and (not words or text.startswith(words.strip(), n.end + (text[n.end : n.end + 1] == " ")))
-        and _FROM.search(text[max(0, t.start - 40) : t.start])
+        and (_FROM.search(text[max(0, t.start - 40) : t.start]) or listed)
         and not re.search(
             r"\b(?:thresholds?|rang\w*|vary\w*|varie\w*|sizes?|scal\w*|lengths?)\s+(?:\w+\s+)?from\s+$|"
             r"(?i:\b(?:improvements|gains|reductions)\b[^.;%\d]{0,30}?\b(?:are|were)\s+from\s+$)",
@@ -483,7 +492,7 @@ def _is_range(text: str, t: Tok, n: Tok) -> bool:
         "up" not in sep[0] or _FROM.search(text, max(0, t.start - 40), t.start) is not None
     )
     is_range = (
-        (t.unit is None or t.unit == n.unit)
+        (t.unit is None or t.unit == n.unit or (t.unit, n.unit, n.unit_text) == ("%", "pp", "%"))
         and not t.measure
         and sep_ok
         and not t.signed
@@ -502,7 +511,7 @@ def _is_range(text: str, t: Tok, n: Tok) -> bool:
 def _pair(text: str, t: Tok, n: Tok, out: list[Tok]) -> bool:
     """Read ``t`` and the next token ``n`` as one structure (before→after, range, CI bounds, slash pair),
     appending what it yields to ``out``; False when they are no pair."""
-    if _before_after(text, t, n):
+    if _before_after(text, t, n, out[-1] if out else None):
         out.append(n)
         return True
     if _is_range(text, t, n):
@@ -549,29 +558,12 @@ _PAIR_NAMES = re.compile(r"[^,;.()/\d]{0,40}?(?<![\w@-])([A-Za-z][\w@-]*)/([A-Za
 _PAIR_BRACKET = re.compile(rf"\s?\((?!Ours\b)((?i:{LEX_WORDS})|[A-Z][A-Z\d@-]{{1,9}})\)")
 
 
-def _slash_lists(text: str, toks: list[Tok]) -> None:
-    """A slash list of numbers followed by a slash list of as many data sets is that many results, each on its
-    set in order (rule slash-datasets, :func:`pipeline.analyse.extraction.dataset_names.slash_sets`): the
-    numbers are accepted and carry their set in ``dataset``."""
-    i = 0
-    while i < len(toks):
-        j = i
-        while j + 1 < len(toks) and re.fullmatch(r"\s?/\s?", text[toks[j].end : toks[j + 1].start]):
-            j += 1
-        run = toks[i : j + 1]
-        if j > i and not any(t.setup for t in run) and any(t.decimal or t.unit == "%" for t in run):
-            names = slash_sets(text, run[-1].end, len(run))
-            for t, name in zip(run, names or [], strict=False):
-                t.accepted, t.why, t.dataset = True, t.why or "slash-datasets", name
-        i = j + 1
-
-
 def pair_structures(text: str, toks: list[Tok]) -> list[Tok]:
     """Merge ranges and before→after pairs, read slash pairs, drop CI bounds, share units across lists.
 
     ``toks`` are :func:`number_tokens` in text order; returns the tokens kept, in text order (a pair is its
     second token, its span widened to the first)."""
-    _slash_lists(text, toks)
+    accept_slash_sets(text, toks)
     out: list[Tok] = []
     i = 0
     while i < len(toks):
@@ -585,6 +577,13 @@ def pair_structures(text: str, toks: list[Tok]) -> list[Tok]:
     # lists share a unit: "up to 233 and 761 times", "2.24%, 3.97% and 1.49%"
     for j in range(len(out) - 2, -1, -1):
         t, n = out[j], out[j + 1]
+        if (
+            t.unit == "%"
+            and n.unit == "pp"
+            and n.unit_text == "%"
+            and LIST_SEP.fullmatch(text[t.end : n.start])
+        ):
+            t.unit = "pp"  # "12.5% and 26.3% mAP points"
         if (
             t.unit is None
             and not t.measure

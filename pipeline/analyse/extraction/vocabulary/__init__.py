@@ -49,6 +49,7 @@ from pipeline.analyse.extraction.vocabulary.metric_words import (
     POINT_SCALE_METRICS,
     QUALIFIERS,
     RUN_VERBS,
+    SIGNIFICANCE_MAX,
     SPEED_VERB_STEMS,
     TIME_TAKEN_BEFORE,
     TIME_TAKEN_UNITS,
@@ -76,7 +77,7 @@ from pipeline.analyse.extraction.vocabulary.url_words import (
     URL_CUES,
 )
 
-RULES_VERSION = "25"  # bump when outputs change (docs/execution.md)
+RULES_VERSION = "26"  # bump when outputs change (docs/execution.md)
 
 
 def words(table, flags: int = re.I, bounded: bool = True) -> re.Pattern:
@@ -98,6 +99,7 @@ __all__ = [
     "WORD_FRACTIONS",
     "ORDINALS",
     "CORRELATION_SYMBOLS",
+    "SIGNIFICANCE_MAX",
     "METRIC_ADJECTIVES",
     "METRIC_HEADS",
     "RUN_VERBS",

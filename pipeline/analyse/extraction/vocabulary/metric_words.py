@@ -29,7 +29,7 @@ METRIC_NAMES = (
     # operating point, so the bare rate names are left out
     r"(?-i:FPR@?95)",
     r"(?-i:EAO)",  # expected average overlap (VOT tracking)
-    r"mAP(?:@[\d.:]+)?",
+    r"mAP(?:@?[\d.:]+)?",  # "mAP@0.5", "mAP50"
     r"(?-i:AP(?:@?[\d.:]+)?)",
     r"(?-i:AP_?[SML])",
     r"mIoU",
@@ -220,7 +220,14 @@ CORRELATION_SYMBOLS = (
     r"Cohen(?:'s|’s|'|’)? ?(?:κ|[Kk]appa)",
     r"Fleiss(?:'s|’s|'|’)? ?(?:κ|[Kk]appa)",
     r"Krippendorff(?:'s|’s)? ?(?:α|alpha)",
+    # effect sizes and significance levels reported with a finding ("partial eta squared = .19", "p < .001");
+    # a p is read as a significance level only for values up to SIGNIFICANCE_MAX (patterns.correlation_before)
+    r"(?:partial )?(?:eta[- ]squared|η\^?2|η²)",
+    r"Cohen(?:'s|’s)? ?d",
+    r"[pP]",
 )
+#: The largest value a "p = N" may have to be read as a significance level, not a parameter ("p = 0.5").
+SIGNIFICANCE_MAX = 0.1
 #: Words in front of a metric phrase that are never part of its name ("negligible accuracy" -> accuracy).
 METRIC_ADJECTIVES = (
     r"negligible",
