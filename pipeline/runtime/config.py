@@ -198,12 +198,47 @@ def ensure_dagster_home(create_instance: bool = True) -> Path:
             tmp = cfg.with_name(f".dagster.yaml.{os.getpid()}.tmp")
             tmp.write_text(text)
             tmp.replace(cfg)
-        if create_instance and _embedded_instance() and not (home / INSTANCE_READY).exists():
-            _create_instance_storage()
-            (home / INSTANCE_READY).write_text(
-                "the instance's storage was created; see pipeline.runtime.config\n"
-            )
+        ready = home / (INSTANCE_READY if _embedded_instance() else f"{INSTANCE_READY}.{_postgres_tag()}")
+        if create_instance and not ready.exists():
+            if _embedded_instance():
+                _create_instance_storage()
+            else:
+                _create_postgres_storage()
+            ready.write_text("the instance's storage was created; see pipeline.runtime.config\n")
     return home
+
+
+#: Key of the Postgres advisory lock held while a first run creates the instance's tables.
+PG_CREATE_LOCK_KEY = 0x5049504C  # "PIPL"
+
+
+def _postgres_tag() -> str:
+    """A short digest of ``DAGSTER_PG_URL``: the ready marker of one Postgres database."""
+    import hashlib
+
+    from pipeline.runtime import scaleout
+
+    return hashlib.sha256(scaleout.postgres_url().encode()).hexdigest()[:12]
+
+
+def _create_postgres_storage() -> None:
+    """Create a Postgres instance's tables under a Postgres advisory lock (:data:`PG_CREATE_LOCK_KEY`), so
+    first runs on several machines at once wait for one another: dagster-postgres creating them twice at once
+    fails ("DuplicateObject: type snapshots already exists", seen in the two-first-runs test)."""
+    import sqlalchemy as sa
+
+    from pipeline.runtime import scaleout
+
+    engine = sa.create_engine(scaleout.postgres_url(), poolclass=sa.pool.NullPool)
+    try:
+        with engine.connect() as conn:
+            conn.execute(sa.text("SELECT pg_advisory_lock(:k)"), {"k": PG_CREATE_LOCK_KEY})
+            try:
+                _create_instance_storage()
+            finally:
+                conn.execute(sa.text("SELECT pg_advisory_unlock(:k)"), {"k": PG_CREATE_LOCK_KEY})
+    finally:
+        engine.dispose()
 
 
 def dagster_home_hint() -> str:
@@ -212,10 +247,8 @@ def dagster_home_hint() -> str:
 
 
 def _embedded_instance() -> bool:
-    """True for the embedded SQLite instance (the default). Only its databases live in ``DAGSTER_HOME`` and
-    are created here; a Postgres instance (pipeline.runtime.scaleout) is created by dagster-postgres on first
-    use,
-    which retries a concurrent creation itself."""
+    """True for the embedded SQLite instance (the default), whose databases live in ``DAGSTER_HOME``; a
+    Postgres instance (pipeline.runtime.scaleout) is created in its database under an advisory lock."""
     from pipeline.runtime import scaleout
 
     return scaleout.instance_kind() == "sqlite"

@@ -48,13 +48,14 @@ def pg():
 
 
 def use_postgres(pg, database: str, monkeypatch) -> str:
-    """Create ``database`` and point this process (and its children) at it; write dagster.yaml."""
+    """Create ``database`` and point this process (and its children) at it; write dagster.yaml (the tables
+    are left to the first run)."""
     from pipeline.runtime import config
 
     url = pg.create_database(database)
     monkeypatch.setenv("PIPELINE_INSTANCE", "postgres")
     monkeypatch.setenv("DAGSTER_PG_URL", url)
-    config.ensure_dagster_home()
+    config.ensure_dagster_home(create_instance=False)
     return url
 
 
@@ -112,21 +113,23 @@ def test_switch_writes_postgres_storage_and_names_a_missing_url(tmp_path, monkey
     monkeypatch.setenv("PIPELINE_INSTANCE", "postgres")
     monkeypatch.delenv("DAGSTER_PG_URL", raising=False)
     with pytest.raises(ValueError, match="DAGSTER_PG_URL"):
-        config.ensure_dagster_home()
+        config.ensure_dagster_home(create_instance=False)
     monkeypatch.setenv("DAGSTER_PG_URL", "mysql://h/db")
     with pytest.raises(ValueError, match="must look like"):
-        config.ensure_dagster_home()
+        config.ensure_dagster_home(create_instance=False)
     monkeypatch.setenv("DAGSTER_PG_URL", "postgresql://u:secret@db.example:5433/dagster")
     with pytest.raises(ValueError, match=r"postgresql\+psycopg2://u:\*\*\*@db.example:5433/dagster"):
-        config.ensure_dagster_home()
+        config.ensure_dagster_home(create_instance=False)
     monkeypatch.setenv("DAGSTER_PG_URL", "postgresql+psycopg2://u:secret@db.example:5433/dagster")
-    text = (config.ensure_dagster_home() / "dagster.yaml").read_text()
+    text = (config.ensure_dagster_home(create_instance=False) / "dagster.yaml").read_text()
     assert "secret" not in text  # the file names the variable; the password stays in the environment
     settings = yaml.safe_load(text)
     assert settings["storage"] == {"postgres": {"postgres_url": {"env": "DAGSTER_PG_URL"}}}
     assert settings["concurrency"]["pools"] == {"granularity": "run", "default_limit": 1}
     monkeypatch.setenv("PIPELINE_INSTANCE", "sqlite")  # switching back rewrites our file without storage
-    assert "storage" not in yaml.safe_load((config.ensure_dagster_home() / "dagster.yaml").read_text())
+    assert "storage" not in yaml.safe_load(
+        (config.ensure_dagster_home(create_instance=False) / "dagster.yaml").read_text()
+    )
 
 
 def test_sensor_runs_and_automation_publish_on_postgres_equal_the_sqlite_release(
