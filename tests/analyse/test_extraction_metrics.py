@@ -1634,6 +1634,28 @@ def test_sentences_of_the_real_listing_families(text, fields, rows):
             [(32.8, "BLEU score"), (15.1, "BLEU score")],
             id="reporting-verb",
         ),
+        # adjectives and participles in front of a metric name are no part of it; a participle alone names
+        # nothing, and the clause's metric word is taken instead
+        pytest.param(
+            "For conditional image synthesis on CIFAR-10, we improve the state-of-the-art FID score from 11.48 to "
+            "9.21.",
+            ("metric",),
+            [("FID score",)],
+            id="state-of-the-art-name",
+        ),
+        pytest.param(
+            "By using ResNet, the performance is further improved to 62.1% for VQA and 65.4% for COCO-QA.",
+            ("value", "metric"),
+            [(62.1, "performance"), (65.4, "performance")],
+            id="further-improved",
+        ),
+        pytest.param(
+            "The use of these techniques lays the foundation for hardware training platforms with the potential "
+            "for 2-4 times improved throughput over today's systems.",
+            ("kind", "metric"),
+            [("range", "throughput")],
+            id="improved-throughput",
+        ),
     ],
 )
 def test_sentences_of_the_mixed_blind_file(text, fields, rows):

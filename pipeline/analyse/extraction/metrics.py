@@ -65,6 +65,7 @@ from pipeline.analyse.extraction.names import (
     metric_after,
     metric_before,
     metric_open,
+    own_top_k,
 )
 from pipeline.analyse.extraction.patterns import (
     LEX,
@@ -103,7 +104,7 @@ from pipeline.analyse.extraction.tokens import (
     pair_structures,
 )
 
-RULES_VERSION = "44"  # with keys, text, rules; bump when outputs change (docs/execution.md)
+RULES_VERSION = "45"  # with keys, text, rules; bump when outputs change (docs/execution.md)
 
 #: Keys of every row returned by :func:`extract_metrics`, in column order.
 METRIC_FIELDS = (
@@ -217,6 +218,7 @@ def extract_metrics(text: str) -> list[MetricRow]:
     linking.share_abstract_dataset(text, rows, sents)
     _kind_of_linked_metric(text, kept, rows)
     own_scale_points(rows)
+    own_top_k(text, rows)
     return [_published(r) for r in _level_invariants(rows)]
 
 

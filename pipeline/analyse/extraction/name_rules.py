@@ -326,6 +326,24 @@ NAME_RULES: dict[str, tuple[str, tuple]] = {
             ),
         ),
     ),
+    "metric-top-k": (
+        "A 'top-k' written right after a number is that number's own, whatever name its clause or list gave it, "
+        "when the name is accuracy or error or none ('accuracy of 82.7% top-1 and 96.2% top-5'); the benchmark "
+        "tables keep top-1 and top-5 apart (names.own_top_k).",
+        (
+            (
+                "A NASNet constructed from the best cell achieves, among the published works, state-of-the-art "
+                "accuracy of 82.7% top-1 and 96.2% top-5 on ImageNet.",
+                96.2,
+                {"metric": "top-5 accuracy", "dataset": "ImageNet"},
+            ),
+            (
+                "We achieve 82.7% top-1 and 96.2% top-5 accuracy on ImageNet.",
+                82.7,
+                {"metric": "top-1 accuracy"},
+            ),
+        ),
+    ),
     "metric-verb": (
         "'speed up X by N' names the metric 'speed up' (the verb's own quantity).",
         (

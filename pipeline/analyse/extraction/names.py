@@ -24,6 +24,7 @@ from pipeline.analyse.extraction.patterns import (
     correlation_before,
     metric_equals,
 )
+from pipeline.analyse.extraction.rows import MetricDraft
 from pipeline.analyse.extraction.tidy import CHANGE_TAIL
 from pipeline.analyse.extraction.tokens import Tok
 
@@ -516,3 +517,23 @@ def compared_with(clause: str) -> str | None:
         clause,
     )
     return bm["n"] if bm and not re.match(r"SOTA|State", bm["n"]) else None
+
+
+#: "top-k" written right after a number ("82.7% top-1 and 96.2% top-5 accuracy"), not a range "top-1-5".
+_TOP_K_AFTER = re.compile(r"\s?top-?(\d+)\b(?![-.]\d)", re.I)
+_TOP_K_HEAD = re.compile(
+    r"^(?:top-?\d+\s*)?((?:\w+\s)?(?:accuracy|accuracies|error(?:\s+rates?)?|errors))?$", re.I
+)
+
+
+def own_top_k(text: str, rows: list[MetricDraft]) -> None:
+    """In place, after linking: a "top-k" written right after a row's number is that row's own, whatever name
+    its clause or list gave it ("accuracy of 82.7% top-1 and 96.2% top-5" -> "top-1 accuracy", "top-5
+    accuracy"; "82.7% top-1 and 96.2% top-5 accuracy": the first is "top-1 accuracy"). Only a name that is
+    accuracy or error (or none: "top-1") takes it; "top-1 mAP" names another thing."""
+    for r in rows:
+        m = _TOP_K_AFTER.match(text, r["end"])
+        head = _TOP_K_HEAD.match(r["metric"] or "")
+        if m and head and not re.match(rf"top-?{m[1]}\b", r["metric"] or "", re.I):  # kept as written
+            r["metric"] = f"top-{m[1]} {head[1] or ''}".strip()
+            r["rules"].append("metric-top-k")

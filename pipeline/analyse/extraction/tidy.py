@@ -16,7 +16,7 @@ CHANGE_TAIL = re.compile(
     re.I,
 )
 _LEAD_WORDS = re.compile(
-    r"^(?:(?:a|an|the|its|their|our|his|her|higher|lower|better|worse|more|less|fewer|faster|slower|"
+    r"^(?:(?:a|an|the|both|its|their|our|his|her|higher|lower|better|worse|more|less|fewer|faster|slower|"
     r"relative|absolute|reaches|reached|achieves|achieved|achieving|obtains|has|have|"
     r"with|yields|shows|in|on|that|of|from|ranging|only|respectively(?:\s+without)?|overall\s(?=gain)|"
     r"(?:improvements?|gains?|increases?)\s+in)\s+)+",
@@ -107,7 +107,9 @@ def tidy_metric(name: str | None) -> str | None:
     name = re.sub(r"\bF_1\b|\bF-1\b", "F1", name)
     name = re.sub(r"\s+", " ", name).strip()
     if re.fullmatch(
-        r"(?:reduc|improv|increas|decreas|boost|lower|rais|enhanc|achiev|obtain|confin|report|observ)ed", name
+        r"(?:(?:further|also|greatly|\w+ly)\s+)?"
+        r"(?:reduc|improv|increas|decreas|boost|lower|rais|enhanc|achiev|obtain|confin|report|observ)ed",
+        name,
     ):
-        return None  # "reduced", "improved": a verb left over, not a name
+        return None  # "reduced", "further improved": a verb left over, not a name
     return name or None
