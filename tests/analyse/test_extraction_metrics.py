@@ -1656,6 +1656,43 @@ def test_sentences_of_the_real_listing_families(text, fields, rows):
             [("range", "throughput")],
             id="improved-throughput",
         ),
+        # blind12: "absolute" right after a percentage makes it a change; a change word past a function word
+        # is of another quantity; "runs N times faster" is a speed-up, not N runs; "at F1 =" is a level
+        pytest.param(
+            "Our model outperforms the original model in both automatic (10% absolute and 16% relative "
+            "improvement in mean IoU) and interactive modes.",
+            ("value", "kind"),
+            [(10.0, "delta"), (16.0, "relative_change")],
+            id="percent-absolute",
+        ),
+        pytest.param(
+            "We extensively evaluate GeoRefine on multiple public datasets and reach as low as 5% absolute relative "
+            "depth errors.",
+            ("kind",),
+            [("score",)],
+            id="absolute-error-name",
+        ),
+        pytest.param(
+            "Crafting adversarial examples to audio classifiers in a wavelet domain can achieve the state-of-the-art "
+            "attack success rate of 97.9% with significantly less distortion.",
+            ("kind", "metric"),
+            [("score", "attack success rate")],
+            id="change-of-another-quantity",
+        ),
+        pytest.param(
+            "FrugalScore retains 96.8% of the performance, runs 24 times faster, and has 35 times less parameters "
+            "than the original metrics.",
+            ("value", "kind"),
+            [(96.8, "score"), (24.0, "multiplier"), (35.0, "multiplier")],
+            id="runs-times-faster",
+        ),
+        pytest.param(
+            "Our parser significantly outperforms the state-of-the-art, performing at F1 = 73.5% for component "
+            "identification and F1 = 46.4% for relation identification.",
+            ("value", "metric"),
+            [(73.5, "F1"), (46.4, "F1")],
+            id="at-metric-equals",
+        ),
     ],
 )
 def test_sentences_of_the_mixed_blind_file(text, fields, rows):

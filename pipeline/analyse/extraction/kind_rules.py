@@ -51,8 +51,16 @@ KIND_RULES: dict[str, tuple[str, tuple]] = {
         "'relative rating improvement of') or 'absolute', whichever is nearer the number, decides relative change "
         "or delta ('3.4% absolute reduction (26% relative)'); 'absolute' keeps a reduction a delta; "
         "a 'relative' after a bracketed number that follows is that number's ('by 4.7% (16.5% relatively)', 'WER "
-        "of 9.0% (19% relative improvement)'), a list's is shared ('by 13% and 16% relative to').",
+        "of 9.0% (19% relative improvement)'), a list's is shared ('by 13% and 16% relative to'); a percentage "
+        "followed by 'absolute' is a delta itself ('10% absolute and 16% relative improvement'), unless "
+        "'absolute' starts the name of an error ('5% absolute relative depth errors').",
         (
+            (
+                "Our model outperforms the original model in both automatic (10% absolute and 16% relative "
+                "improvement in mean IoU) and interactive modes.",
+                16.0,
+                {"kind": "relative_change", "metric": "mean IoU"},
+            ),
             (
                 "LSA yields 6%--8% relative perplexity reduction and 0.6% absolute character error rates (CER) reduction.",
                 0.6,

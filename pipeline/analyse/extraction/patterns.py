@@ -40,18 +40,24 @@ TASK_NAMES = set(V.TASK_ACRONYMS)  # a name that is only a task acronym is no da
 LOWER_PREFIX_NAME = r"(?-i:[a-z]{1,8}(?=[A-Z][\w+]*[a-z]))"
 CORR_END = re.compile(r"(?:=|≈|of|:|<|≤)\s*$")
 # "<metric>=N" ("F1 = 0.71", "FID=9.91", "macro-F1=54%"): a metric of the vocabulary given its value, never a
-# cut-off after "at"/"@" ("a 4.1% AP gain at IoU=0.8")
+# cut-off after "@" ("AP@0.5"), nor after "at" when it is one (metric_equals: "a 4.1% AP gain at IoU=0.8")
+#: Metrics that are cut-offs after "at" ("AP at IoU=0.5", "TPR at FPR=1%", "precision at recall=0.9").
+_CUT_OFF = re.compile(r"IoU|FPR|TPR|FAR|FRR|recall|precision|overlap|threshold", re.I)
 _METRIC_EQUALS = re.compile(
-    rf"(?<![\w@.\-])(?<!\bat\s)(?<!@)(?P<name>(?:[a-z]+-)?(?:{LEX_WORDS})(?:\s(?:score|value))?)\s?=\s?$",
+    rf"(?<![\w@.\-])(?<!@)(?P<name>(?:[a-z]+-)?(?:{LEX_WORDS})(?:\s(?:score|value))?)\s?=\s?$",
     re.I,
 )
 
 
 def metric_equals(text: str, pos: int) -> str | None:
-    """The metric name written with "=" right before ``pos`` ("FID=9.91", "F1 = 0.71"), or None."""
+    """The metric name written with "=" right before ``pos`` ("FID=9.91", "F1 = 0.71"), or None. After "at"
+    only a metric that is never a cut-off names a level ("performing at F1 = 73.5%"; "at IoU=0.8" is a
+    threshold)."""
     if not text[max(0, pos - 3) : pos].rstrip().endswith("="):
         return None
     m = _METRIC_EQUALS.search(text, max(0, pos - 30), pos)
+    if m and re.search(r"\bat\s$", text[max(0, m.start() - 3) : m.start()]) and _CUT_OFF.search(m["name"]):
+        return None
     return m["name"] if m else None
 
 

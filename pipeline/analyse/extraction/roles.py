@@ -33,7 +33,9 @@ _GAP_FUNCTION_WORD = (
 )
 _DELTA_NEAR = re.compile(
     r"^\s*(?:absolute\s+|relative\s+|average\s+|mean\s+|overall\s+)?"
-    rf"(?:(?:[\w@\-.]+\s+){{0,2}}?{V.alternation(V.CHANGE_WORDS)}"
+    # ... one or two words before a change word, never a function word ("97.9% with significantly less
+    # distortion": the change is of another quantity)
+    rf"(?:(?:(?!{_GAP_FUNCTION_WORD}\s)[\w@\-.]+\s+){{0,2}}?{V.alternation(V.CHANGE_WORDS)}"
     # a change noun up to four words later, the words naming what changed ("0.6% absolute character error rates
     # (CER) reduction") or a short bracketed label ("55% (UAE) reduction"), never a function word ("70%
     # accuracy with noise reduction" is no change)
@@ -146,10 +148,13 @@ def subject_of(text: str, t: Tok, kind: str | None, s0: int) -> tuple[str, str |
     Rules (GUIDELINES: "Numbers in a 'vs.' or 'compared to' clause are baseline scores"; "GRPO's 40.1%";
     "(61.0% vs 42.9%)"): a vs./versus/compared-to cue right before the number; a possessive right before
     it; or a parenthesised list of plain scores right after a comparator ("outperforming X (86.0%)").
-    Signed numbers and changes (delta, relative_change, multiplier, before_after) are the paper's own.
+    Signed numbers and changes (delta, relative_change, multiplier, before_after, a number followed by
+    "absolute" or "relative") are the paper's own.
     """
     if t.signed or kind in ("delta", "relative_change", "multiplier", "before_after"):
         return "ours", None
+    if re.match(r"\s+(?:absolute|relative)\b", text[t.span_end : t.span_end + 12]):
+        return "ours", None  # "(10% absolute and 16% relative improvement ...)": a change
     pre = text[max(s0, t.span_start - 60) : t.span_start]
     pre_q = QUAL_TEXT.sub("", pre)
     m = _BASELINE_CUE.search(pre_q)
@@ -258,6 +263,9 @@ def _relative_nearer(text: str, a: int, b: int, t: Tok) -> bool:
     return bool(rel) and (not ab or min(rel) < min(ab))
 
 
+#: "absolute" right after a percentage: a change ("(10% absolute and 16% relative improvement in mean IoU)"),
+#: unless it starts an error's name ("5% absolute relative depth errors").
+_ABSOLUTE_AFTER = re.compile(r"\s+absolute\b(?!\s+(?:[\w-]+\s+){0,3}errors?\b)")
 #: "by" right before the number: "by 3%", "by an average of 3%", "by a margin of", "by an additional 37.6%".
 _BY_END = re.compile(
     r"\bby\s+(?:(?:an?\s+)?(?:\w+\s+)?(?:average|mean|margins?)\s+of\s+|an\s+additional\s+|a\s+further\s+|"
@@ -284,6 +292,8 @@ def kind_rule(text: str, t: Tok, lo: int, hi: int, metric: str | None) -> tuple[
     says_absolute = bool(_absolute_at(text, near_a, near_b))
     if t.unit == "%" and _OF_THE_TIME.match(post):
         return "score", "share-of-the-time"
+    if t.unit == "%" and _ABSOLUTE_AFTER.match(post):
+        return "delta", "kind-change-named"
     if not t.signed and metric_equals(text, t.span_start):
         return "score", "kind-level-of"  # "(F1 = 0.71, 12.7% relative improvement)": the metric's value
     if _relative_nearer(text, near_a, near_b, t):

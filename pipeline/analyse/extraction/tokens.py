@@ -323,8 +323,9 @@ def setup_rule(text: str, n: _Number) -> str | None:
         return SETUP_CONFIDENCE_LEVEL  # "95% CI"
     if unit == "x" and re.match(r"[\s-]*cross", text[ue : ue + 8]):
         return SETUP_CROSS_VALIDATION  # "5-fold cross-validation"
-    if unit == "x" and n.u == "times" and _REPEAT_VERB.search(text[max(0, n.na - 40) : n.na]):
-        return SETUP_REPETITIONS  # "repeated over 60,000 times"
+    repeated = n.u == "times" and _REPEAT_VERB.search(text[max(0, n.na - 40) : n.na])
+    if unit == "x" and repeated and not _PREFIX_MULTIPLIER_AFTER.match(text, ue):
+        return SETUP_REPETITIONS  # "repeated over 60,000 times", not "runs 24 times faster"
     if re.search(rf"{SPREAD_SIGN}\s?$", text[max(0, n.na - 4) : n.na]) or n.sign == "±":
         return SETUP_UNCERTAINTY  # the uncertainty of "88.1 ± 0.3", "95.12+-0.02", "88.1 +/- 0.3"
     corr = correlation_before(text, 0, n.a) if "." in n.num else None
