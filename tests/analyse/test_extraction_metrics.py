@@ -1693,6 +1693,23 @@ def test_sentences_of_the_real_listing_families(text, fields, rows):
             [(73.5, "F1"), (46.4, "F1")],
             id="at-metric-equals",
         ),
+        # a new-user trial on the EACL 2021 listing: two plain decimals right before a metric are a range of it;
+        # a qualifier before a metric name is no part of it
+        pytest.param(
+            "Our experiments demonstrate that our solution brings a 1.3-1.5 BLEU improvement over a strong baseline "
+            "on two language pairs (English-Italian and English-German), contextually reducing the memory footprint "
+            "by more than 10%.",
+            ("kind", "value_low", "value_high", "metric"),
+            [("range", 1.3, 1.5, "BLEU"), ("relative_change", None, None, "memory footprint")],
+            id="plain-range-before-metric",
+        ),
+        pytest.param(
+            "Monolingually learned source tasks have the benefit of taking into account the culturally specific use "
+            "of emojis and gain up to F1 +0.280 over the baseline.",
+            ("value", "metric"),
+            [(0.28, "F1")],
+            id="qualifier-before-name",
+        ),
     ],
 )
 def test_sentences_of_the_mixed_blind_file(text, fields, rows):

@@ -16,7 +16,7 @@ CHANGE_TAIL = re.compile(
     re.I,
 )
 _LEAD_WORDS = re.compile(
-    r"^(?:(?:a|an|the|both|its|their|our|his|her|higher|lower|better|worse|more|less|fewer|faster|slower|"
+    r"^(?:(?:a|an|the|both|up\s+to|its|their|our|his|her|higher|lower|better|worse|more|less|fewer|faster|slower|"
     r"relative|absolute|reaches|reached|achieves|achieved|achieving|obtains|has|have|"
     r"with|yields|shows|in|on|that|of|from|ranging|only|respectively(?:\s+without)?|overall\s(?=gain)|"
     r"(?:improvements?|gains?|increases?)\s+in)\s+)+",

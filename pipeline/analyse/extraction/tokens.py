@@ -424,7 +424,6 @@ def own_scale_points(rows: list[MetricDraft]) -> None:
 _RANGE_SEP = re.compile(r"\s?(?:--|–|—|-|~|∼|to|(?<=\s)up\sto)\s?")
 _FROM = re.compile(r"\bfrom\s+(?:an?\s+|the\s+)?(?:[\w-]+\s+){0,2}(?:[\w@.-]+\s?=\s?)?$", re.I)
 
-
 _ARROW = re.compile(r"\s?(?:→|->|⟶|⇒|=>)\s?")
 # "from 35.7 mAP to 37.9 mAP": the words after the first number, repeated after the second
 _TO_GAP = re.compile(r"\s?(?P<w>(?:[^\s\d(),;]+\s){1,2})?to\s")
@@ -471,7 +470,7 @@ _PLAIN_RANGE_CUE = re.compile(
 
 
 def _plain_range(text: str, t: Tok, n: Tok) -> bool:
-    """Whether two plain decimals after a metric name are the ends of a range of it (rule range)."""
+    """Whether two plain decimals after a metric name or before one ("1.3-1.5 BLEU") are a range (rule range)."""
     return (
         t.decimal
         and n.decimal
@@ -480,6 +479,7 @@ def _plain_range(text: str, t: Tok, n: Tok) -> bool:
         and (
             _PLAIN_RANGE_CUE.search(text, max(0, t.start - 60), t.start) is not None
             or correlation_before(text, 0, t.start) is not None
+            or LEX_GLUED.match(text, n.end + (text[n.end : n.end + 1] == " ")) is not None
         )
     )
 
