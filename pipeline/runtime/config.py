@@ -198,9 +198,10 @@ def ensure_dagster_home(create_instance: bool = True) -> Path:
             tmp = cfg.with_name(f".dagster.yaml.{os.getpid()}.tmp")
             tmp.write_text(text)
             tmp.replace(cfg)
-        ready = home / (INSTANCE_READY if _embedded_instance() else f"{INSTANCE_READY}.{_postgres_tag()}")
+        embedded = _embedded_instance()
+        ready = home / (INSTANCE_READY if embedded else f"{INSTANCE_READY}.{_postgres_tag()}")
         if create_instance and not ready.exists():
-            if _embedded_instance():
+            if embedded:
                 _create_instance_storage()
             else:
                 _create_postgres_storage()

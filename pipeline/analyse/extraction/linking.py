@@ -15,7 +15,7 @@ import re
 from pipeline.analyse.extraction import vocabulary as V
 from pipeline.analyse.extraction.dataset_names import contest_names
 from pipeline.analyse.extraction.names import metric_share_of
-from pipeline.analyse.extraction.patterns import LOWER_PREFIX_NAME
+from pipeline.analyse.extraction.patterns import LOWER_PREFIX_NAME, SIGNIFICANCE_SYMBOLS
 from pipeline.analyse.extraction.rows import SET_AT_NUMBER, MetricDraft
 
 RULES_VERSION = "14"  # bump when outputs change (docs/execution.md)
@@ -268,7 +268,7 @@ def lends_metric(row: MetricDraft) -> bool:
     time only ("in <= 5 minutes using <= 10GB", "requires 2 minutes and ... by a large margin (10%)"), nor a rate
     read from the words after a percentage alone (rule metric-rate-after: "96% accurate ..., with 7% false alarm
     rate"), nor a significance level ("r(44) = -0.82, p < 0.0001": the p is of the test, not of the score)."""
-    if row["metric"] in ("p", "P") and "correlation-symbol" in row["rules"]:
+    if row["metric"] in SIGNIFICANCE_SYMBOLS and "correlation-symbol" in row["rules"]:
         return False
     return not {"metric-time-taken", "metric-rate-after"} & set(row["rules"])
 

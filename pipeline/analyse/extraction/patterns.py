@@ -67,7 +67,7 @@ def correlation_before(text: str, lo: int, pos: int):
     if not CORR_END.search(text, max(lo, pos - 5), pos):
         return None
     m = CORRELATION.search(text, max(lo, pos - 30), pos)
-    if m and m["sym"] in ("p", "P"):
+    if m and m["sym"] in SIGNIFICANCE_SYMBOLS:
         # a significance level: a decimal up to vocabulary.SIGNIFICANCE_MAX ("p = .0083", "p < 0.001"), not a
         # parameter ("p = 0.5", "p=3")
         num = re.match(r"0?\.\d+(?![\d.])", text[pos : pos + 12])
@@ -77,6 +77,8 @@ def correlation_before(text: str, lo: int, pos: int):
     return m
 
 
+#: The symbols of a significance level among the correlation symbols (vocabulary CORRELATION_SYMBOLS).
+SIGNIFICANCE_SYMBOLS = ("p", "P")
 CORRELATION = re.compile(
     rf"(?<![\w'’])(?P<sym>{V.alternation(V.CORRELATION_SYMBOLS)})\s*(?P<rel>=|≈|of|:|<|≤)\s*$"
 )

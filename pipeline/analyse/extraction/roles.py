@@ -462,18 +462,16 @@ _IN_METRIC_AFTER = re.compile(
     rf"\s+in\s+(?:terms\s+of\s+)?(?:the\s+)?(?:[\w-]+\s+)?(?:{LEX_WORDS})(?![\w-])",
     re.I,
 )
+# a vocabulary metric, its bracketed abbreviation and a head noun: "F1", "mean IoU (mIoU)", "BLEU scores"
+_METRIC_HEAD = rf"(?:{LEX_WORDS})\s*(?:\([^()]*\)\s*)?(?:(?:scores?|measures?|values?)\s+)?"
 #: A metric named right before a number as its level ("F1 of", "BLEU score is", "mAP:", "accuracy drops to").
 _LEVEL_NAMED_BEFORE = re.compile(
-    rf"(?:{LEX_WORDS})\s*(?:\([^()]*\)\s*)?(?:(?:scores?|measures?|values?)\s+)?"
-    rf"(?:of|is|was|=|:|at|reaches|reaching|to|"
+    rf"{_METRIC_HEAD}(?:of|is|was|=|:|at|reaches|reaching|to|"
     rf"(?:drops?|falls?|rises?|improves?|increases?|decreases?)\s+(?:to|from))?\s*$",
     re.I,
 )
 #: A metric named before an integer as its level ("recall of", "F1 scores of", "precision and recall are").
-_LEVEL_OF_BEFORE = re.compile(
-    rf"(?:{LEX_WORDS})\s*(?:\([^()]*\)\s*)?(?:(?:scores?|measures?|values?)\s+)?(?:of|are|were|=)\s*$",
-    re.I,
-)
+_LEVEL_OF_BEFORE = re.compile(rf"{_METRIC_HEAD}(?:of|are|were|=)\s*$", re.I)
 #: What may follow an integer that is a level and not a count: punctuation or a function word, no noun.
 _NO_NOUN_AFTER = re.compile(
     r"\s*(?:[,.;]|$|(?:and|or|for|on|in|with|at|across|compared|vs|versus|while|which|when|than|"

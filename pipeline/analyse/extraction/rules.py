@@ -127,7 +127,8 @@ RULES: dict[str, Rule] = {
         "partner (GUIDELINES: 'BLEU 28.4', 'F1 of 0.91', 'slope -0.38'); plain integers are counts, except a "
         "change 'by N' of the metric just named ('reduces FID by 100'), a change in a metric's units named right "
         "after it ('by 2 F1', 'an improvement of 1 BLEU score') and a level of two or three digits after a "
-        "metric and 'of'/'are'/'=' with no noun after it ('a recall of 83 and', not 'the accuracy of 16 models'). A sign alone makes no result in math notation "
+        "metric and 'of'/'are'/'=' with no noun after it ('a recall of 83 and', not 'the accuracy of 16 "
+        "models'). A sign alone makes no result in math notation "
         "(an interval '[-1,1]', '-2 log', '≜ -2').",
         (
             ("We obtain 28.4 BLEU on WMT'14 En-De.", 28.4, {"metric": "BLEU", "dataset": "WMT'14 En-De"}),
