@@ -96,7 +96,10 @@ RULE_SETS: dict[str, RuleSet] = {
             "pipeline/analyse/extraction/vocabulary/metric_directions.py",
         ),
     ),
-    "linking": RuleSet("pipeline.analyse.extraction.linking", ("pipeline/analyse/extraction/linking.py",)),
+    "linking": RuleSet(
+        "pipeline.analyse.extraction.linking",
+        ("pipeline/analyse/extraction/linking.py", "pipeline/analyse/extraction/dataset_linking.py"),
+    ),
     "metrics": RuleSet(
         "pipeline.analyse.extraction.metrics",
         (

@@ -1716,3 +1716,53 @@ def test_sentences_of_the_mixed_blind_file(text, fields, rows):
     """Real sentences (the blind11 gold file's, and dev-corpus ones its mechanisms changed), one per kind of
     error that file showed, with the counter-cases each mechanism must leave alone."""
     assert [tuple(r[f] for f in fields) for r in extract_metrics(clean_text(text))] == rows
+
+
+@pytest.mark.parametrize(
+    ("text", "rows"),
+    [
+        # the one set of the clause, named after the number past other words (blind11-082, gold MiMoTable)
+        pytest.param(
+            "Experimental results show that Claude-3.5-Sonnet achieves the best performance with 77.4% accuracy, "
+            "indicating that there is still significant room to improve for LLMs on MiMoTable.",
+            [(77.4, "MiMoTable")],
+            id="clause-names-one-set",
+        ),
+        # named before the numbers, as the object of "on" (gold_dev's seed abstract, gold LV-Eval)
+        pytest.param(
+            "For instance, augmenting the Qwen2.5-3B-Instruct with AHNs reduces inference FLOPs by 40.5% and memory "
+            "cache by 74.0%, while improving its average score on LV-Eval (128k sequence length) from 4.41 to 5.88.",
+            [(40.5, "LV-Eval"), (74.0, "LV-Eval"), (5.88, "LV-Eval")],
+            id="set-of-the-sentence",
+        ),
+        # counter-cases: a speed on hardware, a model after "for", two sets at once, a clause cut at ";"
+        pytest.param(
+            "Our complete pipeline improves the state-of-the-art by 11.8% and 12% on Human3.6M and MPI-INF-3DHP, "
+            "respectively, and runs at 30 FPS on a commodity graphics card.",
+            [(11.8, "Human3.6M"), (12.0, "MPI-INF-3DHP"), (30.0, None)],
+            id="not-a-speed",
+        ),
+        pytest.param(
+            "It tended to produce more predictable language, with only 3% of its synopses featuring surprising "
+            "associations (compared to 15% for BART).",
+            [(3.0, None), (15.0, None)],
+            id="not-a-model-after-for",
+        ),
+        pytest.param(
+            "iGAT is capable of boosting their performance by up to 17% evaluated using CIFAR10 and CIFAR100 "
+            "datasets under both white-box and black-box attacks.",
+            [(17.0, None)],
+            id="not-several-sets",
+        ),
+        pytest.param(
+            "Notably, our method reduces the joint final displacement error of Wayformer, HPTR, and Scene "
+            "Transformer models by 3%, 8%, and 12%, respectively; and enables transfer learning between the Waymo "
+            "Open Motion and Argoverse 2 datasets.",
+            [(3.0, None), (8.0, None), (12.0, None)],
+            id="not-across-a-semicolon",
+        ),
+    ],
+)
+def test_sentence_named_dataset(text, rows):
+    """A number with no set takes the one set its clause names (rule sentence-named-dataset), and only then."""
+    assert [(r["value"], r["dataset"]) for r in extract_metrics(clean_text(text))] == rows

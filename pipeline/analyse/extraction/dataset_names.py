@@ -409,3 +409,35 @@ def accept_slash_sets(text: str, toks: list[Tok]) -> None:
             for t, name in zip(run, names or [], strict=False):
                 t.accepted, t.why, t.dataset = True, t.why or "slash-datasets", name
         i = j + 1
+
+
+def sets_named_in(text: str, lo: int, hi: int) -> list[str] | None:
+    """The data sets ``text[lo:hi]`` names, in order: "on/in/across X" (:data:`PREP_NAME`, with a coordinated
+    partner: "on OTB-2015 and Temple-Color") and "X dataset/benchmark" (:data:`_BENCH_NAME`), each passed by
+    the checks of the other set rules (no generic mention, no metric, no model, no task acronym); never a name
+    after "for" (a model: "compared to 15% for BART") or after "on a/an" (a device: "on a Samsung S8"). None
+    when the span names several sets at once: a plural set head ("on CIFAR10 and CIFAR100 datasets", "across all
+    MI benchmarks") or a slash list ("on the CROHME 2014/2016/2019 test sets")."""
+    if _SEVERAL_SETS.search(text, lo, hi):
+        return None
+    out = []
+    for m in PREP_NAME.finditer(text, lo, hi):
+        if _generic_mention(text, m) or _metric_named(text, m) or _NOT_A_SET_PREP.match(m.group()):
+            continue
+        name = _ok_dataset(m["name"])
+        if name:
+            if text.startswith("/", m.end("name")):
+                return None
+            out.append(_with_partner(text, m.end("name"), name))
+    for m in _BENCH_NAME.finditer(text, lo, hi):
+        group = "name" if m["name"] else "name2"
+        name = None if _generic_mention(text, m, group) else _ok_dataset(m[group])
+        if name:
+            out.append(name)
+    return out
+
+
+#: A preposition whose capitalised object is no data set: "for" (a model) and "on a"/"in an" (a device).
+_NOT_A_SET_PREP = re.compile(r"(?i:for\b|(?:on|in)\s+an?\s)")
+#: A plural set head: the span names several sets.
+_SEVERAL_SETS = re.compile(r"\b(?:datasets|benchmarks|corpora|data sets|test sets)\b")

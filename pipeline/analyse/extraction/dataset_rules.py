@@ -159,6 +159,26 @@ DATASET_RULES: dict[str, tuple[str, tuple]] = {
             ),
         ),
     ),
+    "sentence-named-dataset": (
+        "A number still with no dataset takes the one data set its clause names anywhere ('on X', 'X dataset'), "
+        "never for a physical measure (a speed is measured on hardware), never after 'for' (a model) or 'on a' "
+        "(a device), never in a clause that counts its sets or names several at once (a plural set head, a slash "
+        "list).",
+        (
+            (
+                "Experimental results show that Claude-3.5-Sonnet achieves the best performance with 77.4% accuracy, "
+                "indicating that there is still significant room to improve for LLMs on MiMoTable.",
+                77.4,
+                {"dataset": "MiMoTable"},
+            ),
+            (
+                "Especially, our approach exceeds the current best method by 9.5% on the most challenging CUHK03 "
+                "dataset.",
+                9.5,
+                {"dataset": "CUHK03"},
+            ),
+        ),
+    ),
     "list-dataset-after": (
         "A data set named right after a list of numbers ('gains of 10.0% and 20.0% on AMC23') is the set of every "
         "number of the list joined to the next by a separator alone, not the set an earlier number took from before "

@@ -40,7 +40,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from pipeline.analyse.extraction import linking
+from pipeline.analyse.extraction import dataset_linking, linking
 from pipeline.analyse.extraction import vocabulary as V
 from pipeline.analyse.extraction.coordination import (
     accept_coordinated,
@@ -211,11 +211,12 @@ def extract_metrics(text: str) -> list[MetricRow]:
     linking.share_of_metric(text, rows)
     linking.share_antecedent_metric(text, rows)
     linking.share_sentence_metric(text, rows)  # a share named by the step before reaches its sentence
-    linking.share_baseline_dataset(text, rows)
-    linking.share_sentence_dataset(text, rows)
-    linking.share_same_dataset(text, rows)
-    linking.share_contest_dataset(text, rows)
-    linking.share_abstract_dataset(text, rows, sents)
+    dataset_linking.share_baseline_dataset(text, rows)
+    dataset_linking.share_sentence_dataset(text, rows)
+    dataset_linking.share_same_dataset(text, rows)
+    dataset_linking.share_contest_dataset(text, rows)
+    dataset_linking.share_abstract_dataset(text, rows, sents)
+    dataset_linking.share_sentence_named_dataset(text, rows)
     _kind_of_linked_metric(text, kept, rows)
     own_scale_points(rows)
     own_top_k(text, rows)
