@@ -477,6 +477,8 @@ _NO_NOUN_AFTER = re.compile(
     r"\s*(?:[,.;]|$|(?:and|or|for|on|in|with|at|across|compared|vs|versus|while|which|when|than|"
     r"respectively)\b)"
 )
+#: A metric name right after an integer that is its level: "48 BLEU", "61 F1" (not "16 classifiers").
+_INT_METRIC_AFTER = re.compile(rf"\s?(?:{LEX_WORDS})(?![\w-])(?!\s+(?:points?|pts?)\b)", re.I)
 _RESULT_CUE = re.compile(
     r"\b(achiev\w*|attain\w*|reach\w*|obtain\w*|scor\w*|yield\w*|outperform\w*|surpass\w*|improv\w*|"
     r"record\w*|report\w*|deliver\w*|get|gets|sets?|establish\w*|results?|accurac\w*|rate|performance)\b",
@@ -504,6 +506,8 @@ def accept_plain(text: str, t: Tok, s0: int) -> bool:
         ctx = text[max(s0, t.span_start - 50) : t.span_end + 40]
         if _RUNS_AT.search(pre):
             return True
+        if u in V.UNIT_METRICS and _RESULT_CUE.search(text, s0, t.span_start):
+            return True  # a rate that names its metric, in a sentence that reports results ("achieve ... 33 FPS")
         return bool(UP.search(ctx) or DOWN.search(ctx) or LEX.search(ctx) or AMOUNT.search(ctx))
     if t.decimal and correlation_before(text, s0, t.span_start):
         return True
@@ -523,10 +527,17 @@ def accept_plain(text: str, t: Tok, s0: int) -> bool:
         # plain integers are counts unless a unit says otherwise, or a metric names a number of two digits or
         # more as its level and no noun follows ("a recall of 83 and a precision of 92 for", not "the
         # accuracy of 16 classifiers", "a power of 2", "error: 1)")
+        if not re.fullmatch(r"\d{2,3}", text[t.num_start : t.num_end]):
+            return False
+        if _LEVEL_OF_BEFORE.search(pre_q) and _NO_NOUN_AFTER.match(post):
+            return True
+        # "our technique obtains 83% accuracy, 75% top-5 accuracy and 48 BLEU": a metric right after, in a
+        # sentence that reports results; not the end of a range ("a 2-27 BLEU gain") nor a bracketed setting
+        # ("2.51 (10 NFE)")
         return bool(
-            re.fullmatch(r"\d{2,3}", text[t.num_start : t.num_end])
-            and _LEVEL_OF_BEFORE.search(pre_q)
-            and _NO_NOUN_AFTER.match(post)
+            _INT_METRIC_AFTER.match(post)
+            and _RESULT_CUE.search(text, s0, t.span_start)
+            and not re.search(r"(?:\d\s?[-–]|\()\s*$", pre)
         )
     if re.search(r"\b(?:margins?|gaps?)\s+of\s+$", pre):
         return True  # "outperforms X by a huge margin of 9.3"

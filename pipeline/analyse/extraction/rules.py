@@ -101,6 +101,12 @@ RULES: dict[str, Rule] = {
                 30.0,
                 {"metric": "FPS", "kind": "score"},
             ),
+            # a rate that names its metric (vocabulary UNIT_METRICS) in a sentence that reports results
+            (
+                "Furthermore, we demonstrate that A* can achieve real-time inference speeds of 33 FPS.",
+                33.0,
+                {"metric": "FPS", "kind": "score"},
+            ),
             # spelled units; a device the measure is taken on is no data set
             (
                 "It is much faster than contemporaneous methods and runs at 67 frames per second on a 1080Ti GPU.",
@@ -128,7 +134,8 @@ RULES: dict[str, Rule] = {
         "change 'by N' of the metric just named ('reduces FID by 100'), a change in a metric's units named right "
         "after it ('by 2 F1', 'an improvement of 1 BLEU score') and a level of two or three digits after a "
         "metric and 'of'/'are'/'=' with no noun after it ('a recall of 83 and', not 'the accuracy of 16 "
-        "models'). A sign alone makes no result in math notation "
+        "models') or before a metric name in a sentence that reports results ('obtains 48 BLEU', not the end of "
+        "a range 'a 2-27 BLEU gain' nor a bracketed setting '(10 NFE)'). A sign alone makes no result in math notation "
         "(an interval '[-1,1]', '-2 log', '≜ -2').",
         (
             ("We obtain 28.4 BLEU on WMT'14 En-De.", 28.4, {"metric": "BLEU", "dataset": "WMT'14 En-De"}),
@@ -138,6 +145,12 @@ RULES: dict[str, Rule] = {
                 "HealTech achieves a recall of 83 and a precision of 92 for wounds with the risk of hospitalization.",
                 83.0,
                 {"metric": "recall", "kind": "score", "unit": None},
+            ),
+            (
+                "Notably, we bridge the quality gap between non-autoregressive and autoregressive parsers, achieving "
+                "87 EM on TOPv2.",
+                87.0,
+                {"metric": "EM", "kind": "score", "dataset": "TOPv2"},
             ),
             (
                 "Our system outperforms comparable state-of-the-art methods by 2 F1 on OntoNotes and 6.8 F1 on the "

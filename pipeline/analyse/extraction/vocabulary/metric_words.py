@@ -19,6 +19,7 @@ METRIC_NAMES = (
     r"ROUGE(?:-[12L])?",
     r"METEOR",
     r"CIDEr(?:-D)?",
+    r"(?-i:SPICE)(?!-)",
     r"chrF\+*",
     r"BERTScore",
     r"AUC",
@@ -311,6 +312,7 @@ POINT_SCALE_METRICS = (
     r"ROUGE(?:-[12L])?(?: scores?)?",
     r"METEOR",
     r"CIDEr",
+    r"SPICE",
     r"COMET",
     r"TER",
 )
