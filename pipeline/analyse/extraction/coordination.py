@@ -152,6 +152,9 @@ def _list_dataset_after(text: str, members: list[MetricDraft]) -> None:
 
 # "3.92% mean error with 0.39% failure rate on COFW": a result, its own metric words, then "with" and the next
 _WITH_GAP = re.compile(r"\s*(?:[\w@-]+\s+){0,3}?with\s+(?:(?:only|just|a|an)\s+)?")
+# "a DSC of 83.47% and a Hausdorff distance 95th percentile (HD95) of 3.83 on the FUMPE dataset": two levels
+# named by their metrics, coordinated
+_AND_LEVEL_GAP = re.compile(r"\s*,?\s*and\s+(?:an?\s+|the\s+|its\s+)?(?:[\w@()-]+\s+){1,6}?(?:of|=)\s+")
 
 
 def share_set_with_partner(text: str, rows: list[MetricDraft]) -> None:
@@ -167,7 +170,12 @@ def share_set_with_partner(text: str, rows: list[MetricDraft]) -> None:
             and b["subject"] != "baseline"
             and a["dataset"] != b["dataset"]
             and not SET_AT_NUMBER & set(a["rules"])
-            and _WITH_GAP.fullmatch(text, a["end"], b["start"])
+            and (
+                _WITH_GAP.fullmatch(text, a["end"], b["start"])
+                or (
+                    a["kind"] == b["kind"] == "score" and _AND_LEVEL_GAP.fullmatch(text, a["end"], b["start"])
+                )
+            )
         ):
             a["dataset"] = b["dataset"]
             a["rules"] = [r for r in a["rules"] if r != "dataset-before"] + ["list-dataset-after"]

@@ -183,7 +183,8 @@ DATASET_RULES: dict[str, tuple[str, tuple]] = {
         "A data set named right after a list of numbers ('gains of 10.0% and 20.0% on AMC23') is the set of every "
         "number of the list joined to the next by a separator alone, not the set an earlier number took from before "
         "it in the sentence; so is a result joined by 'with' to a number that names its set ('3.92% mean error "
-        "with 0.39% failure rate on COFW dataset').",
+        "with 0.39% failure rate on COFW dataset'), and a level joined by 'and' to the next level its metric names "
+        "('a DSC of 83.42% and an HD95 of 5.10 on the CAD-PE dataset').",
         (
             (
                 "By utilising boundary information of 300-W dataset, our method achieves 3.92% mean error with 0.39% "
@@ -196,6 +197,12 @@ DATASET_RULES: dict[str, tuple[str, tuple]] = {
                 "6.7% on AIME24, respectively.",
                 10.0,
                 {"dataset": "AMC23"},
+            ),
+            (
+                "Our method achieved a DSC of 83.47% and an HD95 of 3.83 on the FUMPE dataset, as well as a DSC of "
+                "83.42% and an HD95 of 5.10 on the CAD-PE dataset.",
+                83.42,
+                {"dataset": "CAD-PE", "metric": "DSC"},
             ),
             (
                 "The improvements were 6.5% and 5% for Java, and 23.4% and 17.8% for Python.",

@@ -113,6 +113,17 @@ _OPEN_BEFORE = (
         ),
     ),
     ("metric-before-of", re.compile(rf"(?P<np>(?:[\w@\-]+\s){{0,2}}{HEADS})\s+(?:of|is|was|=|:)\s+$", re.I)),
+    # an acronym no vocabulary holds, named as the level: "a CRR of 99.08%", "a Dice similarity coefficient
+    # (DSC) of 83.47%", "an HD95 of 5.10"
+    # (two capitals at least, digits after them; bracketed only as the acronym of the words before it, never
+    # a compared method: "improvements over ELU of 4.45%", "(measured against serial MCMC) of up to 39%")
+    (
+        "metric-acronym-of",
+        re.compile(
+            r"(?<!\bover\s)(?<!\bthan\s)(?<!\bagainst\s)(?<!\bvs\s)(?<!\bvs\.\s)(?<!\bversus\s)(?<!\bto\s)"
+            r"(?<![\w(-])(?P<open>\()?(?P<np>[A-Z][A-Z\d]*[A-Z]\d*)(?(open)\))\s+(?:of|=)\s+$"
+        ),
+    ),
     (
         "metric-before-passive",
         re.compile(
@@ -430,12 +441,20 @@ _ACRONYM_BEFORE = re.compile(
 )
 
 
+#: A vocabulary metric (and up to two words before it) right before a colon and the number: "EER: 12.40%",
+#: "top 1 accuracy: 32.13%".
+_METRIC_COLON = re.compile(rf"(?<![\w-])(?P<np>(?:[\w@-]+\s){{0,2}}(?:{LEX_WORDS})):\s?$", re.I)
+
+
 def metric_before(text: str, t: Tok, lo: int) -> str | None:
     """Metric named before the number: "improves F1 by 3%", "accuracy of 41%", "AUC) of 99.02%",
     "reduces WER from 5.1 to 4.3", "mIoU drops by ≈ 3%", "success rates up to 98.1%"."""
     eq = metric_equals(text, t.span_start)
     if eq:
         return eq  # "FID=9.91", "macro-F1=54%"
+    colon = _METRIC_COLON.search(text, max(0, t.span_start - 50), t.span_start)
+    if colon:
+        return colon["np"]  # "CRR: 97.84%, EER: 12.40%" (a colon ends the clause, so it is looked for here)
     pre = text[max(lo, t.span_start - 100) : t.span_start]
     pre = QUAL_TEXT.sub("", pre).rstrip() + " "
     m = _ACRONYM_BEFORE.search(pre[-70:]) if ")" in pre[-30:] else None
