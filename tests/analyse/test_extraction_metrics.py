@@ -1766,3 +1766,35 @@ def test_sentences_of_the_mixed_blind_file(text, fields, rows):
 def test_sentence_named_dataset(text, rows):
     """A number with no set takes the one set its clause names (rule sentence-named-dataset), and only then."""
     assert [(r["value"], r["dataset"]) for r in extract_metrics(clean_text(text))] == rows
+
+
+@pytest.mark.parametrize(
+    ("text", "rows"),
+    [
+        # blind12-040: the set of the sentence before, elaborated on by "For example"
+        pytest.param(
+            "This network outperforms 7 state-of-the-art SR methods in boosting the recognition accuracy of LR "
+            "images in TextZoom. For example, it outperforms LapSRN by over 5% and 8% on the recognition accuracy "
+            "of ASTER and CRNN.",
+            [(5.0, "TextZoom"), (8.0, "TextZoom")],
+            id="for-example",
+        ),
+        # blind4-012: the sentence says where it measures, by a generic name; the sentence before names several
+        pytest.param(
+            "RaMLP achieves 83.4% top-1 accuracy on ImageNet-1K and transfers to MS-COCO object detection and "
+            "ADE20K semantic segmentation. In particular, RaMLP outperforms MLPs by a large margin (around 1.5% Apb "
+            "or 1.0% mIoU) on dense prediction tasks.",
+            [(83.4, "ImageNet-1K"), (1.5, None), (1.0, None)],
+            id="not-generic-tasks",
+        ),
+        pytest.param(
+            "We evaluate on Pascal VOC and ImageNet. Notably, it performs better than GoogLeNet (45.0% vs. 43.9% in "
+            "mAP) with much shallower networks.",
+            [(45.0, None), (43.9, None)],
+            id="not-two-sets-before",
+        ),
+    ],
+)
+def test_elaboration_dataset(text, rows):
+    """A sentence that elaborates on the one before takes its one set (rule elaboration-dataset), only then."""
+    assert [(r["value"], r["dataset"]) for r in extract_metrics(clean_text(text))] == rows

@@ -233,3 +233,46 @@ def share_sentence_named_dataset(text: str, rows: list[MetricDraft]) -> None:
         if len(names) == 1:
             r["dataset"] = names.popitem()[1]
             r["rules"].append("sentence-named-dataset")
+
+
+#: A sentence that opens by elaborating on the one before: "Particularly, ...", "For example, ...".
+_ELABORATION = re.compile(
+    r"\s*(?:Particularly|In particular|Specifically|More specifically|Concretely|For example|For instance|"
+    r"Notably|Especially|Namely|E\.g\.|In detail)\b,?",
+)
+
+
+#: A sentence that says where its numbers are measured, by a generic name ("on dense prediction tasks").
+_OTHER_SETS = re.compile(
+    r"\b(?:on|in|across|over)\s+(?:[\w-]+\s+){0,3}(?:tasks|datasets|benchmarks|domains)\b", re.I
+)
+
+
+def share_elaborated_dataset(text: str, rows: list[MetricDraft], sentences: list[tuple[int, int]]) -> None:
+    """A row still with no dataset, in a sentence that opens by elaborating on the one before
+    (:data:`_ELABORATION`: "Experimental results ... on the CommonGen benchmark strongly demonstrate ....
+    Particularly, KGR4 obtains 33.56 SPICE in the official leaderboard"), takes the one data set the sentence
+    before names (:func:`pipeline.analyse.extraction.dataset_names.sets_named_in`, or its rows' sets). Never
+    when that sentence names several or counts them, never for a physical measure, and never when the row's own
+    sentence says where it is measured by a generic name (:data:`_OTHER_SETS`: "on dense prediction tasks")."""
+    starts = [a for a, _ in sentences]
+    for r in rows:
+        if r["dataset"] is not None or "measure-unit" in r["rules"]:
+            continue
+        if not _ELABORATION.match(text, r["_s0"]) or r["_s0"] not in starts:
+            continue
+        if _OTHER_SETS.search(text, r["_s0"], r["_s1"]):
+            continue
+        i = starts.index(r["_s0"])
+        if i == 0:
+            continue
+        a, b = sentences[i - 1]
+        if _MANY_SETS.search(text, a, b):
+            continue
+        names = {dataset_key(n): n for n in reversed(sets_named_in(text, a, b) or [])}
+        names.update(
+            {dataset_key(x["dataset"]): x["dataset"] for x in rows if x["_s0"] == a and x["dataset"]}
+        )
+        if len(names) == 1 and " and " not in next(iter(names.values())):
+            r["dataset"] = next(iter(names.values()))
+            r["rules"].append("elaboration-dataset")

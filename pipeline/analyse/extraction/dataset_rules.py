@@ -179,6 +179,20 @@ DATASET_RULES: dict[str, tuple[str, tuple]] = {
             ),
         ),
     ),
+    "elaboration-dataset": (
+        "A number still with no dataset, in a sentence that opens by elaborating on the one before ('Particularly,', "
+        "'For example,', 'Specifically,'), takes the one data set the sentence before names; never when that "
+        "sentence names or counts several, never for a physical measure, never when its own sentence names where "
+        "it is measured ('on dense prediction tasks').",
+        (
+            (
+                "Experimental results and in-depth analysis on the CommonGen benchmark strongly demonstrate the "
+                "effectiveness of our framework. Particularly, KGR4 obtains 33.56 SPICE in the official leaderboard.",
+                33.56,
+                {"dataset": "CommonGen", "metric": "SPICE"},
+            ),
+        ),
+    ),
     "list-dataset-after": (
         "A data set named right after a list of numbers ('gains of 10.0% and 20.0% on AMC23') is the set of every "
         "number of the list joined to the next by a separator alone, not the set an earlier number took from before "

@@ -217,6 +217,7 @@ def extract_metrics(text: str) -> list[MetricRow]:
     dataset_linking.share_contest_dataset(text, rows)
     dataset_linking.share_abstract_dataset(text, rows, sents)
     dataset_linking.share_sentence_named_dataset(text, rows)
+    dataset_linking.share_elaborated_dataset(text, rows, sents)
     _kind_of_linked_metric(text, kept, rows)
     own_scale_points(rows)
     own_top_k(text, rows)
