@@ -1798,3 +1798,30 @@ def test_sentence_named_dataset(text, rows):
 def test_elaboration_dataset(text, rows):
     """A sentence that elaborates on the one before takes its one set (rule elaboration-dataset), only then."""
     assert [(r["value"], r["dataset"]) for r in extract_metrics(clean_text(text))] == rows
+
+
+@pytest.mark.parametrize(
+    ("text", "rows"),
+    [
+        # blind11-040: two ranges whose dash the PDF text lost
+        pytest.param(
+            "GLTs save 20% 98% MACs on small graphs and 25% 85% MACs on large ones.",
+            [("range", 20.0, 98.0), ("range", 25.0, 85.0)],
+            id="lost-dash",
+        ),
+        # counter-cases: a list whose commas were lost goes on; the first number is the larger
+        pytest.param(
+            "It improves the performance by 10.4% 5.7% and 4.4% on CIFAR-10 CIFAR-100 and Tiny ImageNet.",
+            [("delta", None, None), ("delta", None, None), ("delta", None, None)],
+            id="not-a-list",
+        ),
+        pytest.param(
+            "Our method gains 5.88% 4.1% on the two sets.",
+            [("score", None, None), ("score", None, None)],
+            id="not-descending",
+        ),
+    ],
+)
+def test_lost_dash_range(text, rows):
+    """Two percentages with only a space between are a range whose dash was lost (rule range), only then."""
+    assert [(r["kind"], r["value_low"], r["value_high"]) for r in extract_metrics(clean_text(text))] == rows

@@ -65,6 +65,7 @@ from pipeline.analyse.extraction.names import (
     metric_after,
     metric_before,
     metric_open,
+    own_scale_points,
     own_top_k,
 )
 from pipeline.analyse.extraction.patterns import (
@@ -100,11 +101,10 @@ from pipeline.analyse.extraction.tokens import (
     METRIC_POINTS_RULE,
     Tok,
     number_tokens,
-    own_scale_points,
     pair_structures,
 )
 
-RULES_VERSION = "49"  # with keys, text, rules; bump when outputs change (docs/execution.md)
+RULES_VERSION = "50"  # with keys, text, rules; bump when outputs change (docs/execution.md)
 
 #: Keys of every row returned by :func:`extract_metrics`, in column order.
 METRIC_FIELDS = (

@@ -17,6 +17,7 @@ from pipeline.analyse.extraction.patterns import (
     LEX_WORDS,
     METRIC_POINTS,
     MODEL_NAME,
+    POINT_SCALE_METRIC,
     QUAL_TEXT,
     SPREAD,
     SUFFIXED_METRIC,
@@ -26,7 +27,7 @@ from pipeline.analyse.extraction.patterns import (
 )
 from pipeline.analyse.extraction.rows import MetricDraft
 from pipeline.analyse.extraction.tidy import CHANGE_TAIL
-from pipeline.analyse.extraction.tokens import Tok
+from pipeline.analyse.extraction.tokens import METRIC_POINTS_RULE, Tok
 
 #: A name holding a metric name as one of its parts ("Ign_F1", "Novel-AP50") is a metric, never a data set.
 _HOLDS_METRIC = re.compile(rf"(?<![A-Za-z])(?:{LEX_WORDS})(?![a-z])")
@@ -556,3 +557,17 @@ def own_top_k(text: str, rows: list[MetricDraft]) -> None:
         if m and head and not re.match(rf"top-?{m[1]}\b", r["metric"] or "", re.I):  # kept as written
             r["metric"] = f"top-{m[1]} {head[1] or ''}".strip()
             r["rules"].append("metric-top-k")
+
+
+def own_scale_points(rows: list[MetricDraft]) -> None:
+    """Rule metric-points, on the drafted rows after linking (in place): "points" of a metric on its own scale are that metric's units, not
+    percentage points ("outperforms ... by 2.77 points" of BLEU: unit null, vocabulary POINT_SCALE_METRICS)."""
+    for r in rows:
+        if (
+            r["unit"] == "pp"
+            and re.fullmatch(r"(?:absolute\s+)?(?:points?|pts)", (r["unit_text"] or "").lower())
+            and r["metric"]
+            and POINT_SCALE_METRIC.fullmatch(r["metric"])
+        ):
+            r["unit"] = None
+            r["rules"] = [*r["rules"], METRIC_POINTS_RULE]

@@ -22,7 +22,6 @@ from pipeline.analyse.extraction.patterns import (
     metric_equals,
     time_taken,
 )
-from pipeline.analyse.extraction.rows import MetricDraft
 
 _MINUS = "-−–"  # ASCII hyphen-minus, U+2212 minus, en dash used as a minus sign
 _NUM = r"(?:\d{1,3}(?:,\d{3})+(?![\d])(?:\.\d+)?|\d+(?:[.,]\d+)?|\.\d+)"
@@ -406,20 +405,6 @@ def counts_points(unit_text: str, value: float, suffix: str | None) -> bool:
     return u.startswith(("point", "absolute", "pts")) and (bool(suffix) or abs(value) > MAX_PP)
 
 
-def own_scale_points(rows: list[MetricDraft]) -> None:
-    """Rule metric-points, on the drafted rows after linking (in place): "points" of a metric on its own scale are that metric's units, not
-    percentage points ("outperforms ... by 2.77 points" of BLEU: unit null, vocabulary POINT_SCALE_METRICS)."""
-    for r in rows:
-        if (
-            r["unit"] == "pp"
-            and re.fullmatch(r"(?:absolute\s+)?(?:points?|pts)", (r["unit_text"] or "").lower())
-            and r["metric"]
-            and POINT_SCALE_METRIC.fullmatch(r["metric"])
-        ):
-            r["unit"] = None
-            r["rules"] = [*r["rules"], METRIC_POINTS_RULE]
-
-
 # "A up to B" is a range only after "from" ("ranging from 8% up to 40%"); "from A to B" alone is before-after
 _RANGE_SEP = re.compile(r"\s?(?:--|–|—|-|~|∼|to|(?<=\s)up\sto)\s?")
 _FROM = re.compile(r"\bfrom\s+(?:an?\s+|the\s+)?(?:[\w-]+\s+){0,2}(?:[\w@.-]+\s?=\s?)?$", re.I)
@@ -506,7 +491,21 @@ def _is_range(text: str, t: Tok, n: Tok) -> bool:
         and (n.unit or n.measure)
     ):
         is_range = True
-    return is_range
+    return is_range or _lost_dash_range(text, t, n)
+
+
+def _lost_dash_range(text: str, t: Tok, n: Tok) -> bool:
+    """Two percentages with only a space between, the first the smaller, neither in a longer list: a range whose
+    dash or tilde was lost from the PDF text ("with 35 45% less training time", "20% 98% MACs saving")."""
+    return (
+        text[t.num_end if t.unit is None else t.end : n.start] == " "
+        and t.unit in (None, "%")
+        and n.unit == "%"
+        and not t.signed
+        and t.value < n.value
+        and not re.search(r"[\d%]\s*$", text[max(0, t.start - 4) : t.start])
+        and not re.match(r"\s*(?:,|and\b|&)?\s*[+-]?\d", text[n.end : n.end + 12])  # a list goes on
+    )
 
 
 def _pair(text: str, t: Tok, n: Tok, out: list[Tok]) -> bool:
