@@ -119,6 +119,12 @@ def qualifier_of(text: str, t: Tok, s0: int) -> tuple[str | None, int]:
         m = rx.search(pre)
         if m:
             return q, t.span_start - (len(pre) - m.start())
+    between = text[t.span_start : t.num_start]
+    if t.kind == "before_after" and " to " in between:  # "from 30% to up to 70%": the value after's qualifier
+        after_to = between.split(" to ", 1)[1]
+        after_q = next((q for rx, q in QUALIFIERS if rx.search(after_to)), None)
+        if after_q:
+            return after_q, t.span_start
     post = text[t.span_end : t.span_end + 12]
     if re.match(r"\s+or (?:less|fewer|lower)\b", post):
         return "up to", t.span_start

@@ -290,12 +290,19 @@ RULES: dict[str, Rule] = {
     ),
     "before-after": Rule(
         "'from A to B' (also 'from A mAP to B mAP', the words after A repeated after B) and 'A → B' with "
-        "numbers of one unit are one before_after row: value B, value_from A; its subject is the paper's.",
+        "numbers of one unit are one before_after row: value B, value_from A; its subject is the paper's. A "
+        "qualifier after 'to' is B's ('from 30% to up to 70%').",
         (
             (
                 "Fine-tuning reduces WER from 5.1 to 4.3.",
                 4.3,
                 {"kind": "before_after", "value_from": 5.1, "metric": "WER"},
+            ),
+            (
+                "By addressing both challenges we are able to improve the ability to translate new, rare words and "
+                "phrases from 30% to up to 70%.",
+                70.0,
+                {"kind": "before_after", "value_from": 30.0, "qualifier": "up to"},
             ),
             # the next pair of a list of such pairs, its "from" left out
             (

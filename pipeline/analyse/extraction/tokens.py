@@ -411,7 +411,7 @@ _FROM = re.compile(r"\bfrom\s+(?:an?\s+|the\s+)?(?:[\w-]+\s+){0,2}(?:[\w@.-]+\s?
 
 _ARROW = re.compile(r"\s?(?:→|->|⟶|⇒|=>)\s?")
 # "from 35.7 mAP to 37.9 mAP": the words after the first number, repeated after the second
-_TO_GAP = re.compile(r"\s?(?P<w>(?:[^\s\d(),;]+\s){1,2})?to\s")
+_TO_GAP = re.compile(rf"\s?(?P<w>(?:[^\s\d(),;]+\s){{1,2}})??to\s(?:(?:{QUAL_WORDS})\s*)?")
 _PAIR_LIST_GAP = re.compile(r"[^.;()\d%]{0,50}?,\s*(?:and\s+)?")  # " on IMDb, " between two pairs of a list
 
 
