@@ -261,3 +261,27 @@ def test_a_repository_cut_from_its_owner_by_a_space_is_joined():
     assert [r["url"] for r in extract_urls("See https://github.com/owner/ and the data.")] == [
         "https://github.com/owner"
     ]
+
+
+@pytest.mark.parametrize(
+    ("text", "url"),
+    [
+        # real abstracts (blind13-077 and the dev corpus): a PDF extraction cut the host after a dot
+        (
+            "Code is available at https://github. com/tonghe90/textspotter.",
+            "https://github.com/tonghe90/textspotter",
+        ),
+        (
+            "Project page: https://wywu.github. io/projects/TGaGa/TGaGa.html.",
+            "https://wywu.github.io/projects/TGaGa/TGaGa.html",
+        ),
+        (
+            "Visit https://sites.google. com/view/upn-public/home for videos.",
+            "https://sites.google.com/view/upn-public/home",
+        ),
+        # a sentence word after a full stop is not the rest of a host
+        ("Our page is https://example.org. We then test it.", "https://example.org"),
+    ],
+)
+def test_a_host_cut_after_a_dot_is_joined(text, url):
+    assert [r["url"] for r in extract_urls(text)] == [url]

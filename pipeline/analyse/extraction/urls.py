@@ -34,7 +34,7 @@ from url_normalize import url_normalize
 from pipeline.analyse.extraction import vocabulary as V
 from pipeline.analyse.extraction.rows import UrlRow
 
-RULES_VERSION = "3"  # bump when outputs change (docs/execution.md)
+RULES_VERSION = "4"  # bump when outputs change (docs/execution.md)
 
 #: Keys of every row returned by :func:`extract_urls`, in column order.
 URL_FIELDS = ("url", "url_raw", "kind", "host", "repo", "start", "end")
@@ -95,6 +95,14 @@ _CODE_OWNER = re.compile(
     r"(?:github\.com|gitlab\.com|bitbucket\.org|codeberg\.org|huggingface\.co)/[\w.-]+/$", re.I
 )
 
+
+#: A scheme and a host that ends in a dot, no path yet ("https://github."), and what may follow it after a
+#: space: the rest of the host up to a common top-level domain, and the path ("com/tonghe90/textspotter",
+#: "toronto.edu/~x").
+_HOST_CUT = re.compile(r"://[\w.-]+\.$")
+_TLD_NEXT = re.compile(
+    rf"(?:[\w-]+\.)*(?i:com|org|net|io|edu|ai|dev|gov|info|co)(?:/{_UCH_NOCOMMA_HTTP}*)?(?![\w-])"
+)
 
 #: Words after "<code host>/<owner>/ " that continue the sentence, not the URL.
 _NOT_A_REPO = re.compile(r"(?i)and|or|for|which|that|with|to|in|on|the|is|are|as|by|we|our|at|from|where")
@@ -400,6 +408,12 @@ def _bare_urls(
         elif b < len(raw) and raw[b] == " " and _CODE_OWNER.search(m[0]):
             nm = _JOIN_NEXT.match(raw, b + 1)
             if nm and not _NOT_A_REPO.fullmatch(_trim(nm[0])):
+                gap, b = " ", nm.end()
+        elif b < len(raw) and raw[b] == " " and _HOST_CUT.search(m[0]):
+            # "https://github. com/tonghe90/textspotter": a host cut by a space after a dot, the top-level
+            # domain and the path after it
+            nm = _TLD_NEXT.match(raw, b + 1)
+            if nm:
                 gap, b = " ", nm.end()
         trimmed = _trim(raw[a:b].replace(gap, "", 1) if gap else raw[a:b])
         if trimmed:
