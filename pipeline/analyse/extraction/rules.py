@@ -441,7 +441,7 @@ RULES: dict[str, Rule] = {
     ),
     "spelled-number": Rule(
         "Results written in words: 'twice as', 'factor of N' (N > 0), 'N orders of magnitude' (a range for 'one to "
-        "two', '2--3'; none after 'ranging over', 'spanning'), 'one percent', 'one "
+        "two', '2--3', 'between one and two'; none after 'ranging over', 'spanning'), 'one percent', 'one "
         "percentage point', 'by two times' / 'three times faster' (not 'N times fewer <data>': the setup), fractions "
         "of a quantity ('about half the accuracy'), ranks ('ranked first', 'ranking 1st', 'rank number one', 'won the "
         "1st place', 'ranked the first on X', 'placed first in X', and ranks coordinated with one: 'first on X and "
@@ -451,6 +451,12 @@ RULES: dict[str, Rule] = {
                 "Our solver is two orders of magnitude faster than Cplex.",
                 100.0,
                 {"unit": "x", "kind": "multiplier"},
+            ),
+            (
+                "Experiments show a speedup between one and four orders of magnitude over state-of-the-art "
+                "frameworks.",
+                10.0,
+                {"unit": "x", "kind": "range", "value_high": 10000.0},
             ),
             # "one to two", "2--3" orders of magnitude: a range of multipliers; a span of the setup is none
             (

@@ -27,7 +27,9 @@ _SPELLED = re.compile(
     r"(?P<q>\b(?:more than|over|about|nearly|almost|roughly|up to|within)\s+)?"
     r"(?:(?P<twice>\btwice\b)(?=\s+as\b)|\bfactor\s+(?:of\s+)?(?P<factor>\d+(?:\.\d+)?)(?!\w|\.\d|\s?/\s?\d)|"
     # "two orders of magnitude"; "one to two", "2--3", "two or three orders of magnitude": a range
-    r"\b(?:(?P<omlo>one|two|three|four|\d)\s*(?:to|or|--?|–)\s*)?(?P<om>one|two|three|four|five|an?|\d+)\s+orders?\s+"
+    # ("between one and two orders of magnitude" too)
+    r"\b(?:(?:between\s+)?(?P<omlo>one|two|three|four|\d)\s*(?:to|or|--?|–|\sand\s)\s*)?"
+    r"(?P<om>one|two|three|four|five|an?|\d+)\s+orders?\s+"
     r"of\s+magnitude\b|"
     r"\b(?P<pw>one|two|three|four|five|six|seven|eight|nine|ten)\s+percent(?!age)\b|"
     r"\b(?P<pp>one|two|three|four|five|six|seven|eight|nine|ten)\s+(?:percentage|absolute)\s+points?\b|"
