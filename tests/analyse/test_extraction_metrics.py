@@ -1825,3 +1825,29 @@ def test_elaboration_dataset(text, rows):
 def test_lost_dash_range(text, rows):
     """Two percentages with only a space between are a range whose dash was lost (rule range), only then."""
     assert [(r["kind"], r["value_low"], r["value_high"]) for r in extract_metrics(clean_text(text))] == rows
+
+
+@pytest.mark.parametrize(
+    ("text", "kinds"),
+    [
+        # dev corpus: the second number repeats the words after the first change ("over the previous")
+        pytest.param(
+            "We achieve over 15% improvement over the previous supervised approaches and 10% over the previous "
+            "unsupervised ones.",
+            ["delta", "delta"],
+            id="elided-change",
+        ),
+        # the repeated change keeps a metric of its own ("in terms of AP")
+        pytest.param(
+            "Experiments show that we improve over the CASENet backbone network by more than 4% in terms of MF(ODS) "
+            "and 18.61% in terms of AP, outperforming all current state-of-the-art approaches.",
+            ["delta", "delta"],
+            id="own-metric-kept",
+        ),
+    ],
+)
+def test_elided_change(text, kinds):
+    """A level that repeats the words after a change is that change again (rule elided-change)."""
+    rows = extract_metrics(clean_text(text))
+    assert [r["kind"] for r in rows] == kinds
+    assert "elided-change" in rows[-1]["rules"]

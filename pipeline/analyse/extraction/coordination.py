@@ -201,3 +201,34 @@ def share_in_groups(text: str, rows: list[MetricDraft], groups: list[list[int]])
                 m["qualifier"] = "up to"
             if m["subject"] == head["subject"]:
                 m["baseline"] = m["baseline"] or head["baseline"]
+
+
+def share_elided_change(text: str, rows: list[MetricDraft]) -> None:
+    """A level after ", and" that repeats the words after a change before it is that change again, its verb and
+    noun left out ("1.8% gain of F1 accuracy on top of the BiDAF reader, and 1.0% on top of the BERT base model"):
+    it takes the change's kind, direction and metric (rule elided-change)."""
+    for a, b in zip(rows, rows[1:]):
+        if (
+            a["_s0"] != b["_s0"]
+            or a["kind"] not in ("delta", "relative_change")
+            or b["kind"] != "score"
+            or "kind-level-of" in b["rules"]
+            or b["unit"] != a["unit"]
+        ):
+            continue
+        gap = text[a["end"] : b["start"]]
+        after = _NEXT_WORDS.match(text, b["end"])
+        if (
+            not re.search(r",?\s(?:and|while)\s+(?:by\s+)?$", gap)
+            or not after
+            or after["w"].startswith("of ")
+        ):
+            continue  # "N% of the X" is a share
+        if re.search(rf"\s{re.escape(after['w'])}\s", gap):
+            b["kind"], b["direction"] = a["kind"], a["direction"]
+            b["metric"] = b["metric"] or a["metric"]
+            b["rules"].append("elided-change")
+
+
+#: The two words right after a number ("on top", "over the"), its unit and a closing bracket passed over.
+_NEXT_WORDS = re.compile(r"\s(?P<w>[a-z]+\s[a-z]+)\b")

@@ -33,6 +33,18 @@ KIND_RULES: dict[str, tuple[str, tuple]] = {
             ("It achieves up to a 38% speed-up over unweighted training.", 38.0, {"kind": "relative_change"}),
         ),
     ),
+    "elided-change": (
+        "A level after ', and' whose next words repeat the words after a change before it is that change again, "
+        "its verb and noun left out; it takes the change's kind, direction and metric.",
+        (
+            (
+                "We obtain 1.8% gain of F1 accuracy on top of the BiDAF reader, and 1.0% on top of the BERT base "
+                "model.",
+                1.0,
+                {"kind": "delta", "metric": "F1 accuracy"},
+            ),
+        ),
+    ),
     "kind-difference": (
         "A % after 'difference is/of', before 'difference', or before 'above the state of the art/baseline/"
         "chance' is a difference of two levels: a delta.",

@@ -47,6 +47,7 @@ from pipeline.analyse.extraction.coordination import (
     bracket_partner,
     list_groups,
     partner_dataset,
+    share_elided_change,
     share_in_groups,
     share_set_with_partner,
 )
@@ -104,7 +105,7 @@ from pipeline.analyse.extraction.tokens import (
     pair_structures,
 )
 
-RULES_VERSION = "52"  # with keys, text, rules; bump when outputs change (docs/execution.md)
+RULES_VERSION = "53"  # with keys, text, rules; bump when outputs change (docs/execution.md)
 
 #: Keys of every row returned by :func:`extract_metrics`, in column order.
 METRIC_FIELDS = (
@@ -476,6 +477,7 @@ def _share_across_lists(text: str, rows: list[MetricDraft]) -> None:
     _inherit_compared(rows)
     _align_baseline_lists(rows, groups)
     _clause_metric_of_changes(text, rows)
+    share_elided_change(text, rows)
     _comparator_metric_of_changes(text, rows)
 
 
