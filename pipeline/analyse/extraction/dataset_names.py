@@ -58,7 +58,7 @@ PREP_NAME = re.compile(
 _BENCH_NAME = re.compile(
     r"\b(?:benchmark|dataset)s?\s+(?:of\s+|like\s+|such as\s+|including\s+)?"
     r"(?P<name>[A-Z][\w'’.\-+]*(?:\s[A-Z0-9][\w'’.\-+]*)?)|"
-    rf"\b(?:the\s+)?(?P<name2>(?:[A-Z]|{_DIGIT_START})[\w'’.\-+]*(?:\s[A-Z0-9][\w'’.\-+]*)?|"
+    rf"\b(?:the\s+)?(?P<name2>(?:[A-Z]|{_DIGIT_START})[\w'’.\-+]*(?:\s[A-Z0-9][\w'’.\-+]*){{0,3}}|"
     # a lower-case name before a singular "benchmark"/"dataset": "the ogbl-vessel benchmark", "the mnist1d dataset"
     r"(?<=the\s)(?!(?:real|large|small|well|open|widely|publicly|state|multi|cross|few|zero|high|low|long|short|"
     r"fine|self|semi|non|full|single|new|two|three|in|out|hand|human|web|task|domain)-)"
