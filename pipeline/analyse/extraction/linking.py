@@ -18,7 +18,7 @@ from pipeline.analyse.extraction.names import metric_share_of
 from pipeline.analyse.extraction.patterns import LOWER_PREFIX_NAME, SIGNIFICANCE_SYMBOLS
 from pipeline.analyse.extraction.rows import SET_AT_NUMBER, MetricDraft
 
-RULES_VERSION = "16"  # bump when outputs change (docs/execution.md)
+RULES_VERSION = "17"  # bump when outputs change (docs/execution.md)
 
 _LEX_WORDS = V.alternation(V.METRIC_NAMES)
 _LEX = V.words(V.METRIC_NAMES)
@@ -46,7 +46,7 @@ _HEADED_LIST = re.compile(
     rf"\b(?i:on|in|for|across|using|of|from)\s+(?:the\s+)?(?:[a-z][\w-]*\s+){{1,3}}"
     rf"(?P<list>{NAME}(?:{_SEP}(?:the\s+)?{NAME})+)(?=\s+(?:datasets|benchmarks|corpora)\b)"
 )
-_METRIC_ITEM = rf"(?:[\w@-]+\s)?{_LEX_WORDS}(?:\s\([\w@-]+\))?"
+_METRIC_ITEM = rf"(?:(?!(?:of|in|on|for|at|by|to|and|or|the)\s)[\w@-]+\s)?{_LEX_WORDS}(?:\s\([\w@-]+\))?"
 _METRIC_LIST = re.compile(rf"(?<![\w-]){_METRIC_ITEM}(?:{_SEP}{_METRIC_ITEM})+(?![\w-])", re.I)
 # "human and robot performance", "AP and AP90 scores": two modifiers sharing one metric head.
 _SHARED_HEAD = re.compile(rf"(?<![\w-])([\w-]+)\s+and\s+([\w-]+)\s+({_LEX_WORDS})(?![\w-])", re.I)

@@ -4,7 +4,7 @@ direction words, qualifiers (tables of :mod:`pipeline.analyse.extraction.vocabul
 #: Names of result metrics. A number next to one of these is a reported result ("54% F1", "BLEU 28.4").
 METRIC_NAMES = (
     r"(?:top-?[15] )?(?:accuracy|accuracies|acc|error rates?|error|errors)",
-    r"F(?:1|2|-?0\.5|β)(?:[- ]scores?)?",  # the F-beta family: F1, F2, F0.5 (F-0.5), Fβ
+    r"F(?:1|2|-?0\.5|β)(?:[- ]scores?|@\d+)?",  # the F-beta family: F1, F2, F0.5 (F-0.5), Fβ; "F1@5"
     r"F-(?:scores?|measures?)",
     r"F[- ]?measures?",
     r"F_1",
@@ -14,7 +14,7 @@ METRIC_NAMES = (
     r"Boundary-F1",
     r"(?-i:EM)",
     r"exact[- ]match",
-    r"BLEU",
+    r"BLEU(?:@\d)?",  # "BLEU@4"
     r"SacreBLEU",
     r"ROUGE(?:-[12L])?",
     r"METEOR",
@@ -76,11 +76,11 @@ METRIC_NAMES = (
     r"(?-i:PER)",
     r"NDCG(?:@\d+)?",
     r"(?:normali[sz]ed\s+)?discounted\s+cumulative\s+gain",
-    r"MRR",
+    r"MRR(?:@\d+)?",
     r"Hits@\d+",
     r"pass@\d+",
     r"recall(?:@\d+)?",
-    r"precision",
+    r"precision(?:@\d+)?",  # "precision@1"
     r"success rates?",
     r"win rates?",
     r"attack success rates?",
@@ -131,7 +131,7 @@ METRIC_NAMES = (
     r"specificity",
     r"fairness",
     r"Quality Ratio",
-    r"regret",
+    r"regret(?:@\d+)?",
     r"slopes?",
     r"frame-?rate",
     r"model size",
