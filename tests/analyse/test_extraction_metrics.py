@@ -1809,6 +1809,11 @@ def test_elaboration_dataset(text, rows):
             [("range", 20.0, 98.0), ("range", 25.0, 85.0)],
             id="lost-dash",
         ),
+        pytest.param(
+            "Extensive experiments on the ILSVRC-12 benchmark demonstrate 4 6x speed-up and 15 20x compression.",
+            [("range", 4.0, 6.0), ("range", 15.0, 20.0)],
+            id="lost-dash-multipliers",
+        ),
         # counter-cases: a list whose commas were lost goes on; the first number is the larger
         pytest.param(
             "It improves the performance by 10.4% 5.7% and 4.4% on CIFAR-10 CIFAR-100 and Tiny ImageNet.",
@@ -1851,3 +1856,11 @@ def test_elided_change(text, kinds):
     rows = extract_metrics(clean_text(text))
     assert [r["kind"] for r in rows] == kinds
     assert "elided-change" in rows[-1]["rules"]
+
+
+def test_a_model_number_is_no_lost_dash_range():
+    """ "Ryzen 7 2700X CPU": a count and a processor's model number are no range of multipliers."""
+    rows = extract_metrics(
+        clean_text("The code was run on an AMD Ryzen 7 2700X CPU, 2.5x faster than before.")
+    )
+    assert not [r for r in rows if r["kind"] == "range"]

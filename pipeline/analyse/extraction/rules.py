@@ -352,8 +352,9 @@ RULES: dict[str, Rule] = {
     "range": Rule(
         "'A-B', 'A--B', 'A to B' (and 'from A up to B') with one unit is a range (value null, value_low/value_high), and so are two plain "
         "decimals right after a metric name or a correlation statistic ('F1=0.93-0.96', 'Pearson correlations of "
-        "0.91-0.99', 'Pearson’s rho of .55 to .77'), and two percentages with only a space between, the first the "
-        "smaller and neither in a longer list: a dash lost from the PDF text ('with 35 45% less training time').",
+        "0.91-0.99', 'Pearson’s rho of .55 to .77'), and two percentages or multipliers with only a space between, "
+        "the first the smaller and neither in a longer list: a dash lost from the PDF text ('with 35 45% less "
+        "training time', '4 6x speed-up').",
         (
             ("Speedups of 1.5-2.3× are obtained.", 1.5, {"kind": "range", "value_high": 2.3}),
             (

@@ -495,13 +495,14 @@ def _is_range(text: str, t: Tok, n: Tok) -> bool:
 
 
 def _lost_dash_range(text: str, t: Tok, n: Tok) -> bool:
-    """Two percentages with only a space between, the first the smaller, neither in a longer list: a range whose
-    dash or tilde was lost from the PDF text ("with 35 45% less training time", "20% 98% MACs saving")."""
+    """Two percentages or multipliers with only a space between, the first the smaller, in no longer list: a
+    range whose dash or tilde the PDF text lost ("with 35 45% less training time", "4 6x speed-up")."""
     return (
         text[t.num_end if t.unit is None else t.end : n.start] == " "
-        and t.unit in (None, "%")
-        and n.unit == "%"
+        and n.unit in ("%", "x")
+        and t.unit in (None, n.unit)
         and not t.signed
+        and not (n.unit == "x" and re.match(r"\s?[A-Z]{2,}", text[n.end : n.end + 4]))  # "7 2700X CPU"
         and t.value < n.value
         and not re.search(r"[\d%]\s*$", text[max(0, t.start - 4) : t.start])
         and not re.match(r"\s*(?:,|and\b|&)?\s*[+-]?\d", text[n.end : n.end + 12])  # a list goes on
