@@ -56,13 +56,22 @@ RULES: tuple[DirectionRule, ...] = (
     DirectionRule(
         "perplexity_loss",
         r"perplexity|^ppl$|loss$|^nll$|^bpd$|bitsper(?:dim|dimension|character|byte|char)$|^bpc$|^bpb$|"
-        r"crossentropy$|^ece$|calibrationerror|regret$",
+        r"crossentropy$|^ece$|calibrationerror|regret(?:@\d+)?$",
         "lower",
         "Perplexity is the exponentiated cross-entropy of held-out text (Jelinek et al., 1977; Jurafsky & "
         "Martin, ch. 3); negative log-likelihood, bits per dimension/character, losses, expected "
         "calibration error (Guo et al., ICML 2017) and regret are costs.",
-        ("perplexity", "ppl", "validationloss", "nll", "bpd", "bitsperdim", "ece", "regret"),
+        ("perplexity", "ppl", "validationloss", "nll", "bpd", "bitsperdim", "ece", "regret", "regret@3"),
         ("accuracy",),
+    ),
+    DirectionRule(
+        "rank",
+        r"^(?:rank|place|meanrank|medianrank)$",
+        "lower",
+        "A place on a leaderboard or in a contest counts from the best: rank 1 is first (the contests' own "
+        "tables); a mean or median rank of the right answer (MR, MedR in retrieval) is lower when better.",
+        ("rank", "place", "meanrank", "medianrank"),
+        ("meanreciprocalrank", "rank1accuracy", "rank1"),
     ),
     DirectionRule(
         "gap",
