@@ -230,5 +230,5 @@ def share_elided_change(text: str, rows: list[MetricDraft]) -> None:
             b["rules"].append("elided-change")
 
 
-#: The two words right after a number ("on top", "over the"), its unit and a closing bracket passed over.
+#: The two lower-case words right after a row's span ("on top", "over the").
 _NEXT_WORDS = re.compile(r"\s(?P<w>[a-z]+\s[a-z]+)\b")

@@ -65,8 +65,6 @@ def abstract_datasets(
     :data:`_INTRODUCED` and :data:`_INTRODUCED_INSIDE`):
     {:func:`pipeline.analyse.extraction.keys.dataset_key` (None for a name with an empty key): (the name as first
     written, its offset)}."""
-    from pipeline.analyse.extraction.keys import dataset_key
-
     found = sorted((m.start("n"), m["n"]) for rx in shapes for m in rx.finditer(text))
     out: dict[str | None, tuple[str, int]] = {}
     for at, raw in found:
@@ -227,12 +225,19 @@ def share_sentence_named_dataset(text: str, rows: list[MetricDraft]) -> None:
         lo = text.rfind(";", r["_s0"], r["start"]) + 1 or r["_s0"]
         hi = text.find(";", r["end"], r["_s1"])
         hi = r["_s1"] if hi < 0 else hi
-        if _MANY_SETS.search(text, lo, hi):
-            continue
-        names = {dataset_key(name): name for name in reversed(sets_named_in(text, lo, hi) or [])}
+        names = _sets_by_key(text, lo, hi)
         if len(names) == 1:
-            r["dataset"] = names.popitem()[1]
+            r["dataset"] = next(iter(names.values()))
             r["rules"].append("sentence-named-dataset")
+
+
+def _sets_by_key(text: str, lo: int, hi: int) -> dict[str | None, str]:
+    """The data sets ``text[lo:hi]`` names (:func:`pipeline.analyse.extraction.dataset_names.sets_named_in`) by
+    :func:`pipeline.analyse.extraction.keys.dataset_key`, each first as written; empty when the span counts its
+    sets (:data:`_MANY_SETS`) or names several at once."""
+    if _MANY_SETS.search(text, lo, hi):
+        return {}
+    return {dataset_key(name): name for name in reversed(sets_named_in(text, lo, hi) or [])}
 
 
 #: A sentence that opens by elaborating on the one before: "Particularly, ...", "For example, ...".
@@ -268,11 +273,12 @@ def share_elaborated_dataset(text: str, rows: list[MetricDraft], sentences: list
             continue
         a, b = sentences[i - 1]
         if _MANY_SETS.search(text, a, b):
-            continue
-        names = {dataset_key(n): n for n in reversed(sets_named_in(text, a, b) or [])}
+            continue  # the rows' sets of a sentence that counts its sets are not its one set either
+        names = _sets_by_key(text, a, b)
         names.update(
             {dataset_key(x["dataset"]): x["dataset"] for x in rows if x["_s0"] == a and x["dataset"]}
         )
-        if len(names) == 1 and " and " not in next(iter(names.values())):
-            r["dataset"] = next(iter(names.values()))
+        name = next(iter(names.values())) if len(names) == 1 else None
+        if name and " and " not in name:
+            r["dataset"] = name
             r["rules"].append("elaboration-dataset")
